@@ -1,0 +1,56 @@
+/** Card schemes paystate recognises by BIN (cards-and-3ds.md). */
+export const CARD_SCHEMES = ['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay', 'maestro'] as const;
+export type CardScheme = (typeof CARD_SCHEMES)[number];
+
+/**
+ * Raw card data as the cardholder typed it. It lives in memory for the one call that
+ * needs it (3DS lookup, authorization) and is never stored, logged or put in an event.
+ */
+export interface CardData {
+  readonly number: string;
+  readonly cvc: string;
+  /** `YYYY-MM-01T00:00:00.000Z` */
+  readonly expiration: string;
+  readonly holderName: string;
+  readonly scheme: CardScheme;
+}
+
+/** What survives about a card: BIN and last four (PCI DSS 3.4.1), never the number or CVC. */
+export interface CardSummary {
+  readonly scheme: CardScheme;
+  readonly bin: string;
+  readonly last4: string;
+  readonly expiration: string;
+  readonly holder_name: string;
+}
+
+/** Card details the acquirer reports on an approved authorization. */
+export interface CardProfile {
+  /** e.g. `consumer`, `commercial` */
+  readonly type: string;
+  /** `domestic`, `intra` or `inter` */
+  readonly region: string;
+  /** ISO 3166-1 alpha-2 */
+  readonly issuingCountry: string;
+}
+
+/** Fees as the API spells them (`assesment` with one s is the specification's spelling). */
+export interface Fees {
+  readonly interchange: number;
+  readonly assesment: number;
+}
+
+/** BIN length: 8 digits for PANs of 16 digits or more (ISO/IEC 7812-1:2017), else 6. */
+export function binOf(number: string): string {
+  return number.slice(0, number.length >= 16 ? 8 : 6);
+}
+
+export function summarizeCard(card: CardData): CardSummary {
+  return {
+    scheme: card.scheme,
+    bin: binOf(card.number),
+    last4: card.number.slice(-4),
+    expiration: card.expiration,
+    holder_name: card.holderName,
+  };
+}

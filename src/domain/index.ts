@@ -1,0 +1,17 @@
+export { binOf, CARD_SCHEMES, summarizeCard } from './card.js';
+export type { CardData, CardProfile, CardScheme, CardSummary, Fees } from './card.js';
+export type { Address, BrowserData, Contact } from './contact.js';
+export { DOMAIN_EVENT_TYPES, type DomainEvent, type DomainEventType } from './domain-event.js';
+export { FAILURE_REASONS, failureReasonFromResponseCode, type FailureReason } from './failure-reason.js';
+export { paymentPath, profilePath, type Link, type Payment, type PublicCreditCard } from './payment.js';
+export type { AuthorizationRecord, PaymentFlow, PaymentRecord } from './payment-record.js';
+export {
+  FINAL_STATES,
+  INTERNAL_STATES,
+  isFinalState,
+  PUBLIC_STATES,
+  type AuthorizationStatus,
+  type InternalState,
+  type PublicState,
+} from './payment-state.js';
+export type { ThreeDSOutcome, TransStatus } from './three-ds.js';

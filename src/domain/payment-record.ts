@@ -1,0 +1,54 @@
+import type { CardProfile, CardSummary, Fees } from './card.js';
+import type { BrowserData, Contact } from './contact.js';
+import type { FailureReason } from './failure-reason.js';
+import type { AuthorizationStatus, InternalState } from './payment-state.js';
+import type { ThreeDSOutcome } from './three-ds.js';
+
+export type PaymentFlow = 'hosted' | 'direct';
+
+/** The acquirer's answer to an approved authorization, kept on the record. */
+export interface AuthorizationRecord {
+  readonly rrn: string;
+  readonly responseCode: string;
+  readonly fees: Fees;
+  readonly card: CardProfile;
+}
+
+/**
+ * The stored payment: everything the engine needs to resume a payment, and nothing a
+ * card number or CVC could be recovered from. Timestamps are epoch milliseconds.
+ */
+export interface PaymentRecord {
+  readonly id: string;
+  readonly partnerId: string;
+  readonly profileId: string;
+  readonly flow: PaymentFlow;
+  readonly state: InternalState;
+  /** Incremented on every update; repositories compare it to refuse lost updates. */
+  readonly version: number;
+  readonly description: string | null;
+  readonly reference: string | null;
+  readonly method: 'creditcard';
+  readonly currency: string;
+  readonly amount: number;
+  readonly billing: Contact;
+  readonly shipping: Contact;
+  readonly redirectUrl: string;
+  readonly browser: BrowserData | null;
+  readonly card: CardSummary | null;
+  readonly threeDS: ThreeDSOutcome | null;
+  /** URL the cardholder must visit (hosted page or ACS challenge); null when nobody must act. */
+  readonly nextRedirect: string | null;
+  /** Secret that the hosted page URL carries; never part of the public payment. */
+  readonly hostedToken: string | null;
+  readonly authorization: AuthorizationRecord | null;
+  readonly authorizationStatus: AuthorizationStatus | null;
+  readonly failureReason: FailureReason | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** When `awaiting_card_data` or `awaiting_challenge` ends in `expired`. */
+  readonly expiresAt: number | null;
+  /** When the sweeper next asks the acquirer about an authorization whose outcome is unknown. */
+  readonly nextInquiryAt: number | null;
+  readonly inquiryAttempts: number;
+}

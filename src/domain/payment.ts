@@ -1,0 +1,53 @@
+import type { CardScheme } from './card.js';
+import type { Contact } from './contact.js';
+import type { FailureReason } from './failure-reason.js';
+import type { PublicState } from './payment-state.js';
+
+export interface Link {
+  readonly href: string;
+  readonly type: 'application/json';
+}
+
+/** `creditcard` in the response form: what the API returns about the card. Never the number or CVC. */
+export interface PublicCreditCard {
+  readonly rrn?: string;
+  readonly fees?: { readonly interchange: number; readonly assesment: number };
+  readonly card: {
+    readonly scheme: CardScheme;
+    readonly type?: string;
+    readonly region?: string;
+    readonly last4: string;
+    readonly bin: string;
+    readonly expiration: string;
+    readonly holder_name: string;
+    readonly issuing_country?: string;
+  };
+}
+
+/** The payment as the API returns it (payments-api.md, "Payment"). */
+export interface Payment {
+  readonly id: string;
+  readonly description?: string;
+  readonly reference?: string;
+  readonly method: 'creditcard';
+  readonly currency: string;
+  readonly amount: number;
+  readonly billing: Contact;
+  readonly shipping: Contact;
+  readonly creditcard?: PublicCreditCard;
+  readonly session: { readonly redirect_url: string };
+  readonly next?: { readonly redirect: string };
+  readonly state: PublicState;
+  /** Extension (decisions.md section 1): present when `state` is `failed`. */
+  readonly failure_reason?: FailureReason;
+  readonly created: string;
+  readonly _links: { readonly self: Link; readonly profile: Link };
+}
+
+export function paymentPath(partnerId: string, profileId: string, paymentId: string): string {
+  return `/v1/partners/${partnerId}/profiles/${profileId}/payments/${paymentId}`;
+}
+
+export function profilePath(partnerId: string, profileId: string): string {
+  return `/v1/partners/${partnerId}/profiles/${profileId}`;
+}

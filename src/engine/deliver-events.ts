@@ -1,0 +1,40 @@
+import { Effect } from 'effect';
+import type { PaymentError } from '../errors/payment-error.js';
+import type { EngineContext } from './engine-context.js';
+import { callPort, toPaymentError } from './run-port.js';
+
+/**
+ * Delivers outbox events to the event sink, oldest first, and marks what was delivered.
+ * Stops at the first event the sink refuses, so per-payment order holds; delivery is at least
+ * once (a crash between publish and mark repeats an event; consumers de-duplicate on `id`).
+ */
+export function deliverEvents(ctx: EngineContext): Effect.Effect<number, PaymentError> {
+  const sink = ctx.ports.events;
+  if (sink === undefined) return Effect.succeed(0);
+  const storage = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true };
+  return Effect.gen(function* () {
+    const entries = yield* callPort(() => ctx.ports.repository.readOutbox(ctx.options.batchSize), storage).pipe(
+      Effect.mapError(toPaymentError('payment storage')),
+    );
+    const delivered: number[] = [];
+    for (const entry of entries) {
+      const published = yield* callPort(() => sink.publish(entry.event), {
+        timeoutMs: ctx.options.eventSinkTimeoutMs,
+        retries: ctx.options.retries,
+        retryTimeouts: true,
+        backoffMs: 50,
+      }).pipe(
+        Effect.as(true),
+        Effect.catchAll(() => Effect.succeed(false)),
+      );
+      if (!published) break;
+      delivered.push(entry.sequence);
+    }
+    if (delivered.length > 0) {
+      yield* callPort(() => ctx.ports.repository.markDelivered(delivered), storage).pipe(
+        Effect.mapError(toPaymentError('payment storage')),
+      );
+    }
+    return delivered.length;
+  });
+}

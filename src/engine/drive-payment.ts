@@ -1,0 +1,211 @@
+import { Effect } from 'effect';
+import type { CardData } from '../domain/card.js';
+import type { ThreeDSOutcome } from '../domain/three-ds.js';
+import type { PaymentError } from '../errors/payment-error.js';
+import type { PaymentMachineAction } from '../machine/payment-machine.js';
+import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
+import type { AuthorizationOutcome } from '../ports/acquirer.js';
+import type { AuthenticationResult } from '../ports/three-ds-provider.js';
+import type { EngineContext } from './engine-context.js';
+import { callPort } from './run-port.js';
+import type { WorkingPayment } from './working-payment.js';
+import { patch, persist, send } from './working-payment.js';
+
+const LIABILITY_SHIFT_ECI = new Set(['05', '06', '02', '01']);
+
+function threeDSOutcomeOf(result: AuthenticationResult): ThreeDSOutcome {
+  switch (result.kind) {
+    case 'not_required':
+      return { flow: 'none', transStatus: null, eci: null, liabilityShift: false, transactionId: null };
+    case 'authenticated':
+      return {
+        flow: 'frictionless',
+        transStatus: result.transStatus,
+        eci: result.eci,
+        liabilityShift: LIABILITY_SHIFT_ECI.has(result.eci),
+        transactionId: result.transactionId,
+      };
+    case 'challenge':
+      return { flow: 'challenge', transStatus: 'C', eci: null, liabilityShift: false, transactionId: result.transactionId };
+    case 'rejected':
+    case 'unavailable':
+      return {
+        flow: 'frictionless',
+        transStatus: result.transStatus,
+        eci: null,
+        liabilityShift: false,
+        transactionId: result.transactionId,
+      };
+  }
+}
+
+function authenticationEvent(result: AuthenticationResult): (at: number) => PaymentMachineEvent {
+  switch (result.kind) {
+    case 'not_required':
+      return (at) => ({ type: 'authentication.not_required', at });
+    case 'authenticated':
+      return (at) => ({ type: 'authentication.succeeded', at });
+    case 'challenge':
+      return result.reason === 'data_mismatch'
+        ? (at) => ({ type: 'authentication.data_mismatch', at })
+        : (at) => ({ type: 'authentication.challenge_required', at });
+    case 'rejected':
+      return (at) => ({ type: 'authentication.rejected', at });
+    case 'unavailable':
+      return (at) => ({ type: 'authentication.unavailable', at });
+  }
+}
+
+export function authorizationEvent(outcome: AuthorizationOutcome): (at: number) => PaymentMachineEvent {
+  switch (outcome.kind) {
+    case 'approved':
+      return (at) => ({ type: 'authorization.approved', at });
+    case 'declined':
+      return (at) => ({ type: 'authorization.declined', at, reason: outcome.reason });
+    case 'unknown':
+      return (at) => ({ type: 'authorization.unknown', at });
+  }
+}
+
+function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardData | null) {
+  const { record } = working;
+  if (card === null || record.browser === null) {
+    return Effect.sync(() => send(ctx, working, (at) => ({ type: 'authentication.error', at })));
+  }
+  const browser = record.browser;
+  return callPort(
+    () =>
+      ctx.ports.threeDS.authenticate({
+        paymentId: record.id,
+        profileId: record.profileId,
+        amount: record.amount,
+        currency: record.currency,
+        card,
+        browser,
+      }),
+    { timeoutMs: ctx.options.threeDSTimeoutMs },
+  ).pipe(
+    Effect.map((result) => {
+      patch(working, {
+        threeDS: threeDSOutcomeOf(result),
+        ...(result.kind === 'challenge' ? { nextRedirect: result.challengeUrl } : {}),
+      });
+      return send(ctx, working, authenticationEvent(result));
+    }),
+    Effect.catchAll((failure) =>
+      Effect.sync(() => {
+        ctx.logger.warn(
+          { paymentId: record.id, failure: failure.kind === 'timeout' ? 'timeout' : failure.error.code },
+          '3DS authentication failed',
+        );
+        return send(ctx, working, (at) => ({ type: 'authentication.error', at }));
+      }),
+    ),
+  );
+}
+
+/**
+ * Commits the intent (the payment is `authorizing`) and only then asks the acquirer, once.
+ * A concurrent writer makes the intent commit fail, so two commands never both authorize.
+ * Any failure or time-out of the call is an unknown outcome, resolved later by inquiry.
+ */
+function authorize(ctx: EngineContext, working: WorkingPayment, card: CardData | null) {
+  return Effect.gen(function* () {
+    if (card === null) {
+      return send(ctx, working, (at) => ({ type: 'authorization.declined', at, reason: 'processing_error' }));
+    }
+    yield* persist(ctx, working);
+    const { record } = working;
+    const outcome = yield* callPort(
+      () =>
+        ctx.ports.acquirer.authorize({
+          paymentId: record.id,
+          profileId: record.profileId,
+          amount: record.amount,
+          currency: record.currency,
+          card,
+          threeDS: record.threeDS,
+        }),
+      { timeoutMs: ctx.options.acquirerTimeoutMs },
+    ).pipe(
+      Effect.catchAll((failure) =>
+        Effect.succeed<AuthorizationOutcome>({
+          kind: 'unknown',
+          detail: failure.kind === 'timeout' ? 'acquirer time-out' : failure.error.message,
+        }),
+      ),
+    );
+    if (outcome.kind === 'approved') {
+      patch(working, {
+        authorization: { rrn: outcome.rrn, responseCode: outcome.responseCode, fees: outcome.fees, card: outcome.card },
+      });
+    }
+    return send(ctx, working, authorizationEvent(outcome));
+  });
+}
+
+/**
+ * Performs the actions a machine step asked for, feeding each port's answer back to the
+ * machine, until nothing is left to do; then stores the result. `card` is the card data held
+ * in memory for this command, if any.
+ */
+export function drive(
+  ctx: EngineContext,
+  working: WorkingPayment,
+  actions: readonly PaymentMachineAction[],
+  card: CardData | null,
+): Effect.Effect<WorkingPayment, PaymentError> {
+  return Effect.gen(function* () {
+    const queue = [...actions];
+    let action: PaymentMachineAction | undefined;
+    while ((action = queue.shift()) !== undefined) {
+      if (action.type === 'startAuthentication') {
+        const step = yield* authenticate(ctx, working, card);
+        queue.push(...step.actions);
+      } else if (action.type === 'authorize') {
+        const step = yield* authorize(ctx, working, card);
+        queue.push(...step.actions);
+      }
+    }
+    yield* settle(ctx, working);
+    if (card !== null) yield* keepCardForChallenge(ctx, working, card);
+    return working;
+  });
+}
+
+/**
+ * Stores what the command changed. Once this command has committed an intent, the stored
+ * record is the truth if the outcome cannot be stored (still processing); the sweeper's
+ * inquiry reconciles it with the acquirer later.
+ */
+function settle(ctx: EngineContext, working: WorkingPayment): Effect.Effect<void, PaymentError> {
+  if (!working.dirty) return Effect.void;
+  const stored = working.storedRecord;
+  if (stored === null || working.commits === 0) return persist(ctx, working);
+  return persist(ctx, working).pipe(
+    Effect.catchAll((error) =>
+      Effect.sync(() => {
+        ctx.logger.error({ paymentId: stored.id, code: error.code }, 'could not store the outcome; left for reconciliation');
+        working.record = stored;
+        working.dirty = false;
+      }),
+    ),
+  );
+}
+
+/** A challenge sits between 3DS and authorization: the card waits in the vault until the deadline. */
+function keepCardForChallenge(ctx: EngineContext, working: WorkingPayment, card: CardData): Effect.Effect<void> {
+  const { record } = working;
+  if (record.state !== 'awaiting_challenge' || record.expiresAt === null) return Effect.void;
+  const expiresAt = record.expiresAt;
+  return callPort(() => ctx.ports.cardVault.put(record.id, card, expiresAt), {
+    timeoutMs: ctx.options.storageTimeoutMs,
+    retries: ctx.options.retries,
+  }).pipe(
+    Effect.catchAll(() =>
+      Effect.sync(() =>
+        ctx.logger.error({ paymentId: record.id }, 'card vault unavailable: the challenge cannot be followed by authorization'),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,31 @@
+import type { PaymentMachine } from '../machine/payment-machine.js';
+import type { Acquirer } from '../ports/acquirer.js';
+import type { CardVault } from '../ports/card-vault.js';
+import type { Clock } from '../ports/clock.js';
+import type { EventSink } from '../ports/event-sink.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { Logger } from '../ports/logger.js';
+import type { PaymentRepository } from '../ports/payment-repository.js';
+import type { ThreeDSProvider } from '../ports/three-ds-provider.js';
+import type { ResolvedEngineOptions } from './engine-options.js';
+
+/** The ports an engine reaches the world through. */
+export interface PaymentEnginePorts {
+  readonly repository: PaymentRepository;
+  readonly acquirer: Acquirer;
+  readonly threeDS: ThreeDSProvider;
+  readonly cardVault: CardVault;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Where outbox events are delivered by `deliverEvents` and the background worker. */
+  readonly events?: EventSink;
+  readonly logger?: Logger;
+}
+
+/** What every command module receives. Internal. */
+export interface EngineContext {
+  readonly ports: PaymentEnginePorts;
+  readonly logger: Logger;
+  readonly machine: PaymentMachine;
+  readonly options: ResolvedEngineOptions;
+}

@@ -1,0 +1,14 @@
+export type { CompleteChallengeCommand } from './complete-challenge.js';
+export type { CreatePaymentCommand } from './create-payment.js';
+export type { PaymentEnginePorts } from './engine-context.js';
+export type { PaymentEngineOptions } from './engine-options.js';
+export {
+  createPaymentEngine,
+  type BackgroundWorker,
+  type PaymentEngine,
+  type PaymentEngineConfig,
+} from './payment-engine.js';
+export type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
+export type { SubmitCardCommand } from './submit-card.js';
+export type { SweepReport } from './sweep.js';
+export { toPublicPayment } from './to-public-payment.js';

@@ -1,0 +1,141 @@
+import { Cause, Duration, Effect, Exit, Fiber, Option, Schedule } from 'effect';
+import { ResultAsync, err, ok } from 'neverthrow';
+import type { Payment } from '../domain/payment.js';
+import type { PaymentRecord } from '../domain/payment-record.js';
+import type { PaymentError } from '../errors/payment-error.js';
+import { paymentError } from '../errors/payment-error.js';
+import { createPaymentMachine } from '../machine/payment-machine.js';
+import type { PaymentMachine } from '../machine/payment-machine.js';
+import { silentLogger } from '../ports/logger.js';
+import { completeChallenge } from './complete-challenge.js';
+import type { CompleteChallengeCommand } from './complete-challenge.js';
+import { createPayment } from './create-payment.js';
+import type { CreatePaymentCommand } from './create-payment.js';
+import { deliverEvents } from './deliver-events.js';
+import type { EngineContext, PaymentEnginePorts } from './engine-context.js';
+import type { PaymentEngineOptions } from './engine-options.js';
+import { resolveEngineOptions } from './engine-options.js';
+import { loadPayment } from './load-payment.js';
+import { getPayment, listPayments } from './query-payments.js';
+import type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
+import { submitCard } from './submit-card.js';
+import type { SubmitCardCommand } from './submit-card.js';
+import { sweep } from './sweep.js';
+import type { SweepReport } from './sweep.js';
+import { toPublicPayment } from './to-public-payment.js';
+import type { WorkingPayment } from './working-payment.js';
+
+export interface PaymentEngineConfig extends PaymentEnginePorts {
+  readonly options?: PaymentEngineOptions;
+}
+
+/** A running background worker (sweeper and event delivery). */
+export interface BackgroundWorker {
+  /** Stops after the current tick; resolves when stopped. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The payment engine. Every command returns a `ResultAsync` and never rejects for an expected
+ * failure: the error is a `PaymentError` with a stable `code`.
+ */
+export interface PaymentEngine {
+  /** Creates a payment: hosted flow (returns `next.redirect` to the hosted page) or direct flow (runs 3DS and authorization). */
+  createPayment(command: CreatePaymentCommand): ResultAsync<Payment, PaymentError>;
+  /** Card data posted from the hosted payment page. */
+  submitCard(command: SubmitCardCommand): ResultAsync<Payment, PaymentError>;
+  /** The issuer's challenge result for a payment awaiting a 3DS challenge. */
+  completeChallenge(command: CompleteChallengeCommand): ResultAsync<Payment, PaymentError>;
+  getPayment(query: GetPaymentQuery): ResultAsync<Payment, PaymentError>;
+  listPayments(query: ListPaymentsQuery): ResultAsync<PaymentList, PaymentError>;
+  /**
+   * The internal record of a payment (3DS outcome, deadlines, hosted token) for hosts that
+   * serve the hosted page or the challenge return. Never contains card data.
+   */
+  getPaymentRecord(paymentId: string): ResultAsync<PaymentRecord, PaymentError>;
+  /** One sweeper tick: expire what is due, re-inquire unknown authorizations. */
+  sweep(): ResultAsync<SweepReport, PaymentError>;
+  /** Delivers pending outbox events to the event sink; returns how many were delivered. */
+  deliverEvents(): ResultAsync<number, PaymentError>;
+  /** Runs `sweep` and `deliverEvents` every `intervalMs` (default 1000) until stopped. */
+  startBackgroundWorker(options?: { readonly intervalMs?: number }): BackgroundWorker;
+  /** The lifecycle machine this engine steps (for diagrams and inspection). */
+  readonly machine: PaymentMachine;
+}
+
+/**
+ * The one boundary between the engine's Effect programs and its public neverthrow API:
+ * failures become `err(PaymentError)`, and a defect (a bug, an adapter that threw) becomes
+ * `internal_error` after it is logged.
+ */
+function toResultAsync<A>(ctx: EngineContext, command: string, program: Effect.Effect<A, PaymentError>) {
+  return new ResultAsync(
+    Effect.runPromiseExit(program).then((exit) => {
+      if (Exit.isSuccess(exit)) return ok<A, PaymentError>(exit.value);
+      const failure = Cause.failureOption(exit.cause);
+      if (Option.isSome(failure)) return err<A, PaymentError>(failure.value);
+      ctx.logger.error({ command, cause: Cause.pretty(exit.cause) }, 'engine defect');
+      return err<A, PaymentError>(paymentError.internal());
+    }),
+  );
+}
+
+function logged<A>(ctx: EngineContext, command: string, fields: Record<string, unknown>, program: Effect.Effect<A, PaymentError>) {
+  const started = ctx.ports.clock.now();
+  return program.pipe(
+    Effect.tapBoth({
+      onFailure: (error) =>
+        Effect.sync(() =>
+          ctx.logger.info({ command, ...fields, code: error.code, ms: ctx.ports.clock.now() - started }, 'command failed'),
+        ),
+      onSuccess: () =>
+        Effect.sync(() => ctx.logger.debug({ command, ...fields, ms: ctx.ports.clock.now() - started }, 'command done')),
+    }),
+  );
+}
+
+const publicOf = (working: WorkingPayment): Payment => toPublicPayment(working.record);
+
+/** Builds a payment engine on the given ports. */
+export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine {
+  const options = config.options ?? {};
+  const ctx: EngineContext = {
+    ports: config,
+    logger: config.logger ?? silentLogger,
+    machine: createPaymentMachine(options),
+    options: resolveEngineOptions(options),
+  };
+  const run = <A>(command: string, fields: Record<string, unknown>, program: Effect.Effect<A, PaymentError>) =>
+    toResultAsync(ctx, command, logged(ctx, command, fields, program));
+
+  const tick = Effect.all([sweep(ctx), deliverEvents(ctx)]).pipe(
+    Effect.tap(([report, delivered]) =>
+      Effect.sync(() => {
+        if (report.expired + report.reconciled + report.stillUnknown + delivered > 0) {
+          ctx.logger.info({ ...report, delivered }, 'background tick');
+        }
+      }),
+    ),
+    Effect.catchAllCause((cause) => Effect.sync(() => ctx.logger.error({ cause: Cause.pretty(cause) }, 'background tick failed'))),
+  );
+
+  return {
+    machine: ctx.machine,
+    createPayment: (command) =>
+      run('createPayment', { profileId: command.profileId }, createPayment(ctx, command).pipe(Effect.map(publicOf))),
+    submitCard: (command) =>
+      run('submitCard', { paymentId: command.paymentId }, submitCard(ctx, command).pipe(Effect.map(publicOf))),
+    completeChallenge: (command) =>
+      run('completeChallenge', { paymentId: command.paymentId }, completeChallenge(ctx, command).pipe(Effect.map(publicOf))),
+    getPayment: (query) => run('getPayment', { paymentId: query.paymentId }, getPayment(ctx, query)),
+    listPayments: (query) => run('listPayments', { profileId: query.profileId }, listPayments(ctx, query)),
+    getPaymentRecord: (paymentId) => run('getPaymentRecord', { paymentId }, loadPayment(ctx, paymentId)),
+    sweep: () => run('sweep', {}, sweep(ctx)),
+    deliverEvents: () => run('deliverEvents', {}, deliverEvents(ctx)),
+    startBackgroundWorker: (workerOptions = {}) => {
+      const interval = Duration.millis(workerOptions.intervalMs ?? 1000);
+      const fiber = Effect.runFork(tick.pipe(Effect.repeat(Schedule.spaced(interval))));
+      return { stop: () => Effect.runPromise(Fiber.interrupt(fiber)).then(() => undefined) };
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { Effect } from 'effect';
+import type { PaymentRecord } from '../domain/payment-record.js';
+import type { PaymentError } from '../errors/payment-error.js';
+import type { InquiryAnswer } from '../machine/payment-machine-events.js';
+import type { InquiryOutcome } from '../ports/acquirer.js';
+import type { EngineContext } from './engine-context.js';
+import { callPort, toPaymentError } from './run-port.js';
+import { newWorkingPayment, patch, persist, send } from './working-payment.js';
+
+/** What one sweeper tick did. */
+export interface SweepReport {
+  readonly expired: number;
+  readonly reconciled: number;
+  /** Inquiries that got no final answer yet (asked again later, with back-off). */
+  readonly stillUnknown: number;
+  /** Payments another writer changed first (handled by them). */
+  readonly conflicts: number;
+}
+
+type Handled = 'expired' | 'reconciled' | 'stillUnknown' | 'conflicts' | 'skipped';
+
+function answerOf(outcome: InquiryOutcome): InquiryAnswer {
+  switch (outcome.kind) {
+    case 'approved':
+      return { kind: 'approved' };
+    case 'declined':
+      return { kind: 'declined', reason: outcome.reason };
+    case 'not_found':
+      return { kind: 'not_found' };
+    case 'unknown':
+      return { kind: 'pending' };
+  }
+}
+
+function expire(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handled, PaymentError> {
+  const working = newWorkingPayment(record, true);
+  send(ctx, working, (at) => ({ type: 'expiry.due', at }));
+  if (!working.dirty) return Effect.succeed('skipped');
+  return persist(ctx, working).pipe(Effect.as<Handled>('expired'));
+}
+
+/** Asks the acquirer what became of an authorization; never authorizes again. */
+function reconcile(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handled, PaymentError> {
+  return Effect.gen(function* () {
+    const outcome = yield* callPort(() => ctx.ports.acquirer.inquire({ paymentId: record.id }), {
+      timeoutMs: ctx.options.acquirerTimeoutMs,
+      retries: ctx.options.retries,
+      retryTimeouts: true,
+    }).pipe(Effect.catchAll(() => Effect.succeed<InquiryOutcome>({ kind: 'unknown', detail: 'inquiry failed' })));
+    const working = newWorkingPayment(record, true);
+    if (outcome.kind === 'approved') {
+      patch(working, {
+        authorization: { rrn: outcome.rrn, responseCode: outcome.responseCode, fees: outcome.fees, card: outcome.card },
+      });
+    }
+    send(ctx, working, (at) => ({ type: 'inquiry.answered', at, outcome: answerOf(outcome) }));
+    yield* persist(ctx, working);
+    return working.record.state === 'authorizing' ? 'stillUnknown' : 'reconciled';
+  });
+}
+
+/**
+ * One sweeper tick: expires what is due (hosted page and challenge deadlines, by the clock
+ * port) and re-inquires authorizations whose outcome is unknown. Safe to run from several
+ * instances at once: every change is a versioned write, and a lost race is counted, not failed.
+ */
+export function sweep(ctx: EngineContext): Effect.Effect<SweepReport, PaymentError> {
+  return Effect.gen(function* () {
+    const due = yield* callPort(
+      () => ctx.ports.repository.findDue({ now: ctx.ports.clock.now(), limit: ctx.options.batchSize }),
+      { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true },
+    ).pipe(Effect.mapError(toPaymentError('payment storage')));
+    const work = [
+      ...due.expiries.map((record) => expire(ctx, record)),
+      ...due.inquiries.map((record) => reconcile(ctx, record)),
+    ].map((effect) =>
+      effect.pipe(
+        Effect.catchAll((error) =>
+          Effect.sync((): Handled => {
+            if (error.code !== 'conflict') ctx.logger.warn({ code: error.code }, 'sweeper could not handle a payment');
+            return 'conflicts';
+          }),
+        ),
+      ),
+    );
+    const results = yield* Effect.all(work, { concurrency: ctx.options.sweepConcurrency });
+    const count = (kind: Handled) => results.filter((result) => result === kind).length;
+    return {
+      expired: count('expired'),
+      reconciled: count('reconciled'),
+      stillUnknown: count('stillUnknown'),
+      conflicts: count('conflicts'),
+    };
+  });
+}

@@ -1,0 +1,129 @@
+import { Effect } from 'effect';
+import type { DomainEvent } from '../domain/domain-event.js';
+import type { PaymentRecord } from '../domain/payment-record.js';
+import type { PaymentError } from '../errors/payment-error.js';
+import { cardholderMustAct } from '../machine/public-state.js';
+import type { LifecycleState, StepResult } from '../machine/step-payment.js';
+import { stepPayment } from '../machine/step-payment.js';
+import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
+import type { EngineContext } from './engine-context.js';
+import { callPort, toPaymentError } from './run-port.js';
+import { toPublicPayment } from './to-public-payment.js';
+
+/**
+ * A payment being worked on by one command: the record as it is in memory, the version that
+ * is stored (null before the first insert) and the domain events not yet written.
+ */
+export interface WorkingPayment {
+  record: PaymentRecord;
+  storedVersion: number | null;
+  pendingEvents: DomainEvent[];
+  /** True when `record` differs from what is stored. */
+  dirty: boolean;
+  /** The record as this command last stored or loaded it. */
+  storedRecord: PaymentRecord | null;
+  /** How many writes this command has made. */
+  commits: number;
+}
+
+export function newWorkingPayment(record: PaymentRecord, stored: boolean): WorkingPayment {
+  return {
+    record,
+    storedVersion: stored ? record.version : null,
+    pendingEvents: [],
+    dirty: !stored,
+    storedRecord: stored ? record : null,
+    commits: 0,
+  };
+}
+
+/** Changes fields of the working record that the machine does not own (3DS outcome, card summary, …). */
+export function patch(working: WorkingPayment, fields: Partial<PaymentRecord>): void {
+  working.record = { ...working.record, ...fields };
+  working.dirty = true;
+}
+
+export function lifecycleOf(record: PaymentRecord): LifecycleState {
+  return {
+    state: record.state,
+    context: {
+      flow: record.flow,
+      createdAt: record.createdAt,
+      expiresAt: record.expiresAt,
+      failureReason: record.failureReason,
+      authorizationStatus: record.authorizationStatus,
+      nextInquiryAt: record.nextInquiryAt,
+      inquiryAttempts: record.inquiryAttempts,
+    },
+  };
+}
+
+/** Folds a machine step into the working record and queues the domain events it asked for. */
+export function applyStep(ctx: EngineContext, working: WorkingPayment, step: StepResult, at: number): void {
+  const { context } = step;
+  working.record = {
+    ...working.record,
+    state: step.state,
+    expiresAt: context.expiresAt,
+    failureReason: context.failureReason,
+    authorizationStatus: context.authorizationStatus,
+    nextInquiryAt: context.nextInquiryAt,
+    inquiryAttempts: context.inquiryAttempts,
+    nextRedirect: cardholderMustAct(step.state) ? working.record.nextRedirect : null,
+    updatedAt: at,
+  };
+  working.dirty = true;
+  for (const action of step.actions) {
+    if (action.type !== 'emitEvent') continue;
+    working.pendingEvents.push({
+      id: `evt_${ctx.ports.ids.hex128()}`,
+      type: action.event,
+      occurredAt: new Date(at).toISOString(),
+      paymentId: working.record.id,
+      partnerId: working.record.partnerId,
+      profileId: working.record.profileId,
+      payment: toPublicPayment(working.record),
+    });
+  }
+}
+
+/** Steps the machine with an event stamped with the clock port's time; returns the step. */
+export function send(
+  ctx: EngineContext,
+  working: WorkingPayment,
+  event: (at: number) => PaymentMachineEvent,
+): StepResult {
+  const at = ctx.ports.clock.now();
+  const step = stepPayment(ctx.machine, lifecycleOf(working.record), event(at));
+  if (step.changed) applyStep(ctx, working, step, at);
+  return step;
+}
+
+/**
+ * Writes the working record and its pending events in one atomic repository call: an insert
+ * for a new payment, else an update guarded by the stored version (a concurrent writer makes
+ * it fail with `conflict`, and nothing is written).
+ */
+export function persist(ctx: EngineContext, working: WorkingPayment): Effect.Effect<void, PaymentError> {
+  const isNew = working.storedVersion === null;
+  const version = isNew ? 1 : (working.storedVersion ?? 0) + 1;
+  const record: PaymentRecord = { ...working.record, version };
+  const events = working.pendingEvents;
+  const policy = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries };
+  const write = isNew
+    ? callPort(() => ctx.ports.repository.insert(record, events), policy)
+    : callPort(() => ctx.ports.repository.update(record, events), policy);
+  return write.pipe(
+    Effect.mapError(toPaymentError('payment storage')),
+    Effect.tap(() =>
+      Effect.sync(() => {
+        working.record = record;
+        working.storedVersion = version;
+        working.pendingEvents = [];
+        working.dirty = false;
+        working.storedRecord = record;
+        working.commits += 1;
+      }),
+    ),
+  );
+}

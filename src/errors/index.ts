@@ -1,0 +1,1 @@
+export { paymentError, type PaymentError, type PaymentErrorCode, type ValidationIssue } from './payment-error.js';

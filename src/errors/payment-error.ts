@@ -1,0 +1,72 @@
+/** One problem found while validating input: where it is and what is wrong. Never echoes card data. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * Every expected failure of the public API, discriminated by a stable snake_case `code`
+ * (decisions.md section 5). `retryable` tells a caller whether the same call may succeed later.
+ */
+export type PaymentError =
+  | { readonly code: 'validation_failed'; readonly message: string; readonly errors: readonly ValidationIssue[]; readonly retryable: false }
+  | { readonly code: 'unauthorized'; readonly message: string; readonly retryable: false }
+  | { readonly code: 'forbidden_profile'; readonly message: string; readonly retryable: false }
+  | { readonly code: 'direct_flow_not_permitted'; readonly message: string; readonly retryable: false }
+  | { readonly code: 'not_found'; readonly message: string; readonly retryable: false }
+  | { readonly code: 'invalid_state'; readonly message: string; readonly state: string; readonly retryable: false }
+  | { readonly code: 'conflict'; readonly message: string; readonly retryable: true }
+  | { readonly code: 'idempotency_in_progress'; readonly message: string; readonly retryable: true }
+  | { readonly code: 'idempotency_key_reused'; readonly message: string; readonly retryable: false }
+  | { readonly code: 'unavailable'; readonly message: string; readonly retryable: true }
+  | { readonly code: 'internal_error'; readonly message: string; readonly retryable: false };
+
+export type PaymentErrorCode = PaymentError['code'];
+
+export const paymentError = {
+  validation: (errors: readonly ValidationIssue[]): PaymentError => ({
+    code: 'validation_failed',
+    message: errors.length === 1 ? `${errors[0]?.path}: ${errors[0]?.message}` : `${errors.length} fields are invalid`,
+    errors,
+    retryable: false,
+  }),
+  unauthorized: (message = 'Missing or unknown bearer token'): PaymentError => ({
+    code: 'unauthorized',
+    message,
+    retryable: false,
+  }),
+  forbiddenProfile: (profileId: string): PaymentError => ({
+    code: 'forbidden_profile',
+    message: `This client may not act on profile ${profileId}`,
+    retryable: false,
+  }),
+  directFlowNotPermitted: (): PaymentError => ({
+    code: 'direct_flow_not_permitted',
+    message: 'Card data may only be sent by clients registered as PCI DSS compliant; use the hosted flow',
+    retryable: false,
+  }),
+  notFound: (what: string): PaymentError => ({ code: 'not_found', message: `${what} not found`, retryable: false }),
+  invalidState: (state: string, action: string): PaymentError => ({
+    code: 'invalid_state',
+    message: `Cannot ${action}: the payment is ${state}`,
+    state,
+    retryable: false,
+  }),
+  conflict: (message = 'The payment was changed concurrently; retry'): PaymentError => ({
+    code: 'conflict',
+    message,
+    retryable: true,
+  }),
+  idempotencyInProgress: (): PaymentError => ({
+    code: 'idempotency_in_progress',
+    message: 'A request with this Idempotency-Key is still being processed',
+    retryable: true,
+  }),
+  idempotencyKeyReused: (): PaymentError => ({
+    code: 'idempotency_key_reused',
+    message: 'This Idempotency-Key was used with a different request body',
+    retryable: false,
+  }),
+  unavailable: (message: string): PaymentError => ({ code: 'unavailable', message, retryable: true }),
+  internal: (message = 'Internal error'): PaymentError => ({ code: 'internal_error', message, retryable: false }),
+} as const;

@@ -1,0 +1,244 @@
+import { assign, setup } from 'xstate';
+import type { FailureReason } from '../domain/failure-reason.js';
+import type { PaymentFlow } from '../domain/payment-record.js';
+import type { AuthorizationStatus } from '../domain/payment-state.js';
+import type { DomainEventType } from '../domain/domain-event.js';
+import { DEFAULT_INQUIRY_DELAYS, inquiryDelay } from './inquiry-schedule.js';
+import type { PaymentMachineEvent } from './payment-machine-events.js';
+
+/** The part of a payment the lifecycle decides on. The engine keeps it on the stored record. */
+export interface PaymentMachineContext {
+  readonly flow: PaymentFlow;
+  readonly createdAt: number;
+  readonly expiresAt: number | null;
+  readonly failureReason: FailureReason | null;
+  readonly authorizationStatus: AuthorizationStatus | null;
+  readonly nextInquiryAt: number | null;
+  readonly inquiryAttempts: number;
+}
+
+export interface PaymentMachineInput {
+  readonly flow: PaymentFlow;
+  readonly at: number;
+}
+
+/** Policy of the lifecycle. Every field has a default (decisions.md section 1). */
+export interface PaymentMachineOptions {
+  /** How long a hosted payment waits for card data. Default 60 minutes. */
+  readonly hostedPageTimeoutMs?: number;
+  /** How long a 3DS challenge waits for the cardholder. Default 10 minutes. */
+  readonly challengeTimeoutMs?: number;
+  /** Authorize when 3DS could not be performed (transStatus U), without liability shift. Default true. */
+  readonly authorizeWhenAuthenticationUnavailable?: boolean;
+  /**
+   * After this long without an answer, an authorization is treated as unknown and the sweeper
+   * inquires (covers a process that died between the acquirer call and the commit). Default 2 minutes.
+   */
+  readonly authorizationStaleAfterMs?: number;
+  /** Delays between inquiries about an unknown authorization; the last one repeats. */
+  readonly inquiryDelaysMs?: readonly number[];
+}
+
+export type ResolvedPaymentMachineOptions = Required<PaymentMachineOptions>;
+
+export const DEFAULT_PAYMENT_MACHINE_OPTIONS: ResolvedPaymentMachineOptions = {
+  hostedPageTimeoutMs: 60 * 60 * 1000,
+  challengeTimeoutMs: 10 * 60 * 1000,
+  authorizeWhenAuthenticationUnavailable: true,
+  authorizationStaleAfterMs: 2 * 60 * 1000,
+  inquiryDelaysMs: DEFAULT_INQUIRY_DELAYS,
+};
+
+/**
+ * Side effects the machine asks for, as data. The engine performs them through ports:
+ * - `startAuthentication`: run the 3DS lookup with the card data held in memory
+ * - `authorize`: ask the acquirer to authorize (at most once per payment)
+ * - `emitEvent`: record a domain event in the outbox with the state change
+ */
+export type PaymentMachineAction =
+  | { readonly type: 'startAuthentication' }
+  | { readonly type: 'authorize' }
+  | { readonly type: 'emitEvent'; readonly event: DomainEventType };
+
+const at = (event: PaymentMachineEvent): number => event.at;
+
+/**
+ * Builds the payment lifecycle machine. It is never run as a live actor by the engine: the
+ * engine steps it with XState's pure `initialTransition` / `transition`, persists the result,
+ * and performs the actions it returns.
+ */
+export function createPaymentMachine(options: PaymentMachineOptions = {}) {
+  const policy: ResolvedPaymentMachineOptions = { ...DEFAULT_PAYMENT_MACHINE_OPTIONS, ...options };
+
+  return setup({
+    types: {
+      context: {} as PaymentMachineContext,
+      events: {} as PaymentMachineEvent,
+      input: {} as PaymentMachineInput,
+    },
+    actions: {
+      startAuthentication: () => undefined,
+      authorize: () => undefined,
+      emitEvent: (_, _params: { event: DomainEventType }) => undefined,
+      clearDeadline: assign({ expiresAt: null }),
+      startHostedDeadline: assign({
+        expiresAt: ({ context }) => context.createdAt + policy.hostedPageTimeoutMs,
+      }),
+      startChallengeDeadline: assign({
+        expiresAt: ({ event }) => at(event) + policy.challengeTimeoutMs,
+      }),
+      markAuthorizationRequested: assign({
+        expiresAt: null,
+        authorizationStatus: 'requested' as const,
+        nextInquiryAt: ({ event }) => at(event) + policy.authorizationStaleAfterMs,
+      }),
+      markAuthorizationUnknown: assign({
+        authorizationStatus: 'unknown' as const,
+        nextInquiryAt: ({ context, event }) => at(event) + inquiryDelay(context.inquiryAttempts, policy.inquiryDelaysMs),
+        inquiryAttempts: ({ context }) => context.inquiryAttempts + 1,
+      }),
+      settleAuthorization: assign({ authorizationStatus: null, nextInquiryAt: null, expiresAt: null }),
+      failAuthenticationRefused: assign({
+        failureReason: 'authentication_refused' as const,
+        expiresAt: null,
+        authorizationStatus: null,
+        nextInquiryAt: null,
+      }),
+      failAuthenticationRejected: assign({
+        failureReason: 'authentication_rejected' as const,
+        expiresAt: null,
+        authorizationStatus: null,
+        nextInquiryAt: null,
+      }),
+      failProcessingError: assign({
+        failureReason: 'processing_error' as const,
+        expiresAt: null,
+        authorizationStatus: null,
+        nextInquiryAt: null,
+      }),
+      failAuthorizationDeclined: assign({
+        failureReason: ({ event }) =>
+          event.type === 'authorization.declined'
+            ? event.reason
+            : event.type === 'inquiry.answered' && event.outcome.kind === 'declined'
+              ? event.outcome.reason
+              : 'declined',
+        authorizationStatus: null,
+        nextInquiryAt: null,
+      }),
+      expire: assign({ expiresAt: null }),
+    },
+    guards: {
+      isHosted: ({ context }) => context.flow === 'hosted',
+      isPastDeadline: ({ context, event }) => context.expiresAt !== null && at(event) >= context.expiresAt,
+      authorizeWhenUnavailable: () => policy.authorizeWhenAuthenticationUnavailable,
+      inquiryApproved: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'approved',
+      inquiryDeclined: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'declined',
+      inquiryNotFound: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'not_found',
+    },
+  }).createMachine({
+    id: 'payment',
+    context: ({ input }) => ({
+      flow: input.flow,
+      createdAt: input.at,
+      expiresAt: null,
+      failureReason: null,
+      authorizationStatus: null,
+      nextInquiryAt: null,
+      inquiryAttempts: 0,
+    }),
+    initial: 'created',
+    entry: [{ type: 'emitEvent', params: { event: 'payment.created' } }],
+    states: {
+      created: {
+        always: [
+          { guard: 'isHosted', target: 'awaiting_card_data', actions: 'startHostedDeadline' },
+          { target: 'authenticating' },
+        ],
+      },
+      awaiting_card_data: {
+        on: {
+          'card.submitted': [
+            { guard: 'isPastDeadline', target: 'expired' },
+            { target: 'authenticating', actions: 'clearDeadline' },
+          ],
+          'expiry.due': { guard: 'isPastDeadline', target: 'expired' },
+        },
+      },
+      authenticating: {
+        entry: 'startAuthentication',
+        on: {
+          'authentication.not_required': 'authorizing',
+          'authentication.succeeded': 'authorizing',
+          'authentication.unavailable': [
+            { guard: 'authorizeWhenUnavailable', target: 'authorizing' },
+            { target: 'failed', actions: 'failAuthenticationRejected' },
+          ],
+          'authentication.challenge_required': { target: 'awaiting_challenge' },
+          'authentication.data_mismatch': { target: 'awaiting_challenge' },
+          'authentication.rejected': { target: 'failed', actions: 'failAuthenticationRejected' },
+          'authentication.error': { target: 'failed', actions: 'failProcessingError' },
+        },
+      },
+      awaiting_challenge: {
+        entry: ['startChallengeDeadline', { type: 'emitEvent', params: { event: 'payment.action_required' } }],
+        on: {
+          'challenge.accepted': [
+            { guard: 'isPastDeadline', target: 'expired' },
+            { target: 'authorizing', actions: 'clearDeadline' },
+          ],
+          'challenge.refused': [
+            { guard: 'isPastDeadline', target: 'expired' },
+            { target: 'failed', actions: 'failAuthenticationRefused' },
+          ],
+          'challenge.error': [
+            { guard: 'isPastDeadline', target: 'expired' },
+            { target: 'failed', actions: 'failProcessingError' },
+          ],
+          'expiry.due': { guard: 'isPastDeadline', target: 'expired' },
+        },
+      },
+      authorizing: {
+        initial: 'requested',
+        on: {
+          'inquiry.answered': [
+            { guard: 'inquiryApproved', target: 'succeeded' },
+            { guard: 'inquiryDeclined', target: 'failed', actions: 'failAuthorizationDeclined' },
+            { guard: 'inquiryNotFound', target: 'failed', actions: 'failProcessingError' },
+            { target: '.unknown', reenter: true },
+          ],
+        },
+        states: {
+          requested: {
+            entry: ['markAuthorizationRequested', 'authorize'],
+            on: {
+              'authorization.approved': '#payment.succeeded',
+              'authorization.declined': { target: '#payment.failed', actions: 'failAuthorizationDeclined' },
+              'authorization.unknown': 'unknown',
+            },
+          },
+          unknown: {
+            entry: 'markAuthorizationUnknown',
+          },
+        },
+      },
+      succeeded: {
+        type: 'final',
+        entry: ['settleAuthorization', { type: 'emitEvent', params: { event: 'payment.succeeded' } }],
+      },
+      failed: {
+        type: 'final',
+        entry: { type: 'emitEvent', params: { event: 'payment.failed' } },
+      },
+      expired: {
+        type: 'final',
+        entry: ['expire', { type: 'emitEvent', params: { event: 'payment.expired' } }],
+      },
+    },
+  });
+}
+
+export type PaymentMachine = ReturnType<typeof createPaymentMachine>;
+
+/** The machine with default policy (used for the diagram and by default in the engine). */
+export const paymentMachine: PaymentMachine = createPaymentMachine();

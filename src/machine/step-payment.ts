@@ -1,0 +1,66 @@
+import { initialTransition, transition } from 'xstate';
+import type { DomainEventType } from '../domain/domain-event.js';
+import type { InternalState } from '../domain/payment-state.js';
+import type { PaymentMachine, PaymentMachineAction, PaymentMachineContext, PaymentMachineInput } from './payment-machine.js';
+import type { PaymentMachineEvent } from './payment-machine-events.js';
+
+/** A payment's lifecycle position: what the engine stores and hands back to the machine. */
+export interface LifecycleState {
+  readonly state: InternalState;
+  readonly context: PaymentMachineContext;
+}
+
+export interface StepResult extends LifecycleState {
+  /** Effects to perform, in order. */
+  readonly actions: readonly PaymentMachineAction[];
+  /** False when the machine ignored the event (nothing to store). */
+  readonly changed: boolean;
+}
+
+type Snapshot = ReturnType<PaymentMachine['resolveState']>;
+
+function stateOf(snapshot: Snapshot): InternalState {
+  const value = snapshot.value;
+  return (typeof value === 'string' ? value : Object.keys(value)[0]) as InternalState;
+}
+
+function actionsOf(executable: ReadonlyArray<{ type: string; params?: unknown }>): PaymentMachineAction[] {
+  const actions: PaymentMachineAction[] = [];
+  for (const action of executable) {
+    if (action.type === 'startAuthentication' || action.type === 'authorize') {
+      actions.push({ type: action.type });
+    } else if (action.type === 'emitEvent') {
+      actions.push({ type: 'emitEvent', event: (action.params as { event: DomainEventType }).event });
+    }
+  }
+  return actions;
+}
+
+/** Rebuilds the machine snapshot of a stored payment without replaying its history. */
+export function restoreSnapshot(machine: PaymentMachine, lifecycle: LifecycleState): Snapshot {
+  const value =
+    lifecycle.state === 'authorizing'
+      ? { authorizing: lifecycle.context.authorizationStatus ?? 'requested' }
+      : lifecycle.state;
+  return machine.resolveState({ value, context: lifecycle.context } as Parameters<PaymentMachine['resolveState']>[0]);
+}
+
+/** The first step of a new payment: the initial state and its actions. Pure. */
+export function startPayment(machine: PaymentMachine, input: PaymentMachineInput): StepResult {
+  const [snapshot, executable] = initialTransition(machine, input);
+  return { state: stateOf(snapshot), context: snapshot.context, actions: actionsOf(executable), changed: true };
+}
+
+/** Applies one event to a stored lifecycle. Pure: returns the next lifecycle and the actions as data. */
+export function stepPayment(machine: PaymentMachine, lifecycle: LifecycleState, event: PaymentMachineEvent): StepResult {
+  const before = restoreSnapshot(machine, lifecycle);
+  const [after, executable] = transition(machine, before, event);
+  const actions = actionsOf(executable);
+  const state = stateOf(after);
+  return {
+    state,
+    context: after.context,
+    actions,
+    changed: state !== lifecycle.state || after.context !== before.context || actions.length > 0,
+  };
+}

@@ -1,0 +1,22 @@
+export type { Acquirer, AcquirerError, AuthorizationOutcome, AuthorizationRequest, InquiryOutcome } from './acquirer.js';
+export type { CardVault, CardVaultError } from './card-vault.js';
+export type { Clock } from './clock.js';
+export type { Client, CredentialStore, CredentialStoreError, Profile } from './credential-store.js';
+export type { EventSink, EventSinkError } from './event-sink.js';
+export type { IdGenerator } from './id-generator.js';
+export { silentLogger, type Logger } from './logger.js';
+export type {
+  DuePayments,
+  OutboxEntry,
+  PaymentPage,
+  PaymentRepository,
+  RepositoryError,
+} from './payment-repository.js';
+export type { PortFailure, PortResult } from './port-result.js';
+export type {
+  AuthenticationRequest,
+  AuthenticationResult,
+  ChallengeResult,
+  ThreeDSError,
+  ThreeDSProvider,
+} from './three-ds-provider.js';

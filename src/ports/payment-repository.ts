@@ -1,0 +1,50 @@
+import type { DomainEvent } from '../domain/domain-event.js';
+import type { PaymentRecord } from '../domain/payment-record.js';
+import type { PortFailure, PortResult } from './port-result.js';
+
+/**
+ * - `conflict`: the stored version is not the expected one (another writer won), or an insert
+ *   found the id taken.
+ * - `unavailable`: the store could not be reached or the transaction failed; `retryable` says
+ *   whether the same call may succeed.
+ */
+export type RepositoryError = PortFailure<'conflict' | 'unavailable'>;
+
+export interface PaymentPage {
+  readonly items: readonly PaymentRecord[];
+  /** Pass as `after` to get the next page; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+export interface DuePayments {
+  /** `awaiting_card_data` / `awaiting_challenge` whose `expiresAt` <= now. */
+  readonly expiries: readonly PaymentRecord[];
+  /** `authorizing` whose `nextInquiryAt` <= now. */
+  readonly inquiries: readonly PaymentRecord[];
+}
+
+export interface OutboxEntry {
+  readonly sequence: number;
+  readonly event: DomainEvent;
+}
+
+/**
+ * Storage of payments and of their outbox. Every write is atomic: the record and its
+ * events are stored together or not at all.
+ */
+export interface PaymentRepository {
+  /** Stores a new payment (version 1) and its events. `conflict` if the id exists. */
+  insert(record: PaymentRecord, events: readonly DomainEvent[]): PortResult<void, RepositoryError>;
+  /**
+   * Replaces the payment if its stored version is `record.version - 1`; otherwise `conflict`
+   * and nothing is written.
+   */
+  update(record: PaymentRecord, events: readonly DomainEvent[]): PortResult<void, RepositoryError>;
+  load(id: string): PortResult<PaymentRecord | null, RepositoryError>;
+  /** Newest first (createdAt desc, id desc); `after` is a payment id from a previous page. */
+  list(query: { profileId: string; limit: number; after?: string }): PortResult<PaymentPage, RepositoryError>;
+  findDue(query: { now: number; limit: number }): PortResult<DuePayments, RepositoryError>;
+  /** Undelivered outbox entries, oldest first. */
+  readOutbox(limit: number): PortResult<readonly OutboxEntry[], RepositoryError>;
+  markDelivered(sequences: readonly number[]): PortResult<void, RepositoryError>;
+}

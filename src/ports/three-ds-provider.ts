@@ -1,0 +1,53 @@
+import type { CardData } from '../domain/card.js';
+import type { BrowserData } from '../domain/contact.js';
+import type { PortFailure, PortResult } from './port-result.js';
+
+export interface AuthenticationRequest {
+  readonly paymentId: string;
+  readonly profileId: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly card: CardData;
+  readonly browser: BrowserData;
+}
+
+export type AuthenticationResult =
+  /** The issuer or scheme requires no SCA for this card. */
+  | { readonly kind: 'not_required' }
+  /** Frictionless: authenticated (Y) or attempted (A) without the cardholder. */
+  | { readonly kind: 'authenticated'; readonly transStatus: 'Y' | 'A'; readonly eci: string; readonly transactionId: string }
+  /**
+   * The cardholder must act on the issuer's page. `reason` is `mismatch` when a frictionless
+   * attempt fell back to the challenge because the data did not match the issuer's.
+   */
+  | {
+      readonly kind: 'challenge';
+      readonly reason: 'challenge_required' | 'data_mismatch';
+      readonly transactionId: string;
+      readonly challengeUrl: string;
+    }
+  /** Not authenticated (N) or rejected by the issuer (R): do not authorize. */
+  | { readonly kind: 'rejected'; readonly transStatus: 'N' | 'R'; readonly transactionId: string }
+  /** 3DS could not be performed (U). */
+  | { readonly kind: 'unavailable'; readonly transStatus: 'U'; readonly transactionId: string };
+
+export type ChallengeResult =
+  | { readonly kind: 'accepted'; readonly transStatus: 'Y' | 'A'; readonly eci: string }
+  | { readonly kind: 'refused'; readonly transStatus: 'N' };
+
+/**
+ * - `unavailable`: the directory server / ACS could not be reached.
+ * - `invalid_challenge`: a challenge result that does not belong to this payment and transaction.
+ */
+export type ThreeDSError = PortFailure<'unavailable' | 'invalid_challenge'>;
+
+/** EMV 3-D Secure server (the 3DS Server / MPI the engine talks to). */
+export interface ThreeDSProvider {
+  authenticate(request: AuthenticationRequest): PortResult<AuthenticationResult, ThreeDSError>;
+  /** Verifies the ACS result (`cres`) for this payment and transaction and reads its outcome. */
+  resolveChallenge(request: {
+    readonly paymentId: string;
+    readonly transactionId: string;
+    readonly cres: string;
+  }): PortResult<ChallengeResult, ThreeDSError>;
+}
