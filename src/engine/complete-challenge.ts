@@ -51,17 +51,18 @@ export function completeChallenge(
       ),
     );
 
+    // Whatever the answer, the card leaves the vault now: it is used for this one
+    // authorization or not at all (PCI DSS 3.3.1.2).
+    const card: CardData | null = yield* callPort(() => ctx.ports.cardVault.take(record.id), {
+      timeoutMs: ctx.options.storageTimeoutMs,
+    }).pipe(Effect.catchAll(() => Effect.succeed(null)));
     const working = newWorkingPayment(record, true);
+    patch(working, { threeDS: outcomeAfterChallenge(record.threeDS, result) });
     if (result.kind === 'refused') {
-      patch(working, { threeDS: outcomeAfterChallenge(record.threeDS, result) });
       send(ctx, working, (at) => ({ type: 'challenge.refused', at }));
       yield* persist(ctx, working);
       return working;
     }
-    const card: CardData | null = yield* callPort(() => ctx.ports.cardVault.take(record.id), {
-      timeoutMs: ctx.options.storageTimeoutMs,
-    }).pipe(Effect.catchAll(() => Effect.succeed(null)));
-    patch(working, { threeDS: outcomeAfterChallenge(record.threeDS, result) });
     const step = send(ctx, working, (at) =>
       card === null ? { type: 'challenge.error', at } : { type: 'challenge.accepted', at },
     );

@@ -23,7 +23,10 @@ function carriesCardData(body: unknown): boolean {
   return typeof body === 'object' && body !== null && 'creditcard' in body;
 }
 
-export function createPayment(ctx: EngineContext, command: CreatePaymentCommand): Effect.Effect<WorkingPayment, PaymentError> {
+export function createPayment(
+  ctx: EngineContext,
+  command: CreatePaymentCommand,
+): Effect.Effect<WorkingPayment, PaymentError> {
   return Effect.gen(function* () {
     const { client, profileId } = command;
     if (!client.profileIds.includes(profileId)) return yield* Effect.fail(paymentError.forbiddenProfile(profileId));

@@ -26,7 +26,13 @@ function threeDSOutcomeOf(result: AuthenticationResult): ThreeDSOutcome {
         transactionId: result.transactionId,
       };
     case 'challenge':
-      return { flow: 'challenge', transStatus: 'C', eci: null, liabilityShift: false, transactionId: result.transactionId };
+      return {
+        flow: 'challenge',
+        transStatus: 'C',
+        eci: null,
+        liabilityShift: false,
+        transactionId: result.transactionId,
+      };
     case 'rejected':
     case 'unavailable':
       return {
@@ -185,7 +191,10 @@ function settle(ctx: EngineContext, working: WorkingPayment): Effect.Effect<void
   return persist(ctx, working).pipe(
     Effect.catchAll((error) =>
       Effect.sync(() => {
-        ctx.logger.error({ paymentId: stored.id, code: error.code }, 'could not store the outcome; left for reconciliation');
+        ctx.logger.error(
+          { paymentId: stored.id, code: error.code },
+          'could not store the outcome; left for reconciliation',
+        );
         working.record = stored;
         working.dirty = false;
       }),
@@ -204,7 +213,10 @@ function keepCardForChallenge(ctx: EngineContext, working: WorkingPayment, card:
   }).pipe(
     Effect.catchAll(() =>
       Effect.sync(() =>
-        ctx.logger.error({ paymentId: record.id }, 'card vault unavailable: the challenge cannot be followed by authorization'),
+        ctx.logger.error(
+          { paymentId: record.id },
+          'card vault unavailable: the challenge cannot be followed by authorization',
+        ),
       ),
     ),
   );

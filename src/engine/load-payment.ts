@@ -20,6 +20,8 @@ export function loadPayment(ctx: EngineContext, id: string): Effect.Effect<Payme
     retryTimeouts: true,
   }).pipe(
     Effect.mapError(toPaymentError('payment storage')),
-    Effect.flatMap((record) => (record === null ? Effect.fail(paymentError.notFound('Payment')) : Effect.succeed(record))),
+    Effect.flatMap((record) =>
+      record === null ? Effect.fail(paymentError.notFound('Payment')) : Effect.succeed(record),
+    ),
   );
 }

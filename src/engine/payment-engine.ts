@@ -80,16 +80,26 @@ function toResultAsync<A>(ctx: EngineContext, command: string, program: Effect.E
   );
 }
 
-function logged<A>(ctx: EngineContext, command: string, fields: Record<string, unknown>, program: Effect.Effect<A, PaymentError>) {
+function logged<A>(
+  ctx: EngineContext,
+  command: string,
+  fields: Record<string, unknown>,
+  program: Effect.Effect<A, PaymentError>,
+) {
   const started = ctx.ports.clock.now();
   return program.pipe(
     Effect.tapBoth({
       onFailure: (error) =>
         Effect.sync(() =>
-          ctx.logger.info({ command, ...fields, code: error.code, ms: ctx.ports.clock.now() - started }, 'command failed'),
+          ctx.logger.info(
+            { command, ...fields, code: error.code, ms: ctx.ports.clock.now() - started },
+            'command failed',
+          ),
         ),
       onSuccess: () =>
-        Effect.sync(() => ctx.logger.debug({ command, ...fields, ms: ctx.ports.clock.now() - started }, 'command done')),
+        Effect.sync(() =>
+          ctx.logger.debug({ command, ...fields, ms: ctx.ports.clock.now() - started }, 'command done'),
+        ),
     }),
   );
 }
@@ -116,7 +126,9 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         }
       }),
     ),
-    Effect.catchAllCause((cause) => Effect.sync(() => ctx.logger.error({ cause: Cause.pretty(cause) }, 'background tick failed'))),
+    Effect.catchAllCause((cause) =>
+      Effect.sync(() => ctx.logger.error({ cause: Cause.pretty(cause) }, 'background tick failed')),
+    ),
   );
 
   return {
@@ -126,7 +138,11 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     submitCard: (command) =>
       run('submitCard', { paymentId: command.paymentId }, submitCard(ctx, command).pipe(Effect.map(publicOf))),
     completeChallenge: (command) =>
-      run('completeChallenge', { paymentId: command.paymentId }, completeChallenge(ctx, command).pipe(Effect.map(publicOf))),
+      run(
+        'completeChallenge',
+        { paymentId: command.paymentId },
+        completeChallenge(ctx, command).pipe(Effect.map(publicOf)),
+      ),
     getPayment: (query) => run('getPayment', { paymentId: query.paymentId }, getPayment(ctx, query)),
     listPayments: (query) => run('listPayments', { profileId: query.profileId }, listPayments(ctx, query)),
     getPaymentRecord: (paymentId) => run('getPaymentRecord', { paymentId }, loadPayment(ctx, paymentId)),

@@ -22,7 +22,10 @@ export interface SubmitCardCommand {
  * The cardholder submitted card data on the hosted page: run 3DS and, when no challenge is
  * needed, the authorization. A second submit finds the payment no longer awaiting card data.
  */
-export function submitCard(ctx: EngineContext, command: SubmitCardCommand): Effect.Effect<WorkingPayment, PaymentError> {
+export function submitCard(
+  ctx: EngineContext,
+  command: SubmitCardCommand,
+): Effect.Effect<WorkingPayment, PaymentError> {
   return Effect.gen(function* () {
     const record = yield* loadPayment(ctx, command.paymentId);
     if (record.hostedToken === null || !constantTimeEqual(record.hostedToken, command.token)) {

@@ -9,7 +9,12 @@ export interface ValidationIssue {
  * (decisions.md section 5). `retryable` tells a caller whether the same call may succeed later.
  */
 export type PaymentError =
-  | { readonly code: 'validation_failed'; readonly message: string; readonly errors: readonly ValidationIssue[]; readonly retryable: false }
+  | {
+      readonly code: 'validation_failed';
+      readonly message: string;
+      readonly errors: readonly ValidationIssue[];
+      readonly retryable: false;
+    }
   | { readonly code: 'unauthorized'; readonly message: string; readonly retryable: false }
   | { readonly code: 'forbidden_profile'; readonly message: string; readonly retryable: false }
   | { readonly code: 'direct_flow_not_permitted'; readonly message: string; readonly retryable: false }

@@ -17,3 +17,4 @@ export {
 export { DEFAULT_INQUIRY_DELAYS, inquiryDelay } from './inquiry-schedule.js';
 export { cardholderMustAct, toPublicState } from './public-state.js';
 export { restoreSnapshot, startPayment, stepPayment, type LifecycleState, type StepResult } from './step-payment.js';
+export { toMermaid } from './to-mermaid.js';

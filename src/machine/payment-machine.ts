@@ -94,7 +94,8 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
       }),
       markAuthorizationUnknown: assign({
         authorizationStatus: 'unknown' as const,
-        nextInquiryAt: ({ context, event }) => at(event) + inquiryDelay(context.inquiryAttempts, policy.inquiryDelaysMs),
+        nextInquiryAt: ({ context, event }) =>
+          at(event) + inquiryDelay(context.inquiryAttempts, policy.inquiryDelaysMs),
         inquiryAttempts: ({ context }) => context.inquiryAttempts + 1,
       }),
       settleAuthorization: assign({ authorizationStatus: null, nextInquiryAt: null, expiresAt: null }),

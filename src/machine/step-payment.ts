@@ -1,7 +1,12 @@
 import { initialTransition, transition } from 'xstate';
 import type { DomainEventType } from '../domain/domain-event.js';
 import type { InternalState } from '../domain/payment-state.js';
-import type { PaymentMachine, PaymentMachineAction, PaymentMachineContext, PaymentMachineInput } from './payment-machine.js';
+import type {
+  PaymentMachine,
+  PaymentMachineAction,
+  PaymentMachineContext,
+  PaymentMachineInput,
+} from './payment-machine.js';
 import type { PaymentMachineEvent } from './payment-machine-events.js';
 
 /** A payment's lifecycle position: what the engine stores and hands back to the machine. */
@@ -52,7 +57,11 @@ export function startPayment(machine: PaymentMachine, input: PaymentMachineInput
 }
 
 /** Applies one event to a stored lifecycle. Pure: returns the next lifecycle and the actions as data. */
-export function stepPayment(machine: PaymentMachine, lifecycle: LifecycleState, event: PaymentMachineEvent): StepResult {
+export function stepPayment(
+  machine: PaymentMachine,
+  lifecycle: LifecycleState,
+  event: PaymentMachineEvent,
+): StepResult {
   const before = restoreSnapshot(machine, lifecycle);
   const [after, executable] = transition(machine, before, event);
   const actions = actionsOf(executable);

@@ -1,4 +1,10 @@
-export type { Acquirer, AcquirerError, AuthorizationOutcome, AuthorizationRequest, InquiryOutcome } from './acquirer.js';
+export type {
+  Acquirer,
+  AcquirerError,
+  AuthorizationOutcome,
+  AuthorizationRequest,
+  InquiryOutcome,
+} from './acquirer.js';
 export type { CardVault, CardVaultError } from './card-vault.js';
 export type { Clock } from './clock.js';
 export type { Client, CredentialStore, CredentialStoreError, Profile } from './credential-store.js';

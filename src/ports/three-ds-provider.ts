@@ -15,7 +15,12 @@ export type AuthenticationResult =
   /** The issuer or scheme requires no SCA for this card. */
   | { readonly kind: 'not_required' }
   /** Frictionless: authenticated (Y) or attempted (A) without the cardholder. */
-  | { readonly kind: 'authenticated'; readonly transStatus: 'Y' | 'A'; readonly eci: string; readonly transactionId: string }
+  | {
+      readonly kind: 'authenticated';
+      readonly transStatus: 'Y' | 'A';
+      readonly eci: string;
+      readonly transactionId: string;
+    }
   /**
    * The cardholder must act on the issuer's page. `reason` is `mismatch` when a frictionless
    * attempt fell back to the challenge because the data did not match the issuer's.

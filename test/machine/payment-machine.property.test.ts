@@ -26,23 +26,27 @@ const inquiryAnswer: fc.Arbitrary<InquiryAnswer> = fc.oneof(
 
 /** Any event, with a time offset from the start that may jump far ahead or lag behind (out of order). */
 const eventArb: fc.Arbitrary<(at: number) => PaymentMachineEvent> = fc.oneof(
-  fc.constantFrom(
-    'card.submitted',
-    'authentication.not_required',
-    'authentication.succeeded',
-    'authentication.unavailable',
-    'authentication.challenge_required',
-    'authentication.data_mismatch',
-    'authentication.rejected',
-    'authentication.error',
-    'challenge.accepted',
-    'challenge.refused',
-    'challenge.error',
-    'expiry.due',
-    'authorization.approved',
-    'authorization.unknown',
-  ).map((type) => (at: number) => ({ type, at }) as PaymentMachineEvent),
-  fc.constantFrom(...FAILURE_REASONS).map((reason) => (at: number) => ({ type: 'authorization.declined', at, reason }) as const),
+  fc
+    .constantFrom(
+      'card.submitted',
+      'authentication.not_required',
+      'authentication.succeeded',
+      'authentication.unavailable',
+      'authentication.challenge_required',
+      'authentication.data_mismatch',
+      'authentication.rejected',
+      'authentication.error',
+      'challenge.accepted',
+      'challenge.refused',
+      'challenge.error',
+      'expiry.due',
+      'authorization.approved',
+      'authorization.unknown',
+    )
+    .map((type) => (at: number) => ({ type, at }) as PaymentMachineEvent),
+  fc
+    .constantFrom(...FAILURE_REASONS)
+    .map((reason) => (at: number) => ({ type: 'authorization.declined', at, reason }) as const),
   inquiryAnswer.map((outcome) => (at: number) => ({ type: 'inquiry.answered', at, outcome }) as const),
 );
 
@@ -62,7 +66,10 @@ interface Trace {
   readonly actions: string[][];
 }
 
-function run(flow: 'hosted' | 'direct', steps: ReadonlyArray<readonly [(at: number) => PaymentMachineEvent, number]>): Trace {
+function run(
+  flow: 'hosted' | 'direct',
+  steps: ReadonlyArray<readonly [(at: number) => PaymentMachineEvent, number]>,
+): Trace {
   let now = T0;
   const first = startPayment(machine, { flow, at: now });
   let current: LifecycleState = first;
@@ -131,7 +138,9 @@ describe('payment machine (property)', () => {
         const { states, actions } = run(flow, steps);
         const all = actions.flat();
         expect(all.filter((a) => a === 'payment.created')).toHaveLength(1);
-        const finals = all.filter((a) => a === 'payment.succeeded' || a === 'payment.failed' || a === 'payment.expired');
+        const finals = all.filter(
+          (a) => a === 'payment.succeeded' || a === 'payment.failed' || a === 'payment.expired',
+        );
         const last = states[states.length - 1];
         expect(finals).toHaveLength(last !== undefined && isFinalState(last.state) ? 1 : 0);
         if (last !== undefined && isFinalState(last.state)) expect(finals[0]).toBe(`payment.${last.state}`);
@@ -207,6 +216,8 @@ describe('payment machine (examples)', () => {
       expect(s.actions).toEqual([]);
     }
     expect(delays).toEqual([10_000, 30_000, 120_000, 300_000]);
-    expect(stepPayment(machine, s, { type: 'inquiry.answered', at, outcome: { kind: 'approved' } }).state).toBe('succeeded');
+    expect(stepPayment(machine, s, { type: 'inquiry.answered', at, outcome: { kind: 'approved' } }).state).toBe(
+      'succeeded',
+    );
   });
 });

@@ -1,0 +1,261 @@
+import type { CardScheme } from '../../src/domain/card.js';
+import type { FailureReason } from '../../src/domain/failure-reason.js';
+
+/** How the simulated 3DS server answers the lookup for a card. */
+export type SandboxThreeDSBehaviour =
+  /** No SCA required: `{ kind: 'not_required' }`. */
+  | 'not_required'
+  /** Frictionless, authenticated: transStatus `Y` with the scheme's ECI. */
+  | 'frictionless'
+  /** Frictionless attempt whose data does not match the issuer's: falls back to a challenge (`data_mismatch`). */
+  | 'frictionless_mismatch'
+  /** Regular 3DS: the cardholder must act on the issuer page (`challenge_required`). */
+  | 'challenge'
+  /** Rejected by the issuer: transStatus `R`. */
+  | 'rejected'
+  /** 3DS could not be performed: transStatus `U`. */
+  | 'unavailable';
+
+/** How the simulated acquirer answers an authorization for a card. */
+export type SandboxAuthorizationBehaviour =
+  | { readonly kind: 'approved' }
+  /** Declined with this ISO 8583 response code (data element 39). */
+  | { readonly kind: 'declined'; readonly responseCode: string }
+  /** The first answer times out (`unknown`); the authorization was approved and an inquiry says so. */
+  | { readonly kind: 'timeout_then_approved' };
+
+export type SandboxCardType = 'consumer' | 'commercial';
+/** Region of the issuer relative to the sandbox merchant (`SANDBOX_MERCHANT_COUNTRY`). */
+export type SandboxCardRegion = 'domestic' | 'intra' | 'inter';
+
+/** What the sandbox does with a card number: 3DS, authorization and the card profile the acquirer reports. */
+export interface SandboxCardBehaviour {
+  readonly threeDS: SandboxThreeDSBehaviour;
+  readonly authorization: SandboxAuthorizationBehaviour;
+  readonly cardType: SandboxCardType;
+  readonly region: SandboxCardRegion;
+  /** ISO 3166-1 alpha-2 */
+  readonly issuingCountry: string;
+}
+
+/** Where a payment with this card ends, assuming the cardholder authorises any challenge. */
+export type SandboxExpectedOutcome =
+  { readonly state: 'succeeded' } | { readonly state: 'failed'; readonly failureReason: FailureReason };
+
+/** One row of the sandbox test card table (decisions.md section 7). */
+export interface SandboxTestCard extends SandboxCardBehaviour {
+  readonly number: string;
+  readonly scheme: CardScheme;
+  readonly cvcLength: 3 | 4;
+  readonly expected: SandboxExpectedOutcome;
+  /** One sentence for the README, the docs and the sandbox page. */
+  readonly description: string;
+}
+
+/** The sandbox merchant is established here; card regions are relative to it. */
+export const SANDBOX_MERCHANT_COUNTRY = 'NL';
+
+const APPROVED = { kind: 'approved' } as const;
+const SUCCEEDED = { state: 'succeeded' } as const;
+
+/**
+ * The sandbox test cards. Any future expiry and any CVC of the right length work; the outcome is
+ * decided by the number alone. Numbers not listed here behave as `SANDBOX_DEFAULT_CARD_BEHAVIOUR`.
+ */
+export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = [
+  {
+    number: '4242424242424242',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: APPROVED,
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: SUCCEEDED,
+    description: 'Visa, no 3DS required, approved.',
+  },
+  {
+    number: '5555555555554444',
+    scheme: 'mastercard',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: APPROVED,
+    cardType: 'consumer',
+    region: 'intra',
+    issuingCountry: 'DE',
+    expected: SUCCEEDED,
+    description: 'Mastercard, no 3DS required, approved (intra-regional consumer card).',
+  },
+  {
+    number: '378282246310005',
+    scheme: 'amex',
+    cvcLength: 4,
+    threeDS: 'not_required',
+    authorization: APPROVED,
+    cardType: 'consumer',
+    region: 'intra',
+    issuingCountry: 'FR',
+    expected: SUCCEEDED,
+    description: 'American Express, 4-digit CVC, no 3DS required, approved.',
+  },
+  {
+    number: '5200828282828210',
+    scheme: 'mastercard',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: APPROVED,
+    cardType: 'commercial',
+    region: 'inter',
+    issuingCountry: 'US',
+    expected: SUCCEEDED,
+    description: 'Mastercard commercial card issued in the US: approved with inter-regional commercial fees.',
+  },
+  {
+    number: '4000000000003055',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'frictionless',
+    authorization: APPROVED,
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: SUCCEEDED,
+    description: 'Visa, frictionless 3DS authenticated (Y, ECI 05), approved.',
+  },
+  {
+    number: '4000000000003238',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'frictionless_mismatch',
+    authorization: APPROVED,
+    cardType: 'consumer',
+    region: 'intra',
+    issuingCountry: 'BE',
+    expected: SUCCEEDED,
+    description: 'Visa, frictionless 3DS finds a data mismatch and falls back to a challenge; approved after it.',
+  },
+  {
+    number: '4000000000003220',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'challenge',
+    authorization: APPROVED,
+    cardType: 'consumer',
+    region: 'intra',
+    issuingCountry: 'DE',
+    expected: SUCCEEDED,
+    description: 'Visa, 3DS challenge required; approved after the cardholder authorises it.',
+  },
+  {
+    number: '4000008260003178',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'challenge',
+    authorization: { kind: 'declined', responseCode: '51' },
+    cardType: 'consumer',
+    region: 'inter',
+    issuingCountry: 'GB',
+    expected: { state: 'failed', failureReason: 'insufficient_funds' },
+    description: 'Visa issued in the UK, 3DS challenge required; declined for insufficient funds (51) after it.',
+  },
+  {
+    number: '4000000000003287',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'rejected',
+    // The engine never authorizes after R; asked anyway, the simulated issuer does not honour it.
+    authorization: { kind: 'declined', responseCode: '05' },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: { state: 'failed', failureReason: 'authentication_rejected' },
+    description: 'Visa, 3DS rejected by the issuer (R): no authorization is attempted.',
+  },
+  {
+    number: '4000000000003311',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'unavailable',
+    authorization: APPROVED,
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: SUCCEEDED,
+    description: 'Visa, 3DS unavailable (U): approved without liability shift.',
+  },
+  {
+    number: '4000000000000002',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: { kind: 'declined', responseCode: '05' },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: { state: 'failed', failureReason: 'declined' },
+    description: 'Visa, no 3DS required; declined, do not honour (05).',
+  },
+  {
+    number: '4000000000009995',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: { kind: 'declined', responseCode: '51' },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: { state: 'failed', failureReason: 'insufficient_funds' },
+    description: 'Visa, no 3DS required; declined for insufficient funds (51).',
+  },
+  {
+    number: '4000000000000069',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: { kind: 'declined', responseCode: '54' },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: { state: 'failed', failureReason: 'expired_card' },
+    description: 'Visa, no 3DS required; declined as expired (54) whatever expiry is entered.',
+  },
+  {
+    number: '4000000000000119',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: { kind: 'timeout_then_approved' },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: SUCCEEDED,
+    description:
+      'Visa, no 3DS required; the authorization times out (outcome unknown) and a later inquiry says approved.',
+  },
+];
+
+/**
+ * What the sandbox does with any card number that is not in `SANDBOX_TEST_CARDS`: no 3DS required,
+ * approved, reported as a consumer card issued in the merchant's country. The simulators do not
+ * validate numbers (the core does that before they are called).
+ */
+export const SANDBOX_DEFAULT_CARD_BEHAVIOUR: SandboxCardBehaviour = {
+  threeDS: 'not_required',
+  authorization: APPROVED,
+  cardType: 'consumer',
+  region: 'domestic',
+  issuingCountry: SANDBOX_MERCHANT_COUNTRY,
+};
+
+const BY_NUMBER: ReadonlyMap<string, SandboxTestCard> = new Map(SANDBOX_TEST_CARDS.map((card) => [card.number, card]));
+
+/** The test card with this number, if it is one. Spaces and dashes are ignored. */
+export function findSandboxTestCard(number: string): SandboxTestCard | undefined {
+  return BY_NUMBER.get(number.replace(/[\s-]/g, ''));
+}
+
+/** How the sandbox treats this card number: its test card row, or the default behaviour. */
+export function sandboxCardBehaviour(number: string): SandboxCardBehaviour {
+  return findSandboxTestCard(number) ?? SANDBOX_DEFAULT_CARD_BEHAVIOUR;
+}

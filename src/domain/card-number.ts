@@ -1,0 +1,97 @@
+import type { CardScheme } from './card.js';
+
+/** One BIN range of a scheme: the first `digits` digits of the number lie in `from..to`. */
+interface PrefixRule {
+  readonly scheme: CardScheme;
+  readonly digits: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+const range = (scheme: CardScheme, from: string, to: string = from): PrefixRule => ({
+  scheme,
+  digits: from.length,
+  from: Number(from),
+  to: Number(to),
+});
+
+/** Prefix ranges (cards-and-3ds.md), longest first so that the longest matching prefix wins. */
+const PREFIX_RULES: readonly PrefixRule[] = [
+  range('visa', '4'),
+  range('mastercard', '51', '55'),
+  range('mastercard', '2221', '2720'),
+  range('amex', '34'),
+  range('amex', '37'),
+  range('discover', '6011'),
+  range('discover', '644', '649'),
+  range('discover', '65'),
+  range('diners', '300', '305'),
+  range('diners', '36'),
+  range('diners', '38', '39'),
+  range('jcb', '3528', '3589'),
+  range('unionpay', '62'),
+  range('maestro', '50'),
+  range('maestro', '56', '59'),
+  range('maestro', '63'),
+  range('maestro', '67'),
+].sort((a, b) => b.digits - a.digits);
+
+const lengths = (from: number, to: number): ReadonlySet<number> =>
+  new Set(Array.from({ length: to - from + 1 }, (_, i) => from + i));
+
+/** Number lengths each scheme issues. */
+const SCHEME_LENGTHS: Readonly<Record<CardScheme, ReadonlySet<number>>> = {
+  visa: new Set([13, 16, 19]),
+  mastercard: new Set([16]),
+  amex: new Set([15]),
+  discover: lengths(16, 19),
+  diners: lengths(14, 19),
+  jcb: lengths(16, 19),
+  unionpay: lengths(16, 19),
+  maestro: lengths(12, 19),
+};
+
+const DIGITS = /^\d+$/;
+
+/**
+ * Luhn (mod 10) check: from the rightmost digit, double every second digit, subtract 9 from
+ * results above 9, sum all; valid when the sum is a multiple of 10. False for anything that is
+ * not a non-empty string of ASCII digits.
+ */
+export function luhnValid(digits: string): boolean {
+  if (!DIGITS.test(digits)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * The scheme of a card number by its prefix (the longest matching prefix wins), or null when
+ * no prefix matches, the number is not all digits, or its length is not one the matching
+ * scheme issues. Does not check Luhn.
+ */
+export function detectScheme(number: string): CardScheme | null {
+  if (!DIGITS.test(number)) return null;
+  for (const rule of PREFIX_RULES) {
+    if (number.length < rule.digits) continue;
+    const prefix = Number(number.slice(0, rule.digits));
+    if (prefix >= rule.from && prefix <= rule.to) {
+      return SCHEME_LENGTHS[rule.scheme].has(number.length) ? rule.scheme : null;
+    }
+  }
+  return null;
+}
+
+/** Number of digits of the card verification code: 4 for American Express (CID), else 3. */
+export function cvcLength(scheme: CardScheme): 3 | 4 {
+  return scheme === 'amex' ? 4 : 3;
+}

@@ -1,0 +1,33 @@
+/** Longest `session.redirect_url` accepted. */
+export const REDIRECT_URL_MAX_LENGTH = 2048;
+
+/** Why a redirect URL is refused. */
+export type RedirectUrlProblem = 'too_long' | 'invalid_characters' | 'not_absolute' | 'insecure';
+
+// Spaces and control characters: the WHATWG parser would silently strip or encode them.
+const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f]/;
+const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+function isLoopbackHost(hostname: string): boolean {
+  // The WHATWG parser lower-cases names, canonicalises IPv4 (127.1 → 127.0.0.1) and compresses IPv6.
+  return hostname === 'localhost' || hostname === '[::1]' || IPV4_LOOPBACK.test(hostname);
+}
+
+/**
+ * Checks a `session.redirect_url` (decisions.md section 4): absolute, at most 2048 characters,
+ * `https`, or `http` only for `localhost` and loopback addresses (127.0.0.0/8, `[::1]`).
+ * Returns null when the URL is acceptable.
+ */
+export function redirectUrlProblem(value: string): RedirectUrlProblem | null {
+  if (value.length > REDIRECT_URL_MAX_LENGTH) return 'too_long';
+  if (FORBIDDEN_CHARACTERS.test(value)) return 'invalid_characters';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'not_absolute';
+  }
+  if (url.protocol === 'https:') return url.hostname === '' ? 'not_absolute' : null;
+  if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? null : 'insecure';
+  return 'insecure';
+}

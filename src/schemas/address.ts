@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { isCountryCode } from '../domain/country.js';
+import { optionalText, requiredText } from './text.js';
+
+/** `billing.address` / `shipping.address` (decisions.md section 4). */
+export const addressSchema = z.strictObject({
+  premise: optionalText(100),
+  thoroughfare: requiredText(255),
+  locality: requiredText(100),
+  state: optionalText(100),
+  postal_code: requiredText(32),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'Must be an ISO 3166-1 alpha-2 country code in upper case')
+    .refine(isCountryCode, 'Must be an officially assigned ISO 3166-1 alpha-2 country code'),
+});

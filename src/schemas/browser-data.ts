@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { isIpAddress } from './ip-address.js';
+
+/** Colour depths EMV 3DS accepts, plus 30, which browsers report and which is sent on as 24. */
+export const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 30, 32, 48] as const;
+
+const HEADER_MAX = 2048;
+
+// RFC 5646 language tag, simplified: language(-extlang)? (-script)? (-region)? (-variant)* (-extension)* (-privateuse)?,
+// or a private-use tag alone. Case-insensitive.
+const BCP47 =
+  /^(?:(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?(?:-(?:[a-z\d]{5,8}|\d[a-z\d]{3}))*(?:-[a-wyz\d](?:-[a-z\d]{2,8})+)*(?:-x(?:-[a-z\d]{1,8})+)?|x(?:-[a-z\d]{1,8})+)$/i;
+
+const header = (min: 0 | 1) =>
+  z.string().min(min, 'Must not be empty').max(HEADER_MAX, `Must be at most ${HEADER_MAX} characters`);
+
+const screenSize = z
+  .int('Must be an integer from 1 to 999999')
+  .min(1, 'Must be an integer from 1 to 999999')
+  .max(999_999, 'Must be an integer from 1 to 999999');
+
+/**
+ * `user`: the cardholder's browser data for EMV 3DS (decisions.md section 4). Every field is
+ * required. `user_agent` and `accept` must not be empty (EMV 3DS requires them);
+ * `accept_encoding` and `accept_language` may be empty strings (a browser may not send them).
+ */
+export const browserDataSchema = z.strictObject({
+  ip_address: z
+    .string()
+    .max(45, 'Must be an IPv4 or IPv6 address')
+    .refine(isIpAddress, 'Must be an IPv4 or IPv6 address'),
+  user_agent: header(1),
+  accept: header(1),
+  accept_encoding: header(0),
+  accept_language: header(0),
+  language: z
+    .string()
+    .max(35, 'Must be a BCP 47 language tag of at most 35 characters')
+    .regex(BCP47, 'Must be a BCP 47 language tag such as `en-US`'),
+  screen_width: screenSize,
+  screen_height: screenSize,
+  java_enabled: z.boolean(),
+  javascript_enabled: z.boolean(),
+  color_depth: z.literal(COLOR_DEPTHS, `Must be one of ${COLOR_DEPTHS.join(', ')}`),
+  timezone_offset: z
+    .int('Must be an integer number of minutes from -840 to 720')
+    .min(-840, 'Must be an integer number of minutes from -840 to 720')
+    .max(720, 'Must be an integer number of minutes from -840 to 720'),
+});

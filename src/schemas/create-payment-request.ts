@@ -1,0 +1,129 @@
+import { err, ok, type Result } from 'neverthrow';
+import { z } from 'zod';
+import type { CardData } from '../domain/card.js';
+import type { BrowserData, Contact } from '../domain/contact.js';
+import { isCurrencyCode } from '../domain/currency.js';
+import { REDIRECT_URL_MAX_LENGTH, redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
+import type { ValidationIssue } from '../errors/payment-error.js';
+import { browserDataSchema } from './browser-data.js';
+import { toContact, contactSchema } from './contact.js';
+import { creditCardRequestSchema, expiredCardIssue, toCardData, unknownSchemeIssue } from './credit-card.js';
+import { finalizeIssues, fromZodIssues } from './validation-issues.js';
+
+/** Largest `amount` accepted, in minor units. */
+export const AMOUNT_MAX = 999_999_999_999;
+
+const AMOUNT_MESSAGE = 'Must be an integer from 1 to 999,999,999,999, in minor units of the currency';
+
+const REDIRECT_URL_MESSAGES: Readonly<Record<RedirectUrlProblem, string>> = {
+  too_long: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters`,
+  invalid_characters: 'Must not contain spaces or control characters',
+  not_absolute: 'Must be an absolute URL',
+  insecure: 'Must use https (http is accepted only for localhost and loopback addresses)',
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** `session` of the create request. */
+export const sessionSchema = z.strictObject({
+  redirect_url: z
+    .string()
+    .max(REDIRECT_URL_MAX_LENGTH, REDIRECT_URL_MESSAGES.too_long)
+    .superRefine((url, ctx) => {
+      if (url.length > REDIRECT_URL_MAX_LENGTH) return;
+      const problem = redirectUrlProblem(url);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: REDIRECT_URL_MESSAGES[problem] });
+    }),
+});
+
+/**
+ * Body of `POST /v1/profiles/{profile_id}/payments` (decisions.md section 4), for both flows.
+ * Holds every rule except "card expiry not before the current month", which depends on the
+ * caller's clock: use {@link parseCreatePaymentRequest} to validate a request.
+ */
+export const createPaymentRequestSchema = z
+  .strictObject({
+    description: z.string().max(255, 'Must be at most 255 characters').optional(),
+    reference: z.string().max(255, 'Must be at most 255 characters').optional(),
+    method: z.literal('creditcard', 'Must be `creditcard`'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'Must be a three-letter ISO 4217 currency code in upper case')
+      .refine(isCurrencyCode, 'Must be an active ISO 4217 currency code'),
+    amount: z.int(AMOUNT_MESSAGE).min(1, AMOUNT_MESSAGE).max(AMOUNT_MAX, AMOUNT_MESSAGE),
+    billing: contactSchema,
+    shipping: contactSchema,
+    session: sessionSchema,
+    creditcard: creditCardRequestSchema.optional(),
+    user: browserDataSchema.optional(),
+  })
+  .superRefine(
+    (request, ctx) => {
+      const { creditcard, user } = request as Record<string, unknown>;
+      if (user !== undefined && creditcard === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['user'],
+          message: 'user is only accepted with creditcard (direct flow)',
+        });
+      } else if (creditcard !== undefined && user === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['user'],
+          message: 'Required (the direct flow sends the browser data in user with creditcard)',
+          params: { missing: true },
+        });
+      }
+    },
+    { when: (payload) => isRecord(payload.value) },
+  );
+
+/** A validated create request: `creditcard` in the domain form (camelCase, scheme detected). */
+export interface CreatePaymentInput {
+  readonly description?: string;
+  readonly reference?: string;
+  readonly method: 'creditcard';
+  readonly currency: string;
+  readonly amount: number;
+  readonly billing: Contact;
+  readonly shipping: Contact;
+  readonly session: { readonly redirect_url: string };
+  readonly creditcard?: CardData;
+  readonly user?: BrowserData;
+}
+
+/**
+ * Validates a create-payment request body. `now` (epoch ms, from the clock port) decides
+ * whether the card has expired. Issues are sorted by path, one per path, and never contain
+ * card data.
+ */
+export function parseCreatePaymentRequest(
+  input: unknown,
+  options: { readonly now: number },
+): Result<CreatePaymentInput, ValidationIssue[]> {
+  const parsed = createPaymentRequestSchema.safeParse(input);
+  const issues = parsed.success ? [] : fromZodIssues(parsed.error.issues, input);
+  const expired = expiredCardIssue(isRecord(input) ? input['creditcard'] : undefined, ['creditcard'], options.now);
+  if (expired !== null) issues.push(expired);
+  if (!parsed.success || issues.length > 0) return err(finalizeIssues(issues));
+
+  const r = parsed.data;
+  let card: CardData | undefined;
+  if (r.creditcard !== undefined) {
+    const converted = toCardData(r.creditcard);
+    if (converted === null) return err(finalizeIssues([unknownSchemeIssue(['creditcard'])]));
+    card = converted;
+  }
+  return ok({
+    ...(r.description !== undefined && { description: r.description }),
+    ...(r.reference !== undefined && { reference: r.reference }),
+    method: r.method,
+    currency: r.currency,
+    amount: r.amount,
+    billing: toContact(r.billing),
+    shipping: toContact(r.shipping),
+    session: { redirect_url: r.session.redirect_url },
+    ...(card !== undefined && { creditcard: card }),
+    ...(r.user !== undefined && { user: r.user }),
+  });
+}

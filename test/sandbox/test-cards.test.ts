@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import {
+  SANDBOX_DEFAULT_CARD_BEHAVIOUR,
+  SANDBOX_MERCHANT_COUNTRY,
+  SANDBOX_TEST_CARDS,
+  findSandboxTestCard,
+  sandboxCardBehaviour,
+} from '../../adapters/sandbox/index.js';
+import type { CardScheme } from '../../src/domain/card.js';
+import { failureReasonFromResponseCode } from '../../src/domain/failure-reason.js';
+
+// Local on purpose: src/domain/card-number.ts is written elsewhere.
+function luhnValid(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i += 1) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+function schemeByPrefix(number: string): CardScheme {
+  if (/^3[47]/.test(number)) return 'amex';
+  if (/^(5[1-5]|2[2-7])/.test(number)) return 'mastercard';
+  if (number.startsWith('4')) return 'visa';
+  throw new Error(`no scheme for test number starting ${number.slice(0, 2)}`);
+}
+
+describe('SANDBOX_TEST_CARDS', () => {
+  it('holds exactly the cards of decisions.md section 7, in its order', () => {
+    expect(SANDBOX_TEST_CARDS.map((card) => card.number)).toEqual([
+      '4242424242424242',
+      '5555555555554444',
+      '378282246310005',
+      '5200828282828210',
+      '4000000000003055',
+      '4000000000003238',
+      '4000000000003220',
+      '4000008260003178',
+      '4000000000003287',
+      '4000000000003311',
+      '4000000000000002',
+      '4000000000009995',
+      '4000000000000069',
+      '4000000000000119',
+    ]);
+  });
+
+  it.each(SANDBOX_TEST_CARDS)('$number is a valid $scheme number with a description', (card) => {
+    expect(luhnValid(card.number)).toBe(true);
+    expect(schemeByPrefix(card.number)).toBe(card.scheme);
+    expect(card.cvcLength).toBe(card.scheme === 'amex' ? 4 : 3);
+    expect(card.issuingCountry).toMatch(/^[A-Z]{2}$/);
+    expect(card.description.length).toBeGreaterThan(10);
+    expect(findSandboxTestCard(card.number)).toBe(card);
+  });
+
+  it('states the table behaviour of decisions.md for each card', () => {
+    const rows = Object.fromEntries(
+      SANDBOX_TEST_CARDS.map((card) => [
+        card.number,
+        [
+          card.threeDS,
+          card.authorization.kind === 'declined' ? card.authorization.responseCode : card.authorization.kind,
+        ],
+      ]),
+    );
+    expect(rows).toEqual({
+      '4242424242424242': ['not_required', 'approved'],
+      '5555555555554444': ['not_required', 'approved'],
+      '378282246310005': ['not_required', 'approved'],
+      '5200828282828210': ['not_required', 'approved'],
+      '4000000000003055': ['frictionless', 'approved'],
+      '4000000000003238': ['frictionless_mismatch', 'approved'],
+      '4000000000003220': ['challenge', 'approved'],
+      '4000008260003178': ['challenge', '51'],
+      '4000000000003287': ['rejected', '05'],
+      '4000000000003311': ['unavailable', 'approved'],
+      '4000000000000002': ['not_required', '05'],
+      '4000000000009995': ['not_required', '51'],
+      '4000000000000069': ['not_required', '54'],
+      '4000000000000119': ['not_required', 'timeout_then_approved'],
+    });
+    const commercial = SANDBOX_TEST_CARDS.filter((card) => card.cardType === 'commercial');
+    expect(commercial.map((card) => [card.number, card.region, card.issuingCountry])).toEqual([
+      ['5200828282828210', 'inter', 'US'],
+    ]);
+  });
+
+  it.each(SANDBOX_TEST_CARDS)('$number has an expected outcome consistent with its behaviour', (card) => {
+    if (card.threeDS === 'rejected') {
+      expect(card.expected).toEqual({ state: 'failed', failureReason: 'authentication_rejected' });
+    } else if (card.authorization.kind === 'declined') {
+      expect(card.expected).toEqual({
+        state: 'failed',
+        failureReason: failureReasonFromResponseCode(card.authorization.responseCode),
+      });
+    } else {
+      expect(card.expected).toEqual({ state: 'succeeded' });
+    }
+  });
+
+  it('treats any other number as no 3DS, approved, consumer, domestic', () => {
+    expect(findSandboxTestCard('4111111111111111')).toBeUndefined();
+    expect(sandboxCardBehaviour('4111111111111111')).toBe(SANDBOX_DEFAULT_CARD_BEHAVIOUR);
+    expect(SANDBOX_DEFAULT_CARD_BEHAVIOUR).toEqual({
+      threeDS: 'not_required',
+      authorization: { kind: 'approved' },
+      cardType: 'consumer',
+      region: 'domestic',
+      issuingCountry: SANDBOX_MERCHANT_COUNTRY,
+    });
+  });
+
+  it('ignores spaces and dashes in the number', () => {
+    expect(findSandboxTestCard('4000 0000 0000 0002')?.number).toBe('4000000000000002');
+    expect(sandboxCardBehaviour('4000-0000-0000-9995').authorization).toEqual({ kind: 'declined', responseCode: '51' });
+  });
+});

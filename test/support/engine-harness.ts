@@ -1,0 +1,85 @@
+import {
+  createMemoryCardVault,
+  createMemoryEventSink,
+  createMemoryPaymentRepository,
+  createSequentialIdGenerator,
+  createTestClock,
+} from '../../adapters/memory/index.js';
+import {
+  createChallengeResponse,
+  createSandboxAcquirer,
+  createSandboxThreeDSProvider,
+} from '../../adapters/sandbox/index.js';
+import type { Client, Payment, PaymentEngineOptions } from '../../src/index.js';
+import { createPaymentEngine } from '../../src/index.js';
+
+export const CHALLENGE_SECRET = 'engine-test-secret';
+
+export const compliantClient: Client = {
+  id: 'client_compliant',
+  partnerId: 'partner_0001',
+  profileIds: ['profile_0001', 'profile_0002'],
+  pciDssCompliant: true,
+};
+
+export const hostedOnlyClient: Client = {
+  id: 'client_hosted_only',
+  partnerId: 'partner_0001',
+  profileIds: ['profile_0001'],
+  pciDssCompliant: false,
+};
+
+/** An engine on in-memory adapters and the sandbox simulators, with a hand-driven clock. */
+export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0) {
+  const clock = createTestClock();
+  const ids = createSequentialIdGenerator(seed);
+  const repository = createMemoryPaymentRepository();
+  const acquirer = createSandboxAcquirer();
+  const threeDS = createSandboxThreeDSProvider({
+    challengeUrl: (paymentId, transactionId) => `https://acs.sandbox.test/challenge/${paymentId}/${transactionId}`,
+    secret: CHALLENGE_SECRET,
+    transactionId: (() => {
+      let n = 0;
+      return () => `threeds_${(++n).toString(16).padStart(32, '0')}`;
+    })(),
+  });
+  const cardVault = createMemoryCardVault(clock);
+  const events = createMemoryEventSink();
+  const logs: Array<{ level: string; fields: Record<string, unknown>; message: string }> = [];
+  const logger = {
+    debug: (fields: Record<string, unknown>, message: string) => logs.push({ level: 'debug', fields, message }),
+    info: (fields: Record<string, unknown>, message: string) => logs.push({ level: 'info', fields, message }),
+    warn: (fields: Record<string, unknown>, message: string) => logs.push({ level: 'warn', fields, message }),
+    error: (fields: Record<string, unknown>, message: string) => logs.push({ level: 'error', fields, message }),
+  };
+  const engine = createPaymentEngine({
+    repository,
+    acquirer,
+    threeDS,
+    cardVault,
+    clock,
+    ids,
+    events,
+    logger,
+    options: { retries: 0, ...options },
+  });
+
+  /** What the simulated issuer page would post back for this payment's challenge. */
+  const challengeAnswer = async (paymentId: string, decision: 'authorise' | 'refuse') => {
+    const record = (await engine.getPaymentRecord(paymentId))._unsafeUnwrap();
+    const transactionId = record.threeDS?.transactionId ?? '';
+    return {
+      paymentId,
+      transactionId,
+      cres: createChallengeResponse({ secret: CHALLENGE_SECRET, paymentId, transactionId, decision }),
+    };
+  };
+
+  /** The hosted page token carried by `next.redirect`. */
+  const hostedToken = (payment: Payment): string =>
+    new URL(payment.next?.redirect ?? 'http://x/').searchParams.get('token') ?? '';
+
+  return { engine, clock, ids, repository, acquirer, threeDS, cardVault, events, logs, challengeAnswer, hostedToken };
+}
+
+export type EngineHarness = ReturnType<typeof makeEngineHarness>;
