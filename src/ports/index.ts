@@ -26,3 +26,10 @@ export type {
   ThreeDSError,
   ThreeDSProvider,
 } from './three-ds-provider.js';
+export type {
+  IdempotencyBegin,
+  IdempotencyKeyRef,
+  IdempotencyStore,
+  IdempotencyStoreError,
+  StoredResponse,
+} from './idempotency-store.js';
