@@ -117,8 +117,11 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   };
   const run = <A>(command: string, fields: Record<string, unknown>, program: Effect.Effect<A, PaymentError>) =>
     toResultAsync(ctx, command, logged(ctx, command, fields, program));
+  // One delivery at a time per engine, so one process never publishes an event twice.
+  const deliveryLock = Effect.unsafeMakeSemaphore(1);
+  const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
 
-  const tick = Effect.all([sweep(ctx), deliverEvents(ctx)]).pipe(
+  const tick = Effect.all([sweep(ctx), deliver]).pipe(
     Effect.tap(([report, delivered]) =>
       Effect.sync(() => {
         if (report.expired + report.reconciled + report.stillUnknown + delivered > 0) {
@@ -147,7 +150,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     listPayments: (query) => run('listPayments', { profileId: query.profileId }, listPayments(ctx, query)),
     getPaymentRecord: (paymentId) => run('getPaymentRecord', { paymentId }, loadPayment(ctx, paymentId)),
     sweep: () => run('sweep', {}, sweep(ctx)),
-    deliverEvents: () => run('deliverEvents', {}, deliverEvents(ctx)),
+    deliverEvents: () => run('deliverEvents', {}, deliver),
     startBackgroundWorker: (workerOptions = {}) => {
       const interval = Duration.millis(workerOptions.intervalMs ?? 1000);
       const fiber = Effect.runFork(tick.pipe(Effect.repeat(Schedule.spaced(interval))));

@@ -1,0 +1,222 @@
+import { err, ok, ResultAsync, type Result } from 'neverthrow';
+import type { DomainEvent } from '../../src/domain/domain-event.js';
+import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import type {
+  DuePayments,
+  OutboxEntry,
+  PaymentPage,
+  PaymentRepository,
+  RepositoryError,
+} from '../../src/ports/payment-repository.js';
+import { frozenCopy } from './frozen-copy.js';
+import { createSortedIndex, type IndexKey, type SortedIndex } from './sorted-index.js';
+
+/** The name of a `PaymentRepository` method, for fault injection. */
+export type RepositoryMethod = keyof PaymentRepository;
+
+export interface MemoryPaymentRepositoryOptions {
+  /**
+   * Called before every operation with its method and arguments. Return an error to make that
+   * call fail with nothing written (e.g. `unavailable` for one payment id); return nothing to let
+   * it run.
+   */
+  readonly failOn?: (method: RepositoryMethod, args: readonly unknown[]) => RepositoryError | null | undefined;
+}
+
+/** The in-memory `PaymentRepository`, plus inspection and fault injection for tests. */
+export interface MemoryPaymentRepository extends PaymentRepository {
+  /** Number of stored payments. */
+  size(): number;
+  /** Every stored payment (deep-frozen), in insertion order. */
+  snapshot(): readonly PaymentRecord[];
+  /**
+   * Makes the next call of `method` fail with `error` (default: a retryable `unavailable`)
+   * and write nothing. Calls queue up: inject twice to fail the next two calls.
+   */
+  injectFailure(method: RepositoryMethod, error?: RepositoryError): void;
+}
+
+const EXPIRING_STATES: ReadonlySet<PaymentRecord['state']> = new Set(['awaiting_card_data', 'awaiting_challenge']);
+
+const conflict = (message: string): RepositoryError => ({ code: 'conflict', message, retryable: false });
+
+/** The error `injectFailure` uses when none is given. */
+export const injectedUnavailable: RepositoryError = {
+  code: 'unavailable',
+  message: 'Injected failure: the payment store is unavailable',
+  retryable: true,
+};
+
+const expiryKey = (record: PaymentRecord): IndexKey | null =>
+  EXPIRING_STATES.has(record.state) && record.expiresAt !== null ? { time: record.expiresAt, id: record.id } : null;
+
+const inquiryKey = (record: PaymentRecord): IndexKey | null =>
+  record.state === 'authorizing' && record.nextInquiryAt !== null
+    ? { time: record.nextInquiryAt, id: record.id }
+    : null;
+
+const creationKey = (record: PaymentRecord): IndexKey => ({ time: record.createdAt, id: record.id });
+
+/** Whole, non-negative page size; anything else reads as 0. */
+const pageSize = (limit: number): number =>
+  Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : limit === Infinity ? Number.MAX_SAFE_INTEGER : 0;
+
+/**
+ * A `PaymentRepository` in process memory with the guarantees of a database:
+ * - optimistic concurrency: `insert` refuses a taken id, `update` only replaces version
+ *   `record.version - 1`; a refused write stores nothing, events included;
+ * - records and events are stored as deep-frozen copies;
+ * - `list` walks a per-profile index sorted by (createdAt, id) and `findDue` two indexes sorted
+ *   by due time, so both cost about what they return, not the number of payments stored;
+ * - `list` with an `after` cursor that is not a payment of that profile returns an empty page.
+ */
+export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOptions = {}): MemoryPaymentRepository {
+  const records = new Map<string, PaymentRecord>();
+  const byProfile = new Map<string, SortedIndex>();
+  const expiries = createSortedIndex();
+  const inquiries = createSortedIndex();
+  /** Undelivered entries; a Map iterates in insertion order, which is sequence order. */
+  const outbox = new Map<number, OutboxEntry>();
+  const injected = new Map<RepositoryMethod, RepositoryError[]>();
+  let lastSequence = 0;
+
+  const profileIndex = (profileId: string): SortedIndex => {
+    let index = byProfile.get(profileId);
+    if (index === undefined) {
+      index = createSortedIndex();
+      byProfile.set(profileId, index);
+    }
+    return index;
+  };
+
+  const addToIndexes = (record: PaymentRecord): void => {
+    profileIndex(record.profileId).add(creationKey(record));
+    const expiry = expiryKey(record);
+    if (expiry !== null) expiries.add(expiry);
+    const inquiry = inquiryKey(record);
+    if (inquiry !== null) inquiries.add(inquiry);
+  };
+
+  const removeFromIndexes = (record: PaymentRecord): void => {
+    byProfile.get(record.profileId)?.remove(creationKey(record));
+    const expiry = expiryKey(record);
+    if (expiry !== null) expiries.remove(expiry);
+    const inquiry = inquiryKey(record);
+    if (inquiry !== null) inquiries.remove(inquiry);
+  };
+
+  /** Copies first, then writes: a copy that throws leaves the store untouched. */
+  const write = (previous: PaymentRecord | undefined, record: PaymentRecord, events: readonly DomainEvent[]): void => {
+    const stored = frozenCopy(record);
+    const storedEvents = events.map((event) => frozenCopy(event));
+    if (previous !== undefined) removeFromIndexes(previous);
+    records.set(stored.id, stored);
+    addToIndexes(stored);
+    for (const event of storedEvents) {
+      lastSequence += 1;
+      outbox.set(lastSequence, Object.freeze({ sequence: lastSequence, event }));
+    }
+  };
+
+  const due = (index: SortedIndex, now: number, limit: number): PaymentRecord[] => {
+    const found: PaymentRecord[] = [];
+    for (const key of index.ascending()) {
+      if (found.length >= limit || key.time > now) break;
+      const record = records.get(key.id);
+      if (record !== undefined) found.push(record);
+    }
+    return found;
+  };
+
+  const run = <T>(
+    method: RepositoryMethod,
+    args: readonly unknown[],
+    operation: () => Result<T, RepositoryError>,
+  ): ResultAsync<T, RepositoryError> => {
+    try {
+      const failure = injected.get(method)?.shift() ?? options.failOn?.(method, args) ?? null;
+      return new ResultAsync(Promise.resolve(failure === null ? operation() : err(failure)));
+    } catch (error) {
+      // A bug (e.g. an uncloneable value): the port rejects rather than returning err().
+      return new ResultAsync(Promise.reject(error));
+    }
+  };
+
+  return {
+    insert: (record, events) =>
+      run('insert', [record, events], () => {
+        if (records.has(record.id)) return err(conflict(`Payment ${record.id} already exists`));
+        write(undefined, record, events);
+        return ok(undefined);
+      }),
+
+    update: (record, events) =>
+      run('update', [record, events], () => {
+        const current = records.get(record.id);
+        if (current === undefined) return err(conflict(`Payment ${record.id} does not exist`));
+        if (current.version !== record.version - 1) {
+          return err(conflict(`Payment ${record.id} is at version ${current.version}, not ${record.version - 1}`));
+        }
+        write(current, record, events);
+        return ok(undefined);
+      }),
+
+    load: (id) => run('load', [id], () => ok(records.get(id) ?? null)),
+
+    list: (query) =>
+      run('list', [query], (): Result<PaymentPage, RepositoryError> => {
+        const empty: PaymentPage = { items: [], nextCursor: null };
+        const limit = pageSize(query.limit);
+        const index = byProfile.get(query.profileId);
+        if (index === undefined || limit === 0) return ok(empty);
+        let before: IndexKey | undefined;
+        if (query.after !== undefined) {
+          const cursor = records.get(query.after);
+          if (cursor === undefined || cursor.profileId !== query.profileId) return ok(empty);
+          before = creationKey(cursor);
+        }
+        const items: PaymentRecord[] = [];
+        let more = false;
+        for (const key of index.descending(before)) {
+          if (items.length === limit) {
+            more = true;
+            break;
+          }
+          const record = records.get(key.id);
+          if (record !== undefined) items.push(record);
+        }
+        return ok({ items, nextCursor: more ? (items[items.length - 1]?.id ?? null) : null });
+      }),
+
+    findDue: (query) =>
+      run('findDue', [query], (): Result<DuePayments, RepositoryError> => {
+        const limit = pageSize(query.limit);
+        return ok({ expiries: due(expiries, query.now, limit), inquiries: due(inquiries, query.now, limit) });
+      }),
+
+    readOutbox: (limit) =>
+      run('readOutbox', [limit], (): Result<readonly OutboxEntry[], RepositoryError> => {
+        const count = pageSize(limit);
+        const entries: OutboxEntry[] = [];
+        for (const entry of outbox.values()) {
+          if (entries.length >= count) break;
+          entries.push(entry);
+        }
+        return ok(entries);
+      }),
+
+    markDelivered: (sequences) =>
+      run('markDelivered', [sequences], () => {
+        for (const sequence of sequences) outbox.delete(sequence);
+        return ok(undefined);
+      }),
+
+    size: () => records.size,
+    snapshot: () => [...records.values()],
+    injectFailure: (method, error = injectedUnavailable) => {
+      const queue = injected.get(method) ?? [];
+      queue.push(error);
+      injected.set(method, queue);
+    },
+  };
+}

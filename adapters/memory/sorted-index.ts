@@ -1,0 +1,71 @@
+/** A position in a time-ordered index: a time, then the payment id to break ties. */
+export interface IndexKey {
+  readonly time: number;
+  readonly id: string;
+}
+
+/**
+ * Keys kept sorted by (time, id) ascending in a plain array, found by binary search. New
+ * payments usually carry the latest times, so most insertions append at the end; reads walk
+ * from either end and stop as soon as they have what they need.
+ */
+export interface SortedIndex {
+  readonly size: number;
+  /** Adds `key`; adding a key already present changes nothing. */
+  add(key: IndexKey): void;
+  /** Removes `key` if present. */
+  remove(key: IndexKey): void;
+  /** Keys in ascending order. */
+  ascending(): Generator<IndexKey, void, undefined>;
+  /** Keys in descending order, starting strictly below `before` when it is given. */
+  descending(before?: IndexKey): Generator<IndexKey, void, undefined>;
+}
+
+export function compareKeys(a: IndexKey, b: IndexKey): number {
+  if (a.time !== b.time) return a.time < b.time ? -1 : 1;
+  if (a.id === b.id) return 0;
+  return a.id < b.id ? -1 : 1;
+}
+
+export function createSortedIndex(): SortedIndex {
+  const keys: IndexKey[] = [];
+
+  /** First position whose key is >= `key`. */
+  const lowerBound = (key: IndexKey): number => {
+    let low = 0;
+    let high = keys.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareKeys(keys[middle] as IndexKey, key) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+
+  const isAt = (position: number, key: IndexKey): boolean => {
+    const found = keys[position];
+    return found !== undefined && compareKeys(found, key) === 0;
+  };
+
+  return {
+    get size() {
+      return keys.length;
+    },
+    add(key) {
+      const position = lowerBound(key);
+      if (!isAt(position, key)) keys.splice(position, 0, key);
+    },
+    remove(key) {
+      const position = lowerBound(key);
+      if (isAt(position, key)) keys.splice(position, 1);
+    },
+    *ascending() {
+      for (const key of keys) yield key;
+    },
+    *descending(before) {
+      for (let position = (before === undefined ? keys.length : lowerBound(before)) - 1; position >= 0; position--) {
+        yield keys[position] as IndexKey;
+      }
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Clock } from '../../src/ports/clock.js';
+import type { Logger } from '../../src/ports/logger.js';
+import { isSensitiveKey, REDACTED, redactCardNumbers, sanitize } from './redact.js';
+import { systemClock } from './system-clock.js';
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Anything with a `write(string)`: `process.stdout`, a file stream, a test collector. */
+export interface LogStream {
+  write(chunk: string): unknown;
+}
+
+export interface ConsoleLoggerOptions {
+  /** Lowest level written; `silent` writes nothing. Default `info`. */
+  readonly level?: LogLevel | 'silent';
+  /** Default `process.stdout`. */
+  readonly stream?: LogStream;
+  /** Source of the timestamp on each line. Default the system clock. */
+  readonly clock?: Clock;
+}
+
+/** Characters that make a string field need quotes. */
+const NEEDS_QUOTES = /[\s"'=\\]|^$/;
+
+function renderValue(value: unknown): string {
+  const safe = sanitize(value);
+  if (typeof safe === 'string') return NEEDS_QUOTES.test(safe) ? JSON.stringify(safe) : safe;
+  return JSON.stringify(safe) ?? 'null';
+}
+
+function renderFields(fields: Record<string, unknown>): string {
+  return Object.entries(fields)
+    .map(([key, value]) => `${key}=${isSensitiveKey(key) ? REDACTED : renderValue(value)}`)
+    .join(' ');
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** Keeps one call on one line (no forged lines): control characters are escaped. */
+function singleLine(text: string): string {
+  let line = '';
+  for (const character of text) {
+    const code = character.charCodeAt(0);
+    const control = code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029;
+    line += control ? (ESCAPES[character] ?? `\\u${code.toString(16).padStart(4, '0')}`) : character;
+  }
+  return line;
+}
+
+/**
+ * A `Logger` writing one human-readable line per call:
+ * `2026-01-15T12:00:00.000Z INFO  payment created paymentId=payment_… amount=1000`.
+ * Defensive about card data: values under keys such as `number`, `pan`, `cvc`, `card_number`
+ * are replaced with `[redacted]`, and so is any run of 12 to 19 digits anywhere in the line
+ * (so log times as ISO strings, not as epoch milliseconds). Logging never throws.
+ */
+export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger {
+  const threshold = options.level === 'silent' ? LOG_LEVELS.length : LOG_LEVELS.indexOf(options.level ?? 'info');
+  const stream = options.stream ?? process.stdout;
+  const clock = options.clock ?? systemClock;
+
+  const log =
+    (level: LogLevel) =>
+    (fields: Record<string, unknown>, message: string): void => {
+      if (LOG_LEVELS.indexOf(level) < threshold) return;
+      try {
+        const time = new Date(clock.now()).toISOString();
+        const rendered = renderFields(fields ?? {});
+        const line = `${time} ${level.toUpperCase().padEnd(5)} ${String(message)}${rendered === '' ? '' : ` ${rendered}`}`;
+        stream.write(`${redactCardNumbers(singleLine(line))}\n`);
+      } catch {
+        // A logger must never break the operation it reports on.
+      }
+    };
+
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}

@@ -1,0 +1,10 @@
+export {
+  createConsoleLogger,
+  LOG_LEVELS,
+  type ConsoleLoggerOptions,
+  type LogLevel,
+  type LogStream,
+} from './console-logger.js';
+export { createCryptoIdGenerator } from './crypto-id-generator.js';
+export { redactCardNumbers } from './redact.js';
+export { systemClock } from './system-clock.js';

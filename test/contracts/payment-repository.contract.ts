@@ -1,0 +1,492 @@
+import type { Result } from 'neverthrow';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../../src/domain/domain-event.js';
+import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import type { OutboxEntry, PaymentRepository } from '../../src/ports/payment-repository.js';
+import {
+  makeEvent,
+  makeRecord,
+  makeSucceededRecord,
+  MINUTE,
+  nextVersion,
+  orderedPaymentIds,
+  paymentId,
+  T0,
+  uniqueProfileId,
+} from './fixtures.js';
+
+/** A repository under test and how to dispose of it. */
+export interface PaymentRepositoryHarness {
+  /** Must start empty: no payments, no outbox entries. */
+  readonly repository: PaymentRepository;
+  close(): Promise<void>;
+}
+
+/** Resolves an ok result to its value; fails the test on an error. */
+export async function expectOk<T, E extends { readonly code: string; readonly message: string }>(
+  result: PromiseLike<Result<T, E>>,
+): Promise<T> {
+  const settled = await result;
+  if (settled.isErr()) throw new Error(`expected ok, got ${settled.error.code}: ${settled.error.message}`);
+  return settled.value;
+}
+
+/** Resolves an error result to its error; fails the test on ok. */
+export async function expectErr<T, E>(result: PromiseLike<Result<T, E>>): Promise<E> {
+  const settled = await result;
+  if (settled.isOk()) throw new Error('expected an error, got ok');
+  return settled.error;
+}
+
+/** Enough to read a whole test's outbox. */
+const ALL = 10_000;
+
+/**
+ * Everything the `PaymentRepository` port promises, for any adapter. `makeHarness` is called
+ * before every test and must return an empty repository (a fresh store, or truncated tables);
+ * `close` is called after it. The suite uses the port only.
+ *
+ * Beyond the port's doc comments it pins down:
+ * - `list` with an `after` cursor that is not a payment of that profile returns an empty page;
+ * - `nextCursor` is null when nothing follows, even if the page is full;
+ * - `findDue` returns the oldest due first (by `expiresAt` / `nextInquiryAt`);
+ * - `conflict` also answers `update` of an id that does not exist;
+ * - `markDelivered` of already delivered or unknown sequences succeeds and changes nothing.
+ */
+export function paymentRepositoryContract(name: string, makeHarness: () => Promise<PaymentRepositoryHarness>): void {
+  describe(`PaymentRepository contract: ${name}`, () => {
+    let harness: PaymentRepositoryHarness;
+    let repository: PaymentRepository;
+
+    beforeEach(async () => {
+      harness = await makeHarness();
+      repository = harness.repository;
+    });
+
+    afterEach(async () => {
+      await harness.close();
+    });
+
+    const insert = async (record: PaymentRecord, events: readonly DomainEvent[] = []): Promise<PaymentRecord> => {
+      await expectOk(repository.insert(record, events));
+      return record;
+    };
+    const load = (id: string): Promise<PaymentRecord | null> => expectOk(repository.load(id));
+    const outbox = (limit = ALL): Promise<readonly OutboxEntry[]> => expectOk(repository.readOutbox(limit));
+    const outboxEvents = async (): Promise<DomainEvent[]> => (await outbox()).map((entry) => entry.event);
+    const ids = (records: readonly PaymentRecord[]): string[] => records.map((record) => record.id);
+
+    describe('load', () => {
+      it('returns ok(null) for an unknown id', async () => {
+        expect(await load(paymentId())).toBeNull();
+      });
+    });
+
+    describe('insert', () => {
+      it('stores a record that load returns deep-equal, every nested object included', async () => {
+        const record = await insert(makeSucceededRecord());
+        const loaded = await load(record.id);
+        expect(loaded).toStrictEqual(record);
+        expect(loaded?.amount).toBe(999_999_999_999);
+        expect(typeof loaded?.amount).toBe('number');
+      });
+
+      it('preserves nulls and leaves absent optional fields absent', async () => {
+        const record = await insert(makeRecord());
+        const loaded = await load(record.id);
+        expect(loaded).toStrictEqual(record);
+        expect(loaded?.browser).toBeNull();
+        expect(loaded?.card).toBeNull();
+        expect(loaded?.threeDS).toBeNull();
+        expect(loaded?.authorization).toBeNull();
+        expect(loaded?.description).toBeNull();
+        expect(loaded?.nextInquiryAt).toBeNull();
+        expect(Object.keys(loaded?.shipping ?? {})).not.toContain('phone');
+        expect(Object.keys(loaded?.shipping.address ?? {})).not.toContain('premise');
+      });
+
+      it('stores a copy: changing the caller’s object afterwards changes nothing', async () => {
+        const record = structuredClone(makeSucceededRecord());
+        const original = structuredClone(record);
+        await insert(record);
+        const mutable = record as { -readonly [K in keyof PaymentRecord]: PaymentRecord[K] };
+        mutable.amount = 1;
+        (mutable.billing.address as { locality: string }).locality = 'Elsewhere';
+        expect(await load(record.id)).toStrictEqual(original);
+      });
+
+      it('refuses a taken id with conflict, keeping the first record and writing no events', async () => {
+        const first = await insert(makeRecord(), []);
+        const second = makeRecord({ id: first.id, amount: 2_000 });
+        const error = await expectErr(repository.insert(second, [makeEvent(second)]));
+        expect(error.code).toBe('conflict');
+        expect(await load(first.id)).toStrictEqual(first);
+        expect(await outbox()).toEqual([]);
+      });
+
+      it('writes no outbox entry when given no events', async () => {
+        await insert(makeRecord(), []);
+        expect(await outbox()).toEqual([]);
+      });
+    });
+
+    describe('update', () => {
+      it('replaces the record when the stored version is record.version - 1', async () => {
+        const v1 = await insert(makeRecord());
+        const v2 = nextVersion(v1, { state: 'authenticating', nextRedirect: null });
+        await expectOk(repository.update(v2, []));
+        expect(await load(v1.id)).toStrictEqual(v2);
+        const v3 = nextVersion(v2, { state: 'authorizing', authorizationStatus: 'unknown', nextInquiryAt: T0 });
+        await expectOk(repository.update(v3, []));
+        expect(await load(v1.id)).toStrictEqual(v3);
+      });
+
+      it('can fill and clear nested objects', async () => {
+        const v1 = await insert(makeRecord());
+        const filled = makeSucceededRecord({ id: v1.id, version: 2 });
+        await expectOk(repository.update(filled, []));
+        expect(await load(v1.id)).toStrictEqual(filled);
+        const cleared = nextVersion(filled, { card: null, threeDS: null, authorization: null, browser: null });
+        await expectOk(repository.update(cleared, []));
+        expect(await load(v1.id)).toStrictEqual(cleared);
+      });
+
+      it('refuses a stale or skipped version with conflict and writes nothing', async () => {
+        const v1 = await insert(makeRecord());
+        const v2 = nextVersion(v1, { description: 'v2' });
+        await expectOk(repository.update(v2, []));
+
+        const stale = { ...v2, description: 'lost update' };
+        expect((await expectErr(repository.update(stale, [makeEvent(stale, 'payment.failed')]))).code).toBe('conflict');
+        const skipped = { ...v2, version: 4, description: 'skipped' };
+        expect((await expectErr(repository.update(skipped, [makeEvent(skipped)]))).code).toBe('conflict');
+
+        expect(await load(v1.id)).toStrictEqual(v2);
+        expect(await outbox()).toEqual([]);
+      });
+
+      it('refuses an unknown id with conflict and creates nothing', async () => {
+        const record = makeRecord({ version: 2 });
+        expect((await expectErr(repository.update(record, [makeEvent(record)]))).code).toBe('conflict');
+        expect(await load(record.id)).toBeNull();
+        expect(await outbox()).toEqual([]);
+      });
+
+      it('lets exactly one of 10 concurrent updates from the same version win', async () => {
+        const v1 = await insert(makeRecord());
+        const candidates = Array.from({ length: 10 }, (_, index) =>
+          nextVersion(v1, { description: `writer ${index}` }),
+        );
+        const events = candidates.map((candidate) => makeEvent(candidate, 'payment.action_required'));
+        const results = await Promise.all(
+          candidates.map((candidate, index) => repository.update(candidate, [events[index] as DomainEvent])),
+        );
+
+        const winners = results.flatMap((result, index) => (result.isOk() ? [index] : []));
+        expect(winners).toHaveLength(1);
+        for (const result of results) {
+          if (result.isErr()) expect(result.error.code).toBe('conflict');
+        }
+        const winner = winners[0] as number;
+        expect(await load(v1.id)).toStrictEqual(candidates[winner]);
+        expect(await outboxEvents()).toStrictEqual([events[winner]]);
+      });
+    });
+
+    describe('list', () => {
+      it('returns a profile’s payments newest first', async () => {
+        const profileId = uniqueProfileId();
+        const times = [T0 + 3, T0, T0 + 7, T0 - 2, T0 + 5];
+        const records = times.map((createdAt) => makeRecord({ profileId, createdAt }));
+        for (const record of records) await insert(record);
+
+        const page = await expectOk(repository.list({ profileId, limit: 10 }));
+        expect(page.items.map((item) => item.createdAt)).toEqual([T0 + 7, T0 + 5, T0 + 3, T0, T0 - 2]);
+        expect(page.items).toStrictEqual([...records].sort((a, b) => b.createdAt - a.createdAt));
+        expect(page.nextCursor).toBeNull();
+      });
+
+      it('breaks createdAt ties by id, descending', async () => {
+        const profileId = uniqueProfileId();
+        const [a, b, c] = orderedPaymentIds(3) as [string, string, string];
+        for (const id of [b, a, c]) await insert(makeRecord({ id, profileId, createdAt: T0 }));
+
+        const page = await expectOk(repository.list({ profileId, limit: 10 }));
+        expect(ids(page.items)).toEqual([c, b, a]);
+      });
+
+      it('pages with the cursor across equal createdAt values until nextCursor is null', async () => {
+        const profileId = uniqueProfileId();
+        const paymentIds = orderedPaymentIds(8);
+        const times = [T0, T0 + 1, T0, T0 + 2, T0 + 1, T0, T0 - 1, T0 + 1];
+        const records = paymentIds.map((id, index) => makeRecord({ id, profileId, createdAt: times[index] as number }));
+        for (const record of [...records].reverse()) await insert(record);
+        const expected = [...records].sort((x, y) => y.createdAt - x.createdAt || (x.id < y.id ? 1 : -1));
+
+        const seen: PaymentRecord[] = [];
+        const pageSizes: number[] = [];
+        let after: string | undefined;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await expectOk(
+            repository.list({ profileId, limit: 3, ...(after === undefined ? {} : { after }) }),
+          );
+          seen.push(...page.items);
+          pageSizes.push(page.items.length);
+          if (page.nextCursor === null) break;
+          expect(page.nextCursor).toBe(page.items[page.items.length - 1]?.id);
+          after = page.nextCursor;
+        }
+        expect(pageSizes).toEqual([3, 3, 2]);
+        expect(ids(seen)).toEqual(ids(expected));
+        expect(seen).toStrictEqual(expected);
+      });
+
+      it('returns nextCursor null when the last page is exactly full', async () => {
+        const profileId = uniqueProfileId();
+        for (let index = 0; index < 4; index++) await insert(makeRecord({ profileId, createdAt: T0 + index }));
+
+        const first = await expectOk(repository.list({ profileId, limit: 2 }));
+        expect(first.items).toHaveLength(2);
+        expect(first.nextCursor).not.toBeNull();
+        const second = await expectOk(repository.list({ profileId, limit: 2, after: first.nextCursor as string }));
+        expect(second.items.map((item) => item.createdAt)).toEqual([T0 + 1, T0]);
+        expect(second.nextCursor).toBeNull();
+
+        const all = await expectOk(repository.list({ profileId, limit: 4 }));
+        expect(all.items).toHaveLength(4);
+        expect(all.nextCursor).toBeNull();
+      });
+
+      it('returns limit items at most', async () => {
+        const profileId = uniqueProfileId();
+        for (let index = 0; index < 5; index++) await insert(makeRecord({ profileId, createdAt: T0 + index }));
+        const page = await expectOk(repository.list({ profileId, limit: 1 }));
+        expect(page.items.map((item) => item.createdAt)).toEqual([T0 + 4]);
+        expect(page.nextCursor).toBe(page.items[0]?.id);
+      });
+
+      it('keeps profiles apart, cursors included', async () => {
+        const shop = uniqueProfileId();
+        const other = uniqueProfileId();
+        const mine = [
+          await insert(makeRecord({ profileId: shop, createdAt: T0 })),
+          await insert(makeRecord({ profileId: shop, createdAt: T0 + 2 })),
+        ];
+        const theirs = await insert(makeRecord({ profileId: other, createdAt: T0 + 1 }));
+
+        const page = await expectOk(repository.list({ profileId: shop, limit: 10 }));
+        expect(ids(page.items)).toEqual([mine[1]?.id, mine[0]?.id]);
+        const otherPage = await expectOk(repository.list({ profileId: other, limit: 10 }));
+        expect(ids(otherPage.items)).toEqual([theirs.id]);
+
+        const foreignCursor = await expectOk(repository.list({ profileId: shop, limit: 10, after: theirs.id }));
+        expect(foreignCursor).toEqual({ items: [], nextCursor: null });
+      });
+
+      it('returns an empty page for an unknown cursor or a profile without payments', async () => {
+        const profileId = uniqueProfileId();
+        await insert(makeRecord({ profileId }));
+        expect(await expectOk(repository.list({ profileId, limit: 10, after: paymentId() }))).toEqual({
+          items: [],
+          nextCursor: null,
+        });
+        expect(await expectOk(repository.list({ profileId: uniqueProfileId(), limit: 10 }))).toEqual({
+          items: [],
+          nextCursor: null,
+        });
+      });
+
+      it('shows the current version of updated payments, in creation order', async () => {
+        const profileId = uniqueProfileId();
+        const older = await insert(makeRecord({ profileId, createdAt: T0 }));
+        const newer = await insert(makeRecord({ profileId, createdAt: T0 + 1 }));
+        const updated = nextVersion(older, {
+          state: 'expired',
+          expiresAt: null,
+          nextRedirect: null,
+          updatedAt: T0 + 99,
+        });
+        await expectOk(repository.update(updated, []));
+
+        const page = await expectOk(repository.list({ profileId, limit: 10 }));
+        expect(page.items).toStrictEqual([newer, updated]);
+      });
+    });
+
+    describe('findDue', () => {
+      const now = T0 + 60 * MINUTE;
+
+      it('finds awaiting_card_data and awaiting_challenge payments whose expiresAt <= now', async () => {
+        const past = await insert(makeRecord({ state: 'awaiting_card_data', expiresAt: now - 1 }));
+        const boundary = await insert(makeRecord({ state: 'awaiting_challenge', expiresAt: now }));
+        await insert(makeRecord({ state: 'awaiting_card_data', expiresAt: now + 1 }));
+        await insert(makeRecord({ state: 'awaiting_challenge', expiresAt: now + MINUTE }));
+        await insert(makeRecord({ state: 'awaiting_card_data', expiresAt: null }));
+        for (const state of ['authenticating', 'succeeded', 'failed', 'expired'] as const) {
+          await insert(makeRecord({ state, expiresAt: now - MINUTE }));
+        }
+        await insert(makeRecord({ state: 'authorizing', expiresAt: now - MINUTE, nextInquiryAt: null }));
+
+        const due = await expectOk(repository.findDue({ now, limit: 10 }));
+        expect(ids(due.expiries)).toEqual([past.id, boundary.id]);
+        expect(due.expiries[1]).toStrictEqual(boundary);
+        expect(due.inquiries).toEqual([]);
+      });
+
+      it('finds authorizing payments whose nextInquiryAt <= now', async () => {
+        const authorizing = { state: 'authorizing', authorizationStatus: 'unknown', expiresAt: null } as const;
+        const past = await insert(makeRecord({ ...authorizing, nextInquiryAt: now - MINUTE }));
+        const boundary = await insert(makeRecord({ ...authorizing, nextInquiryAt: now }));
+        await insert(makeRecord({ ...authorizing, nextInquiryAt: now + 1 }));
+        await insert(makeRecord({ ...authorizing, authorizationStatus: 'requested', nextInquiryAt: null }));
+        await insert(makeSucceededRecord({ nextInquiryAt: now - MINUTE }));
+        await insert(makeRecord({ state: 'awaiting_card_data', expiresAt: now + 1, nextInquiryAt: now - MINUTE }));
+
+        const due = await expectOk(repository.findDue({ now, limit: 10 }));
+        expect(ids(due.inquiries)).toEqual([past.id, boundary.id]);
+        expect(due.inquiries[0]).toStrictEqual(past);
+        expect(due.expiries).toEqual([]);
+      });
+
+      it('returns at most limit of each kind, oldest due first', async () => {
+        const expiring = [5, 1, 4, 2, 3].map((minutes) =>
+          makeRecord({
+            state: minutes % 2 === 0 ? 'awaiting_challenge' : 'awaiting_card_data',
+            expiresAt: now - minutes * MINUTE,
+          }),
+        );
+        const inquiring = [2, 4, 1, 3].map((minutes) =>
+          makeRecord({
+            state: 'authorizing',
+            authorizationStatus: 'unknown',
+            expiresAt: null,
+            nextInquiryAt: now - minutes * MINUTE,
+          }),
+        );
+        for (const record of [...expiring, ...inquiring]) await insert(record);
+
+        const two = await expectOk(repository.findDue({ now, limit: 2 }));
+        expect(two.expiries.map((record) => record.expiresAt)).toEqual([now - 5 * MINUTE, now - 4 * MINUTE]);
+        expect(two.inquiries.map((record) => record.nextInquiryAt)).toEqual([now - 4 * MINUTE, now - 3 * MINUTE]);
+
+        const all = await expectOk(repository.findDue({ now, limit: 100 }));
+        expect(all.expiries.map((record) => record.expiresAt)).toEqual([5, 4, 3, 2, 1].map((m) => now - m * MINUTE));
+        expect(all.inquiries.map((record) => record.nextInquiryAt)).toEqual([4, 3, 2, 1].map((m) => now - m * MINUTE));
+      });
+
+      it('follows updates: a payment leaves the due sets when it moves on or is rescheduled', async () => {
+        const hosted = await insert(makeRecord({ state: 'awaiting_card_data', expiresAt: now - MINUTE }));
+        const inquiry = await insert(
+          makeRecord({
+            state: 'authorizing',
+            authorizationStatus: 'unknown',
+            expiresAt: null,
+            nextInquiryAt: now - MINUTE,
+          }),
+        );
+        const before = await expectOk(repository.findDue({ now, limit: 10 }));
+        expect(ids(before.expiries)).toEqual([hosted.id]);
+        expect(ids(before.inquiries)).toEqual([inquiry.id]);
+
+        await expectOk(repository.update(nextVersion(hosted, { state: 'expired', nextRedirect: null }), []));
+        await expectOk(
+          repository.update(nextVersion(inquiry, { nextInquiryAt: now + MINUTE, inquiryAttempts: 1 }), []),
+        );
+        expect(await expectOk(repository.findDue({ now, limit: 10 }))).toEqual({ expiries: [], inquiries: [] });
+
+        const later = await expectOk(repository.findDue({ now: now + MINUTE, limit: 10 }));
+        expect(later.expiries).toEqual([]);
+        expect(ids(later.inquiries)).toEqual([inquiry.id]);
+        expect(later.inquiries[0]?.inquiryAttempts).toBe(1);
+      });
+
+      it('joins the due sets through an update as well', async () => {
+        const created = await insert(makeRecord({ state: 'authenticating', expiresAt: null }));
+        const challenged = nextVersion(created, { state: 'awaiting_challenge', expiresAt: now - 1 });
+        await expectOk(repository.update(challenged, []));
+        const due = await expectOk(repository.findDue({ now, limit: 10 }));
+        expect(due.expiries).toStrictEqual([challenged]);
+      });
+
+      it('returns empty lists when nothing is due', async () => {
+        await insert(makeRecord({ expiresAt: now + 1 }));
+        expect(await expectOk(repository.findDue({ now, limit: 10 }))).toEqual({ expiries: [], inquiries: [] });
+      });
+    });
+
+    describe('outbox', () => {
+      it('returns undelivered events oldest first, with increasing sequences', async () => {
+        const a = makeRecord();
+        const b = makeRecord();
+        const created = [makeEvent(a, 'payment.created'), makeEvent(a, 'payment.action_required')];
+        const other = makeEvent(b, 'payment.created');
+        await insert(a, created);
+        await insert(b, [other]);
+        const expiredA = nextVersion(a, { state: 'expired', nextRedirect: null });
+        const expired = makeEvent(expiredA, 'payment.expired');
+        await expectOk(repository.update(expiredA, [expired]));
+
+        const entries = await outbox();
+        expect(entries.map((entry) => entry.event)).toStrictEqual([...created, other, expired]);
+        const sequences = entries.map((entry) => entry.sequence);
+        for (let index = 1; index < sequences.length; index++) {
+          expect(sequences[index]).toBeGreaterThan(sequences[index - 1] as number);
+        }
+      });
+
+      it('returns at most limit entries', async () => {
+        const record = makeRecord();
+        const events = [
+          makeEvent(record),
+          makeEvent(record, 'payment.action_required'),
+          makeEvent(record, 'payment.expired'),
+        ];
+        await insert(record, events);
+        expect((await outbox(2)).map((entry) => entry.event)).toStrictEqual(events.slice(0, 2));
+      });
+
+      it('forgets delivered entries; marking again or unknown sequences changes nothing', async () => {
+        const record = makeRecord();
+        const events = [
+          makeEvent(record),
+          makeEvent(record, 'payment.action_required'),
+          makeEvent(record, 'payment.expired'),
+        ];
+        await insert(record, events);
+        const [first, second, third] = (await outbox()) as [OutboxEntry, OutboxEntry, OutboxEntry];
+
+        await expectOk(repository.markDelivered([second.sequence]));
+        expect(await outbox()).toStrictEqual([first, third]);
+        await expectOk(repository.markDelivered([first.sequence, second.sequence, third.sequence + 1_000_000]));
+        expect(await outbox()).toStrictEqual([third]);
+        await expectOk(repository.markDelivered([]));
+        await expectOk(repository.markDelivered([third.sequence]));
+        expect(await outbox()).toEqual([]);
+
+        const later = makeEvent(record, 'payment.expired');
+        await expectOk(repository.update(nextVersion(record, { state: 'expired' }), [later]));
+        const [next] = (await outbox()) as [OutboxEntry];
+        expect(next.event).toStrictEqual(later);
+        expect(next.sequence).toBeGreaterThan(third.sequence);
+      });
+
+      it('writes events only together with their record', async () => {
+        const record = makeRecord();
+        await insert(record, [makeEvent(record)]);
+        const [created] = (await outbox()) as [OutboxEntry];
+        await expectOk(repository.markDelivered([created.sequence]));
+
+        const duplicate = makeRecord({ id: record.id });
+        await expectErr(repository.insert(duplicate, [makeEvent(duplicate)]));
+        const stale = { ...record, description: 'stale' };
+        await expectErr(repository.update(stale, [makeEvent(stale, 'payment.failed')]));
+        expect(await outbox()).toEqual([]);
+
+        const v2 = nextVersion(record);
+        const event = makeEvent(v2, 'payment.action_required');
+        await expectOk(repository.update(v2, [event]));
+        expect(await outboxEvents()).toStrictEqual([event]);
+      });
+    });
+  });
+}
