@@ -18,24 +18,49 @@ export interface PortCallPolicy {
 }
 
 /**
- * Wraps one port call in an Effect with a time-out and a bounded retry schedule.
+ * One port call with a time-out, as an Effect. Built on `Effect.async` with a single timer that
+ * the call's completion (or the fiber's interruption) cancels: `Effect.timeoutFail` forks a
+ * fiber and races a sleep, which costs about 60 µs per call, more than the rest of a command.
  * A port that throws or rejects is a bug in the adapter and becomes a defect, not a failure.
+ */
+function callOnce<T, E>(call: () => PortResult<T, E>, timeoutMs: number): Effect.Effect<T, PortCallFailure<E>> {
+  return Effect.async<T, PortCallFailure<E>>((resume) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      resume(Effect.fail({ kind: 'timeout' }));
+    }, timeoutMs);
+    const finish = (effect: Effect.Effect<T, PortCallFailure<E>>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resume(effect);
+    };
+    try {
+      Promise.resolve(call()).then(
+        (result: Result<T, E>) =>
+          finish(result.isOk() ? Effect.succeed(result.value) : Effect.fail({ kind: 'port', error: result.error })),
+        (defect: unknown) => finish(Effect.die(defect)),
+      );
+    } catch (defect) {
+      finish(Effect.die(defect));
+    }
+    return Effect.sync(() => {
+      settled = true;
+      clearTimeout(timer);
+    });
+  });
+}
+
+/**
+ * Wraps one port call in an Effect with a time-out and a bounded retry schedule (exponential
+ * back-off with jitter) for failures the adapter marks `retryable`.
  */
 export function callPort<T, E extends PortFailure<string>>(
   call: () => PortResult<T, E>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
-  const once = Effect.promise(() => Promise.resolve(call())).pipe(
-    Effect.flatMap((result: Result<T, E>) =>
-      result.isOk()
-        ? Effect.succeed(result.value)
-        : Effect.fail<PortCallFailure<E>>({ kind: 'port', error: result.error }),
-    ),
-    Effect.timeoutFail({
-      duration: Duration.millis(policy.timeoutMs),
-      onTimeout: (): PortCallFailure<E> => ({ kind: 'timeout' }),
-    }),
-  );
+  const once = callOnce(call, policy.timeoutMs);
   const retries = policy.retries ?? 0;
   if (retries === 0) return once;
   return once.pipe(

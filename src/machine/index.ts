@@ -18,3 +18,4 @@ export { DEFAULT_INQUIRY_DELAYS, inquiryDelay } from './inquiry-schedule.js';
 export { cardholderMustAct, toPublicState } from './public-state.js';
 export { restoreSnapshot, startPayment, stepPayment, type LifecycleState, type StepResult } from './step-payment.js';
 export { toMermaid } from './to-mermaid.js';
+export { createPureTransitions, type PureTransitions } from './pure-transition.js';

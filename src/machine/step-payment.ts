@@ -1,4 +1,3 @@
-import { initialTransition, transition } from 'xstate';
 import type { DomainEventType } from '../domain/domain-event.js';
 import type { InternalState } from '../domain/payment-state.js';
 import type {
@@ -8,6 +7,8 @@ import type {
   PaymentMachineInput,
 } from './payment-machine.js';
 import type { PaymentMachineEvent } from './payment-machine-events.js';
+import { createPureTransitions } from './pure-transition.js';
+import type { PureTransitions } from './pure-transition.js';
 
 /** A payment's lifecycle position: what the engine stores and hands back to the machine. */
 export interface LifecycleState {
@@ -50,9 +51,20 @@ export function restoreSnapshot(machine: PaymentMachine, lifecycle: LifecycleSta
   return machine.resolveState({ value, context: lifecycle.context } as Parameters<PaymentMachine['resolveState']>[0]);
 }
 
+const transitions = new WeakMap<PaymentMachine, PureTransitions>();
+
+function transitionsOf(machine: PaymentMachine): PureTransitions {
+  let pure = transitions.get(machine);
+  if (pure === undefined) {
+    pure = createPureTransitions(machine);
+    transitions.set(machine, pure);
+  }
+  return pure;
+}
+
 /** The first step of a new payment: the initial state and its actions. Pure. */
 export function startPayment(machine: PaymentMachine, input: PaymentMachineInput): StepResult {
-  const [snapshot, executable] = initialTransition(machine, input);
+  const [snapshot, executable] = transitionsOf(machine).initial(input);
   return { state: stateOf(snapshot), context: snapshot.context, actions: actionsOf(executable), changed: true };
 }
 
@@ -63,7 +75,7 @@ export function stepPayment(
   event: PaymentMachineEvent,
 ): StepResult {
   const before = restoreSnapshot(machine, lifecycle);
-  const [after, executable] = transition(machine, before, event);
+  const [after, executable] = transitionsOf(machine).next(before, event);
   const actions = actionsOf(executable);
   const state = stateOf(after);
   return {

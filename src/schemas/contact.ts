@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Contact } from '../domain/contact.js';
+import type { Address, Contact } from '../domain/contact.js';
 import { addressSchema } from './address.js';
 import { requiredText } from './text.js';
 
@@ -16,22 +16,20 @@ export const contactSchema = z.strictObject({
 });
 
 type ContactOutput = z.output<typeof contactSchema>;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Copies a parsed contact into the domain form, leaving out absent optional fields. */
 export function toContact(c: ContactOutput): Contact {
   const a = c.address;
-  return {
-    first_name: c.first_name,
-    last_name: c.last_name,
-    email: c.email,
-    ...(c.phone !== undefined && { phone: c.phone }),
-    address: {
-      ...(a.premise !== undefined && { premise: a.premise }),
-      thoroughfare: a.thoroughfare,
-      locality: a.locality,
-      ...(a.state !== undefined && { state: a.state }),
-      postal_code: a.postal_code,
-      country: a.country,
-    },
+  const address: Mutable<Address> = {
+    thoroughfare: a.thoroughfare,
+    locality: a.locality,
+    postal_code: a.postal_code,
+    country: a.country,
   };
+  if (a.premise !== undefined) address.premise = a.premise;
+  if (a.state !== undefined) address.state = a.state;
+  const contact: Mutable<Contact> = { first_name: c.first_name, last_name: c.last_name, email: c.email, address };
+  if (c.phone !== undefined) contact.phone = c.phone;
+  return contact;
 }

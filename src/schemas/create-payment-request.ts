@@ -108,22 +108,21 @@ export function parseCreatePaymentRequest(
   if (!parsed.success || issues.length > 0) return err(finalizeIssues(issues));
 
   const r = parsed.data;
-  let card: CardData | undefined;
-  if (r.creditcard !== undefined) {
-    const converted = toCardData(r.creditcard);
-    if (converted === null) return err(finalizeIssues([unknownSchemeIssue(['creditcard'])]));
-    card = converted;
-  }
-  return ok({
-    ...(r.description !== undefined && { description: r.description }),
-    ...(r.reference !== undefined && { reference: r.reference }),
+  const value: { -readonly [K in keyof CreatePaymentInput]: CreatePaymentInput[K] } = {
     method: r.method,
     currency: r.currency,
     amount: r.amount,
     billing: toContact(r.billing),
     shipping: toContact(r.shipping),
     session: { redirect_url: r.session.redirect_url },
-    ...(card !== undefined && { creditcard: card }),
-    ...(r.user !== undefined && { user: r.user }),
-  });
+  };
+  if (r.description !== undefined) value.description = r.description;
+  if (r.reference !== undefined) value.reference = r.reference;
+  if (r.creditcard !== undefined) {
+    const card = toCardData(r.creditcard);
+    if (card === null) return err(finalizeIssues([unknownSchemeIssue(['creditcard'])]));
+    value.creditcard = card;
+  }
+  if (r.user !== undefined) value.user = r.user;
+  return ok(value);
 }

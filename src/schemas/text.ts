@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 // C0 controls and DEL: never part of a name or an address.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 const NOT_BLANK = /\S/;
 

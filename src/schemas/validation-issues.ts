@@ -57,7 +57,7 @@ const toSegments = (path: readonly PropertyKey[]): Segment[] =>
   path.map((k) => (typeof k === 'number' ? k : String(k)));
 
 /**
- * Turns zod issues into raw issues with our own messages. `input` is the parsed value, used
+ * Turns zod issues into raw issues with our own messages. `input` is the raw input, used
  * only to tell a missing field from a wrong type; no value of it ever reaches a message.
  */
 export function fromZodIssues(issues: readonly z.core.$ZodIssue[], input: unknown): RawIssue[] {
@@ -68,12 +68,14 @@ export function fromZodIssues(issues: readonly z.core.$ZodIssue[], input: unknow
       case 'unrecognized_keys':
         for (const key of issue.keys) out.push({ path: [...path, key], message: 'Unknown field', unknown: key });
         break;
-      case 'invalid_type': {
+      case 'invalid_type':
+      case 'invalid_value':
+      case 'invalid_union': {
         const value = valueAt(input, issue.path);
         const last = path[path.length - 1];
         if (value === undefined) {
           out.push({ path, message: 'Required', ...(typeof last === 'string' && { missing: last }) });
-        } else if (issue.message.startsWith(ZOD_DEFAULT_TYPE_MESSAGE)) {
+        } else if (issue.code === 'invalid_type' && issue.message.startsWith(ZOD_DEFAULT_TYPE_MESSAGE)) {
           const expected = EXPECTED[issue.expected] ?? issue.expected;
           out.push({ path, message: `Expected ${expected} (received ${typeName(value)})` });
         } else {
@@ -115,24 +117,24 @@ const parentKey = (path: readonly Segment[]): string => JSON.stringify(path.slic
  * object becomes one issue: the "Required" one, with a hint naming the misspelling.
  */
 function mergeMisspellings(issues: readonly RawIssue[]): RawIssue[] {
-  const unknown = issues.filter((i) => i.unknown !== undefined && i.unknown.length >= 4);
+  const unknown = issues
+    .filter((i) => i.unknown !== undefined && i.unknown.length >= 4)
+    .map((issue) => ({ issue, key: issue.unknown ?? '', parent: parentKey(issue.path) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (unknown.length === 0) return [...issues];
   const absorbed = new Set<RawIssue>();
   const hints = new Map<RawIssue, string>();
   for (const missing of issues) {
     if (missing.missing === undefined) continue;
     const parent = parentKey(missing.path);
-    const match = unknown
-      .filter(
-        (u) =>
-          !absorbed.has(u) &&
-          parentKey(u.path) === parent &&
-          editDistanceAtMost2(u.unknown ?? '', missing.missing ?? ''),
-      )
-      .sort((a, b) => ((a.unknown ?? '') < (b.unknown ?? '') ? -1 : 1))[0];
+    const name = missing.missing;
+    // Candidates are sorted by key, so the choice does not depend on the order of the input's keys.
+    const match = unknown.find(
+      (u) => u.parent === parent && !absorbed.has(u.issue) && editDistanceAtMost2(u.key, name),
+    );
     if (match === undefined) continue;
-    absorbed.add(match);
-    hints.set(missing, `Required (found \`${match.unknown}\`: the field is spelled \`${missing.missing}\`)`);
+    absorbed.add(match.issue);
+    hints.set(missing, `Required (found \`${match.key}\`: the field is spelled \`${name}\`)`);
   }
   return issues
     .filter((i) => !absorbed.has(i))

@@ -17,7 +17,12 @@ type Command =
   | { readonly kind: 'createHosted' }
   | { readonly kind: 'createDirect'; readonly card: string }
   | { readonly kind: 'submit'; readonly target: number; readonly card: string; readonly goodToken: boolean }
-  | { readonly kind: 'challenge'; readonly target: number; readonly decision: 'authorise' | 'refuse'; readonly tamper: boolean }
+  | {
+      readonly kind: 'challenge';
+      readonly target: number;
+      readonly decision: 'authorise' | 'refuse';
+      readonly tamper: boolean;
+    }
   | { readonly kind: 'advance'; readonly ms: number }
   | { readonly kind: 'sweep' }
   | { readonly kind: 'deliver' }
@@ -39,19 +44,24 @@ const single: fc.Arbitrary<Command> = fc.oneof(
     decision: fc.constantFrom('authorise' as const, 'refuse' as const),
     tamper: fc.boolean(),
   }),
-  fc.oneof(fc.integer({ min: 0, max: 2 * MINUTE }), fc.integer({ min: 9 * MINUTE, max: 70 * MINUTE })).map(
-    (ms) => ({ kind: 'advance', ms }) as const,
-  ),
+  fc
+    .oneof(fc.integer({ min: 0, max: 2 * MINUTE }), fc.integer({ min: 9 * MINUTE, max: 70 * MINUTE }))
+    .map((ms) => ({ kind: 'advance', ms }) as const),
   fc.constant({ kind: 'sweep' } as const),
   fc.constant({ kind: 'deliver' } as const),
-  fc.constantFrom('unavailable' as const, 'answer_lost' as const).map((fault) => ({ kind: 'acquirerFault', fault }) as const),
+  fc
+    .constantFrom('unavailable' as const, 'answer_lost' as const)
+    .map((fault) => ({ kind: 'acquirerFault', fault }) as const),
 );
 
 /** Commands, some of them issued concurrently in pairs (duplicates and races included). */
 const commands = fc.array(
   fc.oneof(
     { arbitrary: single, weight: 4 },
-    { arbitrary: fc.tuple(single, single).map(([first, second]) => ({ kind: 'together', first, second }) as const), weight: 1 },
+    {
+      arbitrary: fc.tuple(single, single).map(([first, second]) => ({ kind: 'together', first, second }) as const),
+      weight: 1,
+    },
   ),
   { maxLength: 25 },
 );
@@ -170,7 +180,9 @@ describe('engine (property)', () => {
         for (const record of finalRecords) {
           const types = events.filter((e) => e.paymentId === record.id).map((e) => e.type);
           expect(types.filter((t) => t === 'payment.created')).toHaveLength(1);
-          const finals = types.filter((t) => t === 'payment.succeeded' || t === 'payment.failed' || t === 'payment.expired');
+          const finals = types.filter(
+            (t) => t === 'payment.succeeded' || t === 'payment.failed' || t === 'payment.expired',
+          );
           expect(finals).toEqual([`payment.${record.state}`]);
         }
 

@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
+import { CARD_SCHEMES } from '../../src/domain/card.js';
+import { cardNumber } from '../schemas/fixtures.js';
+
+describe('luhnValid', () => {
+  it('accepts known valid numbers', () => {
+    for (const n of ['79927398713', '4242424242424242', '378282246310005', '5555555555554444', '0']) {
+      expect(luhnValid(n)).toBe(true);
+    }
+  });
+
+  it('rejects a wrong check digit, non-digits and the empty string', () => {
+    for (const n of ['79927398710', '4242424242424241', '', '4242 4242 4242 4242', '42424242424242a2', '４２']) {
+      expect(luhnValid(n)).toBe(false);
+    }
+  });
+
+  it('has exactly one check digit for every body', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{1,18}$/), (body) => {
+        const valid = Array.from({ length: 10 }, (_, d) => luhnValid(`${body}${d}`)).filter(Boolean);
+        expect(valid).toHaveLength(1);
+      }),
+    );
+  });
+
+  it('detects every single-digit error', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{11,18}$/), fc.nat(), fc.integer({ min: 1, max: 9 }), (body, at, delta) => {
+        const n = cardNumber(body, body.length + 1);
+        const i = at % n.length;
+        const changed = `${n.slice(0, i)}${(Number(n[i]) + delta) % 10}${n.slice(i + 1)}`;
+        expect(luhnValid(changed)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('detectScheme', () => {
+  const cases: [string, number[], string][] = [
+    ['4', [13, 16, 19], 'visa'],
+    ['51', [16], 'mastercard'],
+    ['55', [16], 'mastercard'],
+    ['2221', [16], 'mastercard'],
+    ['2500', [16], 'mastercard'],
+    ['2720', [16], 'mastercard'],
+    ['34', [15], 'amex'],
+    ['37', [15], 'amex'],
+    ['6011', [16, 17, 18, 19], 'discover'],
+    ['644', [16, 19], 'discover'],
+    ['649', [16, 19], 'discover'],
+    ['65', [16, 19], 'discover'],
+    ['300', [14, 16, 19], 'diners'],
+    ['305', [14, 19], 'diners'],
+    ['36', [14, 15, 16, 19], 'diners'],
+    ['38', [14, 19], 'diners'],
+    ['39', [14, 19], 'diners'],
+    ['3528', [16, 17, 18, 19], 'jcb'],
+    ['3589', [16, 19], 'jcb'],
+    ['62', [16, 17, 18, 19], 'unionpay'],
+    ['50', [12, 13, 16, 19], 'maestro'],
+    ['56', [12, 19], 'maestro'],
+    ['59', [12, 19], 'maestro'],
+    ['63', [12, 16, 19], 'maestro'],
+    ['67', [12, 19], 'maestro'],
+  ];
+
+  it.each(cases)('prefix %s with lengths %j is %s', (prefix, lengths, scheme) => {
+    for (const length of lengths) expect(detectScheme(cardNumber(prefix, length))).toBe(scheme);
+  });
+
+  const wrongLengths: [string, number[]][] = [
+    ['4', [12, 14, 15, 17, 18]],
+    ['51', [15, 17, 19]],
+    ['2221', [15, 19]],
+    ['34', [14, 16]],
+    ['37', [16]],
+    ['6011', [15]],
+    ['65', [12, 15]],
+    ['36', [13]],
+    ['3528', [15]],
+    ['62', [12, 15]],
+    ['50', [11]],
+  ];
+
+  it.each(wrongLengths)('prefix %s with lengths %j is not of a known scheme', (prefix, lengths) => {
+    for (const length of lengths) expect(detectScheme(cardNumber(prefix, length))).toBeNull();
+  });
+
+  it('uses the longest prefix: 2221-2720 is mastercard, other 22.. and 27.. numbers are unknown', () => {
+    expect(detectScheme(cardNumber('2221', 16))).toBe('mastercard');
+    expect(detectScheme(cardNumber('2220', 16))).toBeNull();
+    expect(detectScheme(cardNumber('22', 16))).toBeNull();
+    expect(detectScheme(cardNumber('2721', 16))).toBeNull();
+  });
+
+  it('tells 6011 and 65 (discover) from 60.. and 643 (unknown)', () => {
+    expect(detectScheme(cardNumber('6011', 16))).toBe('discover');
+    expect(detectScheme(cardNumber('65', 16))).toBe('discover');
+    expect(detectScheme(cardNumber('6010', 16))).toBeNull();
+    expect(detectScheme(cardNumber('643', 16))).toBeNull();
+  });
+
+  it('tells 3528-3589 (jcb) from other 35.. (unknown), and 36 (diners) from 306 (unknown)', () => {
+    expect(detectScheme(cardNumber('3528', 16))).toBe('jcb');
+    expect(detectScheme(cardNumber('35', 16))).toBeNull();
+    expect(detectScheme(cardNumber('3527', 16))).toBeNull();
+    expect(detectScheme(cardNumber('3590', 16))).toBeNull();
+    expect(detectScheme(cardNumber('36', 14))).toBe('diners');
+    expect(detectScheme(cardNumber('306', 14))).toBeNull();
+  });
+
+  it('knows nothing of other prefixes', () => {
+    for (const prefix of ['0', '1', '7', '8', '9', '20', '33', '35', '60', '61', '64', '66', '68', '69']) {
+      expect(detectScheme(cardNumber(prefix, 16))).toBeNull();
+    }
+  });
+
+  it('rejects non-digits and the empty string', () => {
+    expect(detectScheme('')).toBeNull();
+    expect(detectScheme('4242 4242 4242 4242')).toBeNull();
+    expect(detectScheme('4242-4242-4242-4242')).toBeNull();
+  });
+
+  it('knows the sandbox test cards', () => {
+    expect(detectScheme('4242424242424242')).toBe('visa');
+    expect(detectScheme('5555555555554444')).toBe('mastercard');
+    expect(detectScheme('378282246310005')).toBe('amex');
+    expect(detectScheme('5200828282828210')).toBe('mastercard');
+  });
+});
+
+describe('cvcLength', () => {
+  it('is 4 for amex and 3 for every other scheme', () => {
+    for (const scheme of CARD_SCHEMES) expect(cvcLength(scheme)).toBe(scheme === 'amex' ? 4 : 3);
+  });
+});

@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { initialTransition, transition } from 'xstate';
+import { FAILURE_REASONS } from '../../src/domain/index.js';
+import type { PaymentMachineEvent } from '../../src/machine/index.js';
+import { createPaymentMachine, createPureTransitions, PAYMENT_MACHINE_EVENT_TYPES } from '../../src/machine/index.js';
+import { NUM_RUNS } from '../support/property-runs.js';
+
+const machine = createPaymentMachine({ hostedPageTimeoutMs: 5_000, challengeTimeoutMs: 3_000 });
+
+const event: fc.Arbitrary<PaymentMachineEvent> = fc
+  .tuple(
+    fc.constantFrom(...PAYMENT_MACHINE_EVENT_TYPES),
+    fc.integer({ min: 0, max: 20_000 }),
+    fc.constantFrom(...FAILURE_REASONS),
+    fc.constantFrom('approved', 'declined', 'not_found', 'pending'),
+  )
+  .map(([type, at, reason, kind]) => {
+    if (type === 'authorization.declined') return { type, at, reason };
+    if (type === 'inquiry.answered') {
+      return { type, at, outcome: kind === 'declined' ? { kind, reason } : { kind } } as PaymentMachineEvent;
+    }
+    return { type, at } as PaymentMachineEvent;
+  });
+
+const view = (actions: ReadonlyArray<{ type: string; params?: unknown }>) =>
+  actions.map((a) => ({ type: a.type, params: a.params }));
+
+describe('createPureTransitions', () => {
+  it('gives the same snapshots and actions as XState initialTransition/transition', () => {
+    const pure = createPureTransitions(machine);
+    fc.assert(
+      fc.property(
+        fc.constantFrom('hosted' as const, 'direct' as const),
+        fc.array(event, { maxLength: 30 }),
+        (flow, events) => {
+          let [expected, expectedActions] = initialTransition(machine, { flow, at: 0 });
+          let [actual, actualActions] = pure.initial({ flow, at: 0 });
+          expect(actual.value).toEqual(expected.value);
+          expect(actual.context).toEqual(expected.context);
+          expect(view(actualActions)).toEqual(view(expectedActions));
+          for (const e of events) {
+            [expected, expectedActions] = transition(machine, expected, e);
+            [actual, actualActions] = pure.next(actual, e);
+            expect(actual.value).toEqual(expected.value);
+            expect(actual.context).toEqual(expected.context);
+            expect(actual.status).toBe(expected.status);
+            expect(view(actualActions)).toEqual(view(expectedActions));
+          }
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
