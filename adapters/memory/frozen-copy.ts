@@ -1,15 +1,40 @@
-/**
- * A structured clone of `value` with every nested object frozen: what the in-memory adapters
- * store, so that a caller mutating its own object (or one it got back) cannot change stored state.
- */
-export function frozenCopy<T>(value: T): T {
-  return deepFreeze(structuredClone(value));
+/** Objects this module copied and froze all the way down: safe to share instead of copying again. */
+const deeplyFrozen = new WeakSet<object>();
+
+function isPlain(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
-function deepFreeze<T>(value: T): T {
+/**
+ * A copy of `value` with every nested object frozen: what the in-memory adapters store, so that
+ * a caller mutating its own object (or one it got back) cannot change stored state. Subtrees
+ * that an earlier call already copied and froze are shared rather than copied again (the engine
+ * builds each new record by spreading the previous one, so most of a record is such subtrees).
+ * Values other than plain objects and arrays are structured-cloned.
+ */
+export function frozenCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (deeplyFrozen.has(value)) return value;
+  let copy: object;
+  if (!isPlain(value)) {
+    copy = structuredClone(value) as object;
+    deepFreeze(copy);
+  } else if (Array.isArray(value)) {
+    copy = Object.freeze(value.map((item: unknown) => frozenCopy(item)));
+  } else {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
+    copy = Object.freeze(out);
+  }
+  deeplyFrozen.add(copy);
+  return copy as T;
+}
+
+function deepFreeze(value: unknown): void {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
   }
-  return value;
 }

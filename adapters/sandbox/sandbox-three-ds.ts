@@ -46,8 +46,9 @@ export interface SandboxChallenge {
 /** The sandbox 3DS provider: the port, plus what the simulated issuer page needs to know. */
 export interface SandboxThreeDSProvider extends ThreeDSProvider {
   /**
-   * The latest challenge started for `paymentId`, if its transaction is `transactionId`. A new
-   * `authenticate` for the same payment replaces the earlier challenge.
+   * The challenge of transaction `transactionId`, if it was started for `paymentId`. Like a real
+   * 3DS server, every `authenticate` is its own transaction: a second lookup for the same payment
+   * does not void the first (the engine decides which one the payment follows).
    */
   challenge(paymentId: string, transactionId: string): SandboxChallenge | undefined;
 }
@@ -88,7 +89,7 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
       case 'challenge':
       case 'frictionless_mismatch': {
         const reason = behaviour === 'challenge' ? 'challenge_required' : 'data_mismatch';
-        challenges.set(request.paymentId, {
+        challenges.set(transactionId, {
           paymentId: request.paymentId,
           transactionId,
           reason,
@@ -120,17 +121,17 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
     if (response.paymentId !== request.paymentId || response.transactionId !== request.transactionId) {
       return err(invalidChallenge('The challenge result belongs to another payment or transaction'));
     }
-    const started = challenges.get(request.paymentId);
-    if (started === undefined || started.transactionId !== request.transactionId) {
+    const started = challenges.get(request.transactionId);
+    if (started === undefined || started.paymentId !== request.paymentId) {
       return err(invalidChallenge('No challenge was started for this payment and transaction'));
     }
     if (started.status !== 'pending') return err(invalidChallenge('This challenge was already resolved'));
 
     if (response.decision === 'authorise') {
-      challenges.set(request.paymentId, { ...started, status: 'authorised' });
+      challenges.set(request.transactionId, { ...started, status: 'authorised' });
       return ok({ kind: 'accepted', transStatus: 'Y', eci: eciFor(started.scheme, 'Y') });
     }
-    challenges.set(request.paymentId, { ...started, status: 'refused' });
+    challenges.set(request.transactionId, { ...started, status: 'refused' });
     return ok({ kind: 'refused', transStatus: 'N' });
   }
 
@@ -156,8 +157,8 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
     },
 
     challenge(paymentId, transactionId) {
-      const started = challenges.get(paymentId);
-      return started?.transactionId === transactionId ? started : undefined;
+      const started = challenges.get(transactionId);
+      return started?.paymentId === paymentId ? started : undefined;
     },
   };
 }

@@ -1,5 +1,4 @@
 import { Effect } from 'effect';
-import type { CardData } from '../domain/card.js';
 import type { PaymentError } from '../errors/payment-error.js';
 import { paymentError } from '../errors/payment-error.js';
 import type { ChallengeResult } from '../ports/three-ds-provider.js';
@@ -8,7 +7,7 @@ import type { EngineContext } from './engine-context.js';
 import { loadPayment } from './load-payment.js';
 import { callPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
-import { newWorkingPayment, patch, persist, send } from './working-payment.js';
+import { newWorkingPayment, patch, send } from './working-payment.js';
 
 export interface CompleteChallengeCommand {
   readonly paymentId: string;
@@ -51,23 +50,14 @@ export function completeChallenge(
       ),
     );
 
-    // Whatever the answer, the card leaves the vault now: it is used for this one
-    // authorization or not at all (PCI DSS 3.3.1.2).
-    const card: CardData | null = yield* callPort(() => ctx.ports.cardVault.take(record.id), {
-      timeoutMs: ctx.options.storageTimeoutMs,
-    }).pipe(Effect.catchAll(() => Effect.succeed(null)));
     const working = newWorkingPayment(record, true);
     patch(working, { threeDS: outcomeAfterChallenge(record.threeDS, result) });
-    if (result.kind === 'refused') {
-      send(ctx, working, (at) => ({ type: 'challenge.refused', at }));
-      yield* persist(ctx, working);
-      return working;
-    }
     const step = send(ctx, working, (at) =>
-      card === null ? { type: 'challenge.error', at } : { type: 'challenge.accepted', at },
+      result.kind === 'accepted' ? { type: 'challenge.accepted', at } : { type: 'challenge.refused', at },
     );
-    if (card === null) ctx.logger.error({ paymentId: record.id }, 'card data gone from the vault after the challenge');
-    return yield* drive(ctx, working, step.actions, card);
+    // The card stays in the vault until this command's write has won: authorization takes it
+    // after the intent commit, and a refused or expired challenge drops it after its commit.
+    return yield* drive(ctx, working, step.actions, 'vault');
   });
 }
 

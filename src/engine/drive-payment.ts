@@ -11,6 +11,13 @@ import { callPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
 import { patch, persist, send } from './working-payment.js';
 
+/**
+ * Where the card for this command comes from: in hand (just submitted, held in memory for this
+ * command), in the vault (a challenge sat between 3DS and authorization: taken only after this
+ * command's intent commit has won), or nowhere.
+ */
+export type CardSource = CardData | 'vault' | null;
+
 const LIABILITY_SHIFT_ECI = new Set(['05', '06', '02', '01']);
 
 function threeDSOutcomeOf(result: AuthenticationResult): ThreeDSOutcome {
@@ -73,9 +80,9 @@ export function authorizationEvent(outcome: AuthorizationOutcome): (at: number) 
   }
 }
 
-function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardData | null) {
+function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardSource) {
   const { record } = working;
-  if (card === null || record.browser === null) {
+  if (card === null || card === 'vault' || record.browser === null) {
     return Effect.sync(() => send(ctx, working, (at) => ({ type: 'authentication.error', at })));
   }
   const browser = record.browser;
@@ -115,13 +122,15 @@ function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardDat
  * A concurrent writer makes the intent commit fail, so two commands never both authorize.
  * Any failure or time-out of the call is an unknown outcome, resolved later by inquiry.
  */
-function authorize(ctx: EngineContext, working: WorkingPayment, card: CardData | null) {
+function authorize(ctx: EngineContext, working: WorkingPayment, source: CardSource) {
   return Effect.gen(function* () {
-    if (card === null) {
-      return send(ctx, working, (at) => ({ type: 'authorization.declined', at, reason: 'processing_error' }));
-    }
     yield* persist(ctx, working);
     const { record } = working;
+    const card = source === 'vault' ? yield* takeCard(ctx, record.id) : source;
+    if (card === null) {
+      ctx.logger.error({ paymentId: record.id }, 'no card data to authorize with (vault entry gone)');
+      return send(ctx, working, (at) => ({ type: 'authorization.declined', at, reason: 'processing_error' }));
+    }
     const outcome = yield* callPort(
       () =>
         ctx.ports.acquirer.authorize({
@@ -159,9 +168,10 @@ export function drive(
   ctx: EngineContext,
   working: WorkingPayment,
   actions: readonly PaymentMachineAction[],
-  card: CardData | null,
+  card: CardSource,
 ): Effect.Effect<WorkingPayment, PaymentError> {
   return Effect.gen(function* () {
+    const waitedForChallenge = working.storedRecord?.state === 'awaiting_challenge';
     const queue = [...actions];
     let action: PaymentMachineAction | undefined;
     while ((action = queue.shift()) !== undefined) {
@@ -174,7 +184,8 @@ export function drive(
       }
     }
     yield* settle(ctx, working);
-    if (card !== null) yield* keepCardForChallenge(ctx, working, card);
+    if (card !== null && card !== 'vault') yield* keepCardForChallenge(ctx, working, card);
+    if (waitedForChallenge && working.record.state !== 'awaiting_challenge') yield* dropCard(ctx, working.record.id);
     return working;
   });
 }
@@ -220,4 +231,20 @@ function keepCardForChallenge(ctx: EngineContext, working: WorkingPayment, card:
       ),
     ),
   );
+}
+
+/** Takes the card out of the vault (it is then gone from there); null when it is not there. */
+function takeCard(ctx: EngineContext, paymentId: string): Effect.Effect<CardData | null> {
+  return callPort(() => ctx.ports.cardVault.take(paymentId), {
+    timeoutMs: ctx.options.storageTimeoutMs,
+    retries: ctx.options.retries,
+  }).pipe(Effect.catchAll(() => Effect.succeed(null)));
+}
+
+/**
+ * Forgets the card kept for a challenge once the payment no longer waits for one (refused,
+ * expired, or authorized): called only by the command whose write moved the payment on.
+ */
+export function dropCard(ctx: EngineContext, paymentId: string): Effect.Effect<void> {
+  return takeCard(ctx, paymentId).pipe(Effect.asVoid);
 }

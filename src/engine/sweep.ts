@@ -4,6 +4,7 @@ import type { PaymentError } from '../errors/payment-error.js';
 import type { InquiryAnswer } from '../machine/payment-machine-events.js';
 import type { InquiryOutcome } from '../ports/acquirer.js';
 import type { EngineContext } from './engine-context.js';
+import { dropCard } from './drive-payment.js';
 import { callPort, toPaymentError } from './run-port.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
 
@@ -36,7 +37,10 @@ function expire(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handle
   const working = newWorkingPayment(record, true);
   send(ctx, working, (at) => ({ type: 'expiry.due', at }));
   if (!working.dirty) return Effect.succeed('skipped');
-  return persist(ctx, working).pipe(Effect.as<Handled>('expired'));
+  return persist(ctx, working).pipe(
+    Effect.zipRight(record.state === 'awaiting_challenge' ? dropCard(ctx, record.id) : Effect.void),
+    Effect.as<Handled>('expired'),
+  );
 }
 
 /** Asks the acquirer what became of an authorization; never authorizes again. */

@@ -15,7 +15,6 @@ export type PaymentMachineEvent =
   | { readonly type: 'authentication.error'; readonly at: number }
   | { readonly type: 'challenge.accepted'; readonly at: number }
   | { readonly type: 'challenge.refused'; readonly at: number }
-  | { readonly type: 'challenge.error'; readonly at: number }
   | { readonly type: 'expiry.due'; readonly at: number }
   | { readonly type: 'authorization.approved'; readonly at: number }
   | { readonly type: 'authorization.declined'; readonly at: number; readonly reason: FailureReason }
@@ -41,7 +40,6 @@ export const PAYMENT_MACHINE_EVENT_TYPES: readonly PaymentMachineEventType[] = [
   'authentication.error',
   'challenge.accepted',
   'challenge.refused',
-  'challenge.error',
   'expiry.due',
   'authorization.approved',
   'authorization.declined',

@@ -192,10 +192,6 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
             { guard: 'isPastDeadline', target: 'expired' },
             { target: 'failed', actions: 'failAuthenticationRefused' },
           ],
-          'challenge.error': [
-            { guard: 'isPastDeadline', target: 'expired' },
-            { target: 'failed', actions: 'failProcessingError' },
-          ],
           'expiry.due': { guard: 'isPastDeadline', target: 'expired' },
         },
       },

@@ -38,8 +38,7 @@ const eventArb: fc.Arbitrary<(at: number) => PaymentMachineEvent> = fc.oneof(
       'authentication.error',
       'challenge.accepted',
       'challenge.refused',
-      'challenge.error',
-      'expiry.due',
+        'expiry.due',
       'authorization.approved',
       'authorization.unknown',
     )

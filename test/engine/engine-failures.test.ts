@@ -1,0 +1,480 @@
+import { errAsync } from 'neverthrow';
+import { describe, expect, it } from 'vitest';
+import type { Payment, PaymentEngineOptions, RepositoryError, ThreeDSError } from '../../src/index.js';
+import type { HarnessAdapterOptions } from '../support/engine-harness.js';
+import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
+import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
+
+const PROFILE = 'profile_0001';
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const VISA = '4242424242424242';
+const CHALLENGE_CARD = '4000000000003220';
+
+async function createHosted(h: EngineHarness): Promise<Payment> {
+  return (await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() }))._unsafeUnwrap();
+}
+
+function createDirect(h: EngineHarness, number: string) {
+  return h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(number) });
+}
+
+async function stored(h: EngineHarness, id: string) {
+  return (await h.engine.getPaymentRecord(id))._unsafeUnwrap();
+}
+
+async function eventTypes(h: EngineHarness, paymentId: string): Promise<string[]> {
+  expect((await h.engine.deliverEvents()).isOk()).toBe(true);
+  return h.events
+    .events()
+    .filter((event) => event.paymentId === paymentId)
+    .map((event) => event.type);
+}
+
+const sweepReport = (fields: Partial<Record<'expired' | 'reconciled' | 'stillUnknown' | 'conflicts', number>>) => ({
+  expired: 0,
+  reconciled: 0,
+  stillUnknown: 0,
+  conflicts: 0,
+  ...fields,
+});
+
+describe('acquirer faults', () => {
+  it("'unavailable': processing with an unknown outcome, never authorized again, then failed by inquiry", async () => {
+    const h = makeEngineHarness();
+    h.acquirer.failNextAuthorize('unavailable');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    expect(view.state).toBe('processing');
+    expect(view.next).toBeUndefined();
+    const start = h.clock.now();
+    const record = await stored(h, view.id);
+    expect(record).toMatchObject({
+      state: 'authorizing',
+      authorizationStatus: 'unknown',
+      inquiryAttempts: 1,
+      nextInquiryAt: start + 10 * SECOND,
+      authorization: null,
+    });
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+
+    h.clock.advance(10 * SECOND - 1);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({}));
+    h.clock.advance(1);
+    // The sandbox acquirer never received the request: the inquiry says not_found.
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ reconciled: 1 }));
+    const after = (await h.engine.getPayment({ paymentId: view.id, profileId: PROFILE }))._unsafeUnwrap();
+    expect(after.state).toBe('failed');
+    expect(after.failure_reason).toBe('processing_error');
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+    expect(h.acquirer.authorizations()).toEqual([]);
+    expect(await eventTypes(h, view.id)).toEqual(['payment.created', 'payment.failed']);
+  });
+
+  it("'answer_lost': the inquiry finds the approval; succeeded with the acquirer's data", async () => {
+    const h = makeEngineHarness();
+    h.acquirer.failNextAuthorize('answer_lost');
+    const view = (await createDirect(h, '5200828282828210'))._unsafeUnwrap();
+    expect(view.state).toBe('processing');
+    expect(view.creditcard?.rrn).toBeUndefined();
+    h.clock.advance(10 * SECOND);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ reconciled: 1 }));
+    const done = (await h.engine.getPayment({ paymentId: view.id, profileId: PROFILE }))._unsafeUnwrap();
+    const recorded = h.acquirer.authorizations()[0]?.outcome;
+    if (recorded?.kind !== 'approved') throw new Error('the sandbox acquirer should have approved');
+    expect(done.state).toBe('succeeded');
+    expect(done.creditcard?.rrn).toBe(recorded.rrn);
+    expect(done.creditcard?.rrn).toMatch(/^\d{12}$/);
+    expect(done.creditcard?.fees).toEqual(recorded.fees);
+    expect(done.creditcard?.card).toMatchObject({ type: 'commercial', region: 'inter', issuing_country: 'US' });
+    const record = await stored(h, view.id);
+    expect(record).toMatchObject({ authorizationStatus: null, nextInquiryAt: null });
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+    expect(await eventTypes(h, view.id)).toEqual(['payment.created', 'payment.succeeded']);
+  });
+
+  it("'answer_lost' on a declined card: the inquiry's decline reason is kept", async () => {
+    const h = makeEngineHarness();
+    h.acquirer.failNextAuthorize('answer_lost');
+    const view = (await createDirect(h, '4000000000009995'))._unsafeUnwrap();
+    h.clock.advance(10 * SECOND);
+    await h.engine.sweep();
+    const done = (await h.engine.getPayment({ paymentId: view.id, profileId: PROFILE }))._unsafeUnwrap();
+    expect(done).toMatchObject({ state: 'failed', failure_reason: 'insufficient_funds' });
+  });
+
+  it("'hang': the call is given up after timeouts.acquirerMs, then reconciled by inquiry", async () => {
+    const h = makeEngineHarness({ timeouts: { acquirerMs: 50 } });
+    h.acquirer.failNextAuthorize('hang');
+    const started = Date.now();
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(view.state).toBe('processing');
+    expect((await stored(h, view.id)).authorizationStatus).toBe('unknown');
+    h.clock.advance(10 * SECOND);
+    expect((await h.engine.sweep())._unsafeUnwrap().reconciled).toBe(1);
+    expect((await stored(h, view.id)).state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+  });
+
+  it('failing inquiries keep the payment processing and back off, until one answers', async () => {
+    const h = makeEngineHarness();
+    h.acquirer.failNextAuthorize('answer_lost');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    h.acquirer.failNextInquire();
+    h.acquirer.failNextInquire();
+    const nextInquiries: number[] = [];
+    const record0 = await stored(h, view.id);
+    nextInquiries.push(record0.nextInquiryAt ?? Number.NaN);
+
+    h.clock.advance(10 * SECOND);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ stillUnknown: 1 }));
+    const record1 = await stored(h, view.id);
+    expect(record1).toMatchObject({ state: 'authorizing', authorizationStatus: 'unknown', inquiryAttempts: 2 });
+    expect(record1.nextInquiryAt).toBe(h.clock.now() + 30 * SECOND);
+    nextInquiries.push(record1.nextInquiryAt ?? Number.NaN);
+
+    h.clock.advance(30 * SECOND - 1);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({}));
+    h.clock.advance(1);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ stillUnknown: 1 }));
+    const record2 = await stored(h, view.id);
+    expect(record2.inquiryAttempts).toBe(3);
+    expect(record2.nextInquiryAt).toBe(h.clock.now() + 2 * MINUTE);
+    nextInquiries.push(record2.nextInquiryAt ?? Number.NaN);
+    // Each wait is longer than the one before.
+    const waits = nextInquiries.slice(1).map((at, i) => at - (nextInquiries[i] ?? 0));
+    expect(waits[1]).toBeGreaterThan(waits[0] ?? Infinity);
+
+    h.clock.advance(2 * MINUTE);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ reconciled: 1 }));
+    expect((await stored(h, view.id)).state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+    expect(await eventTypes(h, view.id)).toEqual(['payment.created', 'payment.succeeded']);
+  });
+
+  it('an inquiry failure is retried within a sweep when retries are configured', async () => {
+    const h = makeEngineHarness({ retries: 2 });
+    h.acquirer.failNextAuthorize('answer_lost');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    h.acquirer.failNextInquire();
+    h.clock.advance(10 * SECOND);
+    expect((await h.engine.sweep())._unsafeUnwrap().reconciled).toBe(1);
+    expect((await stored(h, view.id)).state).toBe('succeeded');
+  });
+
+  it('honours a configured inquiry schedule', async () => {
+    const h = makeEngineHarness({ inquiryDelaysMs: [SECOND, 5 * SECOND] });
+    h.acquirer.failNextAuthorize('answer_lost');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    h.acquirer.failNextInquire();
+    h.acquirer.failNextInquire();
+    expect((await stored(h, view.id)).nextInquiryAt).toBe(h.clock.now() + SECOND);
+    h.clock.advance(SECOND);
+    await h.engine.sweep();
+    expect((await stored(h, view.id)).nextInquiryAt).toBe(h.clock.now() + 5 * SECOND);
+    h.clock.advance(5 * SECOND);
+    await h.engine.sweep();
+    // The last delay repeats.
+    expect((await stored(h, view.id)).nextInquiryAt).toBe(h.clock.now() + 5 * SECOND);
+    h.clock.advance(5 * SECOND);
+    expect((await h.engine.sweep())._unsafeUnwrap().reconciled).toBe(1);
+  });
+
+  it('a hosted payment whose authorization is unknown is reconciled the same way', async () => {
+    const h = makeEngineHarness();
+    const payment = await createHosted(h);
+    h.acquirer.failNextAuthorize('answer_lost');
+    const view = (
+      await h.engine.submitCard({ paymentId: payment.id, token: h.hostedToken(payment), body: cardSubmission(VISA) })
+    )._unsafeUnwrap();
+    expect(view.state).toBe('processing');
+    expect(view.next).toBeUndefined();
+    // A second submit cannot authorize again.
+    const again = await h.engine.submitCard({ paymentId: payment.id, token: h.hostedToken(payment), body: cardSubmission(VISA) });
+    expect(again._unsafeUnwrapErr().code).toBe('invalid_state');
+    h.clock.advance(10 * SECOND);
+    await h.engine.sweep();
+    expect((await stored(h, payment.id)).state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(payment.id)).toBe(1);
+  });
+
+  it('an unknown outcome after a challenge is reconciled too', async () => {
+    const h = makeEngineHarness();
+    const view = (await createDirect(h, CHALLENGE_CARD))._unsafeUnwrap();
+    h.acquirer.failNextAuthorize('unavailable');
+    const completed = (await h.engine.completeChallenge(await h.challengeAnswer(view.id, 'authorise')))._unsafeUnwrap();
+    expect(completed.state).toBe('processing');
+    expect(completed.next).toBeUndefined();
+    expect(h.cardVault.size()).toBe(0);
+    h.clock.advance(10 * SECOND);
+    await h.engine.sweep();
+    expect((await stored(h, view.id)).state).toBe('failed');
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+  });
+});
+
+describe('3DS faults', () => {
+  const unavailable: ThreeDSError = { code: 'unavailable', message: 'directory server down', retryable: true };
+
+  function harnessWith3DSFault(operation: 'authenticate' | 'resolveChallenge', options: PaymentEngineOptions = {}) {
+    const fault = { on: true };
+    const adapters: HarnessAdapterOptions = {
+      threeDS: { failWith: (call) => (fault.on && call.operation === operation ? unavailable : undefined) },
+    };
+    return { h: makeEngineHarness(options, 0, adapters), fault };
+  }
+
+  it('provider unavailable on a direct payment: failed processing_error, nothing authorized', async () => {
+    const { h } = harnessWith3DSFault('authenticate');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    expect(view).toMatchObject({ state: 'failed', failure_reason: 'processing_error' });
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(0);
+    const record = await stored(h, view.id);
+    expect(record.threeDS).toBeNull();
+    expect(h.cardVault.size()).toBe(0);
+    expect(await eventTypes(h, view.id)).toEqual(['payment.created', 'payment.failed']);
+    expect(h.logs.some((log) => log.level === 'warn' && log.message === '3DS authentication failed')).toBe(true);
+  });
+
+  it('provider unavailable on a hosted submission: failed processing_error, nothing authorized', async () => {
+    const { h } = harnessWith3DSFault('authenticate');
+    const payment = await createHosted(h);
+    const view = (
+      await h.engine.submitCard({ paymentId: payment.id, token: h.hostedToken(payment), body: cardSubmission(VISA) })
+    )._unsafeUnwrap();
+    expect(view).toMatchObject({ state: 'failed', failure_reason: 'processing_error' });
+    expect(h.acquirer.authorizeCalls(payment.id)).toBe(0);
+  });
+
+  it('provider too slow (timeouts.threeDSMs): failed processing_error', async () => {
+    const h = makeEngineHarness({ timeouts: { threeDSMs: 20 } }, 0, { threeDS: { latencyMs: 500 } });
+    const view = (await createDirect(h, '4000000000003055'))._unsafeUnwrap();
+    expect(view).toMatchObject({ state: 'failed', failure_reason: 'processing_error' });
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(0);
+  });
+
+  it('provider unavailable when the challenge returns: unavailable, state and card kept, a retry completes', async () => {
+    const { h, fault } = harnessWith3DSFault('resolveChallenge');
+    const view = (await createDirect(h, CHALLENGE_CARD))._unsafeUnwrap();
+    const before = await stored(h, view.id);
+    const answer = await h.challengeAnswer(view.id, 'authorise');
+    const error = (await h.engine.completeChallenge(answer))._unsafeUnwrapErr();
+    expect(error).toMatchObject({ code: 'unavailable', retryable: true });
+    expect(await stored(h, view.id)).toEqual(before);
+    expect(h.cardVault.size()).toBe(1);
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(0);
+
+    fault.on = false;
+    expect((await h.engine.completeChallenge(answer))._unsafeUnwrap().state).toBe('succeeded');
+    expect(h.cardVault.size()).toBe(0);
+  });
+});
+
+describe('card vault faults', () => {
+  it('a card gone from the vault before the challenge returns: failed processing_error, not authorized', async () => {
+    const h = makeEngineHarness();
+    const view = (await createDirect(h, CHALLENGE_CARD))._unsafeUnwrap();
+    expect(h.cardVault.size()).toBe(1);
+    expect((await h.cardVault.take(view.id))._unsafeUnwrap()?.number).toBe(CHALLENGE_CARD);
+    const done = (await h.engine.completeChallenge(await h.challengeAnswer(view.id, 'authorise')))._unsafeUnwrap();
+    expect(done).toMatchObject({ state: 'failed', failure_reason: 'processing_error' });
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(0);
+    expect(h.logs.some((log) => log.level === 'error' && log.fields['paymentId'] === view.id)).toBe(true);
+  });
+
+  it('a vault that cannot keep the card: the challenge can only end without authorization', async () => {
+    const h = makeEngineHarness();
+    h.cardVault.put = () => errAsync({ code: 'unavailable', message: 'vault down', retryable: false });
+    const view = (await createDirect(h, CHALLENGE_CARD))._unsafeUnwrap();
+    // The cardholder is still sent to the challenge (see the report: this could fail fast instead).
+    expect(view.next?.redirect).toBeDefined();
+    expect(h.logs.some((log) => log.level === 'error' && /card vault unavailable/.test(log.message))).toBe(true);
+    const done = (await h.engine.completeChallenge(await h.challengeAnswer(view.id, 'authorise')))._unsafeUnwrap();
+    expect(done).toMatchObject({ state: 'failed', failure_reason: 'processing_error' });
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(0);
+  });
+
+  it('a refused challenge takes the card out of the vault too', async () => {
+    const h = makeEngineHarness();
+    const view = (await createDirect(h, CHALLENGE_CARD))._unsafeUnwrap();
+    await h.engine.completeChallenge(await h.challengeAnswer(view.id, 'refuse'));
+    expect(h.cardVault.size()).toBe(0);
+    expect((await h.cardVault.take(view.id))._unsafeUnwrap()).toBeNull();
+  });
+});
+
+describe('storage faults', () => {
+  it('insert fails on a hosted create: unavailable, nothing stored', async () => {
+    const h = makeEngineHarness();
+    h.repository.injectFailure('insert');
+    const error = (await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() }))
+      ._unsafeUnwrapErr();
+    expect(error).toMatchObject({ code: 'unavailable', retryable: true });
+    expect(h.repository.size()).toBe(0);
+    expect((await h.repository.readOutbox(10))._unsafeUnwrap()).toEqual([]);
+  });
+
+  it('insert of the intent fails on a direct create: unavailable, nothing stored, nothing authorized', async () => {
+    const h = makeEngineHarness();
+    h.repository.injectFailure('insert');
+    const error = (await createDirect(h, VISA))._unsafeUnwrapErr();
+    expect(error.code).toBe('unavailable');
+    expect(h.repository.size()).toBe(0);
+    expect(h.acquirer.authorizations()).toEqual([]);
+    expect(h.acquirer.authorizeCalls('payment_00000000000000000000000000000001')).toBe(0);
+    expect(JSON.stringify(error)).not.toContain(VISA);
+  });
+
+  it('a conflicting insert (id taken) is a conflict and authorizes nothing', async () => {
+    const h = makeEngineHarness();
+    const taken: RepositoryError = { code: 'conflict', message: 'exists', retryable: false };
+    h.repository.injectFailure('insert', taken);
+    const error = (await createDirect(h, VISA))._unsafeUnwrapErr();
+    expect(error.code).toBe('conflict');
+    expect(h.acquirer.authorizations()).toEqual([]);
+  });
+
+  it('an intent commit that does not answer in time: unavailable and the acquirer is never called', async () => {
+    const h = makeEngineHarness({ timeouts: { storageMs: 30 } });
+    h.repository.insert = () => new Promise(() => undefined);
+    const error = (await createDirect(h, VISA))._unsafeUnwrapErr();
+    expect(error.code).toBe('unavailable');
+    expect(h.acquirer.authorizations()).toEqual([]);
+  });
+
+  it('the outcome update fails after the intent commit: processing now, reconciled by inquiry later', async () => {
+    const h = makeEngineHarness();
+    h.repository.injectFailure('update');
+    const start = h.clock.now();
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    // The answer is the stored intent, not the outcome that could not be stored.
+    expect(view.state).toBe('processing');
+    expect(view.creditcard?.rrn).toBeUndefined();
+    const record = await stored(h, view.id);
+    expect(record).toMatchObject({
+      state: 'authorizing',
+      authorizationStatus: 'requested',
+      nextInquiryAt: start + 2 * MINUTE,
+      version: 1,
+    });
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+    expect(h.logs.some((log) => log.level === 'error' && /could not store the outcome/.test(log.message))).toBe(true);
+
+    h.clock.advance(2 * MINUTE - 1);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({}));
+    h.clock.advance(1);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ reconciled: 1 }));
+    const done = (await h.engine.getPayment({ paymentId: view.id, profileId: PROFILE }))._unsafeUnwrap();
+    expect(done.state).toBe('succeeded');
+    expect(done.creditcard?.rrn).toMatch(/^\d{12}$/);
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+    expect(await eventTypes(h, view.id)).toEqual(['payment.created', 'payment.succeeded']);
+  });
+
+  it('respects a configured authorizationStaleAfterMs for a lost outcome', async () => {
+    const h = makeEngineHarness({ authorizationStaleAfterMs: 30 * SECOND });
+    h.repository.injectFailure('update');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    h.clock.advance(30 * SECOND);
+    expect((await h.engine.sweep())._unsafeUnwrap().reconciled).toBe(1);
+    expect((await stored(h, view.id)).state).toBe('succeeded');
+  });
+
+  it('the intent commit of a hosted submission fails: unavailable, nothing authorized, the page can retry', async () => {
+    const h = makeEngineHarness();
+    const payment = await createHosted(h);
+    const token = h.hostedToken(payment);
+    h.repository.injectFailure('update');
+    const error = (await h.engine.submitCard({ paymentId: payment.id, token, body: cardSubmission(VISA) }))._unsafeUnwrapErr();
+    expect(error.code).toBe('unavailable');
+    expect(await stored(h, payment.id)).toMatchObject({ state: 'awaiting_card_data', version: 1 });
+    expect(h.acquirer.authorizeCalls(payment.id)).toBe(0);
+
+    const retry = (await h.engine.submitCard({ paymentId: payment.id, token, body: cardSubmission(VISA) }))._unsafeUnwrap();
+    expect(retry.state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(payment.id)).toBe(1);
+  });
+
+  it('a retryable storage failure is retried when retries are configured', async () => {
+    const h = makeEngineHarness({ retries: 2 });
+    h.repository.injectFailure('insert');
+    h.repository.injectFailure('insert');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    expect(view.state).toBe('succeeded');
+    expect(h.repository.size()).toBe(1);
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+  });
+
+  it('gives up after the configured number of retries', async () => {
+    const h = makeEngineHarness({ retries: 1 });
+    h.repository.injectFailure('insert');
+    h.repository.injectFailure('insert');
+    const error = (await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() }))
+      ._unsafeUnwrapErr();
+    expect(error.code).toBe('unavailable');
+    expect(h.repository.size()).toBe(0);
+  });
+
+  it('a failure marked not retryable is not retried', async () => {
+    const h = makeEngineHarness({ retries: 2 });
+    h.repository.injectFailure('insert', { code: 'unavailable', message: 'disk full', retryable: false });
+    const error = (await createDirect(h, VISA))._unsafeUnwrapErr();
+    expect(error.code).toBe('unavailable');
+    expect(h.repository.size()).toBe(0);
+    expect(h.acquirer.authorizations()).toEqual([]);
+  });
+
+  it('a sweep whose query fails reports unavailable and changes nothing', async () => {
+    const h = makeEngineHarness();
+    const payment = await createHosted(h);
+    h.clock.advance(60 * MINUTE);
+    h.repository.injectFailure('findDue');
+    expect((await h.engine.sweep())._unsafeUnwrapErr().code).toBe('unavailable');
+    expect((await stored(h, payment.id)).state).toBe('awaiting_card_data');
+    expect((await h.engine.sweep())._unsafeUnwrap().expired).toBe(1);
+  });
+
+  it('a payment the sweep cannot store is counted, logged and handled on the next sweep', async () => {
+    const h = makeEngineHarness();
+    const payment = await createHosted(h);
+    h.clock.advance(60 * MINUTE);
+    h.repository.injectFailure('update');
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ conflicts: 1 }));
+    expect(h.logs.some((log) => log.level === 'warn' && log.fields['code'] === 'unavailable')).toBe(true);
+    expect((await stored(h, payment.id)).state).toBe('awaiting_card_data');
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ expired: 1 }));
+  });
+
+  it('an inquiry outcome the sweep cannot store is asked again on the next sweep', async () => {
+    const h = makeEngineHarness();
+    h.acquirer.failNextAuthorize('answer_lost');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    h.clock.advance(10 * SECOND);
+    h.repository.injectFailure('update');
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ conflicts: 1 }));
+    expect((await stored(h, view.id)).state).toBe('authorizing');
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ reconciled: 1 }));
+    expect((await stored(h, view.id)).state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+  });
+});
+
+describe('adapter defects', () => {
+  it('an acquirer that throws after the intent commit: internal_error, then reconciled, never re-authorized', async () => {
+    const h = makeEngineHarness();
+    const authorize = h.acquirer.authorize.bind(h.acquirer);
+    h.acquirer.authorize = async (request) => {
+      await authorize(request);
+      throw new Error('bug in the response parser');
+    };
+    const error = (await createDirect(h, VISA))._unsafeUnwrapErr();
+    expect(error.code).toBe('internal_error');
+    const [record] = h.repository.snapshot();
+    expect(record?.state).toBe('authorizing');
+    expect(h.logs.some((log) => log.message === 'engine defect')).toBe(true);
+    h.clock.advance(2 * MINUTE);
+    expect((await h.engine.sweep())._unsafeUnwrap().reconciled).toBe(1);
+    expect((await stored(h, record?.id ?? '')).state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(record?.id ?? '')).toBe(1);
+  });
+});
