@@ -1,10 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Examples import the package by name, as a host would; tests run them against the sources.
+    alias: [
+      { find: /^paystate$/, replacement: here('./src/index.ts') },
+      { find: /^paystate\/(.*)$/, replacement: here('./adapters/$1/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    typecheck: { enabled: false },
   },
 });
