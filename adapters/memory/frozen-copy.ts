@@ -12,23 +12,28 @@ function isPlain(value: object): boolean {
  * a caller mutating its own object (or one it got back) cannot change stored state. Subtrees
  * that an earlier call already copied and froze are shared rather than copied again (the engine
  * builds each new record by spreading the previous one, so most of a record is such subtrees).
- * Values other than plain objects and arrays are structured-cloned.
+ * Values other than plain objects and arrays are structured-cloned. Pass one `copies` map to
+ * several calls that belong together so that what they share is copied once.
  */
-export function frozenCopy<T>(value: T): T {
+export function frozenCopy<T>(value: T, copies: Map<object, object> = new Map()): T {
   if (typeof value !== 'object' || value === null) return value;
   if (deeplyFrozen.has(value)) return value;
+  // An object met twice in one write (a record and its events share contacts) is copied once.
+  const seen = copies.get(value);
+  if (seen !== undefined) return seen as T;
   let copy: object;
   if (!isPlain(value)) {
     copy = structuredClone(value) as object;
     deepFreeze(copy);
   } else if (Array.isArray(value)) {
-    copy = Object.freeze(value.map((item: unknown) => frozenCopy(item)));
+    copy = Object.freeze(value.map((item: unknown) => frozenCopy(item, copies)));
   } else {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key], copies);
     copy = Object.freeze(out);
   }
   deeplyFrozen.add(copy);
+  copies.set(value, copy);
   return copy as T;
 }
 

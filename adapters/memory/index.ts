@@ -21,3 +21,4 @@ export {
 } from './sandbox-config.js';
 export { createSequentialIdGenerator } from './sequential-id-generator.js';
 export { createTestClock, DEFAULT_TEST_CLOCK_START, type TestClock } from './test-clock.js';
+export { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from './idempotency-store.js';

@@ -107,8 +107,9 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
 
   /** Copies first, then writes: a copy that throws leaves the store untouched. */
   const write = (previous: PaymentRecord | undefined, record: PaymentRecord, events: readonly DomainEvent[]): void => {
-    const stored = frozenCopy(record);
-    const storedEvents = events.map((event) => frozenCopy(event));
+    const copies = new Map<object, object>();
+    const stored = frozenCopy(record, copies);
+    const storedEvents = events.map((event) => frozenCopy(event, copies));
     if (previous !== undefined) removeFromIndexes(previous);
     records.set(stored.id, stored);
     addToIndexes(stored);
