@@ -102,7 +102,11 @@ describe('createPayment', () => {
 
   it('still lets a non-compliant client create a hosted payment', async () => {
     const h = makeEngineHarness();
-    const result = await h.engine.createPayment({ client: hostedOnlyClient, profileId: PROFILE, body: hostedRequest() });
+    const result = await h.engine.createPayment({
+      client: hostedOnlyClient,
+      profileId: PROFILE,
+      body: hostedRequest(),
+    });
     expect(result._unsafeUnwrap().state).toBe('processing');
     expect(h.repository.size()).toBe(1);
   });
@@ -133,8 +137,9 @@ describe('createPayment', () => {
   it('reports an expired card against the test clock, not the wall clock', async () => {
     const h = makeEngineHarness();
     h.clock.set(Date.UTC(2031, 0, 10)); // FUTURE_EXPIRY is 2030-12
-    const error = (await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(VISA) }))
-      ._unsafeUnwrapErr();
+    const error = (
+      await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(VISA) })
+    )._unsafeUnwrapErr();
     if (error.code !== 'validation_failed') throw new Error(`expected validation_failed, got ${error.code}`);
     expect(error.errors.map((issue) => issue.path)).toContain('creditcard.expiration');
     expect(h.repository.size()).toBe(0);
@@ -156,7 +161,10 @@ describe('createPayment', () => {
       redirect: `http://localhost:3000/pay/${payment.id}?token=${encodeURIComponent(token)}`,
     });
     expect(payment._links).toEqual({
-      self: { href: `/v1/partners/partner_0001/profiles/profile_0001/payments/${payment.id}`, type: 'application/json' },
+      self: {
+        href: `/v1/partners/partner_0001/profiles/profile_0001/payments/${payment.id}`,
+        type: 'application/json',
+      },
       profile: { href: '/v1/partners/partner_0001/profiles/profile_0001', type: 'application/json' },
     });
     expect(payment.creditcard).toBeUndefined();
@@ -251,7 +259,9 @@ describe('submitCard (hosted page)', () => {
     const h = makeEngineHarness();
     const payment = await createHosted(h);
     const token = h.hostedToken(payment);
-    const first = (await h.engine.submitCard({ paymentId: payment.id, token, body: cardSubmission(VISA) }))._unsafeUnwrap();
+    const first = (
+      await h.engine.submitCard({ paymentId: payment.id, token, body: cardSubmission(VISA) })
+    )._unsafeUnwrap();
     expect(first.state).toBe('succeeded');
     expect(first.next).toBeUndefined();
     expect(first.creditcard?.rrn).toMatch(/^\d{12}$/);
@@ -280,7 +290,11 @@ describe('submitCard (hosted page)', () => {
     const record = await stored(h, payment.id);
     expect(record).toMatchObject({ state: 'awaiting_card_data', version: 1, card: null });
     // The page can still be used.
-    const retry = await h.engine.submitCard({ paymentId: payment.id, token: h.hostedToken(payment), body: cardSubmission(VISA) });
+    const retry = await h.engine.submitCard({
+      paymentId: payment.id,
+      token: h.hostedToken(payment),
+      body: cardSubmission(VISA),
+    });
     expect(retry._unsafeUnwrap().state).toBe('succeeded');
   });
 
@@ -322,13 +336,20 @@ describe('completeChallenge', () => {
     const result = await h.engine.completeChallenge({ paymentId: hosted.id, transactionId: '', cres: 'x' });
     expectError(result._unsafeUnwrapErr(), 'not_found');
     const frictionless = await createDirect(h, VISA);
-    const other = await h.engine.completeChallenge({ paymentId: frictionless.id, transactionId: 'threeds_x', cres: 'x' });
+    const other = await h.engine.completeChallenge({
+      paymentId: frictionless.id,
+      transactionId: 'threeds_x',
+      cres: 'x',
+    });
     expectError(other._unsafeUnwrapErr(), 'not_found');
   });
 
   it.each([
     ['a tampered cres', (cres: string) => `${cres}x`],
-    ['a cres with a swapped decision', (cres: string) => cres.replace(/^[^.]+/, Buffer.from('{}').toString('base64url'))],
+    [
+      'a cres with a swapped decision',
+      (cres: string) => cres.replace(/^[^.]+/, Buffer.from('{}').toString('base64url')),
+    ],
     ['an empty cres', () => ''],
   ])('refuses %s with validation_failed and leaves the state unchanged', async (_, tamper) => {
     const h = makeEngineHarness();
@@ -402,7 +423,11 @@ describe('completeChallenge', () => {
     expect(after.nextRedirect).toBeNull();
     // What the acquirer got: the card's BIN and last four and the 3DS outcome, once.
     expect(h.acquirer.authorizations()).toEqual([
-      expect.objectContaining({ paymentId: payment.id, threeDS: after.threeDS, card: expect.objectContaining({ last4: '3220' }) }),
+      expect.objectContaining({
+        paymentId: payment.id,
+        threeDS: after.threeDS,
+        card: expect.objectContaining({ last4: '3220' }),
+      }),
     ]);
   });
 
@@ -416,7 +441,10 @@ describe('completeChallenge', () => {
       transactionId: answer.transactionId,
       decision: 'authorise',
     });
-    expectError((await h.engine.completeChallenge({ ...answer, cres: forged }))._unsafeUnwrapErr(), 'validation_failed');
+    expectError(
+      (await h.engine.completeChallenge({ ...answer, cres: forged }))._unsafeUnwrapErr(),
+      'validation_failed',
+    );
     expect(h.acquirer.authorizeCalls(payment.id)).toBe(0);
   });
 });
@@ -545,9 +573,14 @@ describe('events', () => {
     const numbers = [VISA, CHALLENGE_CARD, DECLINED_CARD, '378282246310005'];
     for (const number of numbers) await createDirect(h, number);
     const hosted = await createHosted(h);
-    await h.engine.submitCard({ paymentId: hosted.id, token: h.hostedToken(hosted), body: cardSubmission('4000000000003238') });
+    await h.engine.submitCard({
+      paymentId: hosted.id,
+      token: h.hostedToken(hosted),
+      body: cardSubmission('4000000000003238'),
+    });
     for (const p of h.repository.snapshot()) {
-      if (p.state === 'awaiting_challenge') await h.engine.completeChallenge(await h.challengeAnswer(p.id, 'authorise'));
+      if (p.state === 'awaiting_challenge')
+        await h.engine.completeChallenge(await h.challengeAnswer(p.id, 'authorise'));
     }
     await h.engine.deliverEvents();
     const dump = JSON.stringify(h.events.events());
@@ -585,7 +618,10 @@ describe('getPayment and listPayments', () => {
     const h = makeEngineHarness();
     const payment = await createHosted(h);
     h.repository.injectFailure('load');
-    expectError((await h.engine.getPayment({ paymentId: payment.id, profileId: PROFILE }))._unsafeUnwrapErr(), 'unavailable');
+    expectError(
+      (await h.engine.getPayment({ paymentId: payment.id, profileId: PROFILE }))._unsafeUnwrapErr(),
+      'unavailable',
+    );
   });
 
   it('lists newest first with cursor pagination, one profile only', async () => {
@@ -623,7 +659,9 @@ describe('getPayment and listPayments', () => {
     const other = (await h.engine.listPayments({ profileId: 'profile_0002' }))._unsafeUnwrap();
     expect(other.items).toHaveLength(1);
     // A cursor from another profile gives nothing away.
-    const crossed = (await h.engine.listPayments({ profileId: 'profile_0002', after: newestFirst[0] ?? '' }))._unsafeUnwrap();
+    const crossed = (
+      await h.engine.listPayments({ profileId: 'profile_0002', after: newestFirst[0] ?? '' })
+    )._unsafeUnwrap();
     expect(crossed.items).toEqual([]);
     expect((await h.engine.listPayments({ profileId: 'profile_0003' }))._unsafeUnwrap()).toEqual({ items: [] });
   });
@@ -700,7 +738,10 @@ describe('background worker', () => {
     h.clock.advance(60 * MINUTE);
     const worker = h.engine.startBackgroundWorker({ intervalMs: 5 });
     try {
-      await vi.waitFor(() => expect(h.repository.snapshot()[0]?.state).toBe('expired'), { timeout: 2_000, interval: 5 });
+      await vi.waitFor(() => expect(h.repository.snapshot()[0]?.state).toBe('expired'), {
+        timeout: 2_000,
+        interval: 5,
+      });
       await vi.waitFor(() => expect(h.events.events().map((e) => e.type)).toContain('payment.expired'), {
         timeout: 2_000,
         interval: 5,
@@ -709,6 +750,29 @@ describe('background worker', () => {
       await worker.stop();
     }
     expect(h.logs.some((log) => log.message === 'background tick failed')).toBe(true);
+  });
+});
+
+describe('background worker shutdown', () => {
+  // BackgroundWorker.stop() is documented as "Stops after the current tick", but it interrupts
+  // the worker fiber at once: a delivery cut between publish and markDelivered leaves published
+  // events in the outbox, and every graceful shutdown (deploy) re-delivers them.
+  it.fails('stop() lets the current tick finish: events being published are marked delivered', async () => {
+    const h = makeEngineHarness();
+    await createDirect(h, VISA);
+    const publish = h.events.publish.bind(h.events);
+    let publishing = 0;
+    h.events.publish = async (event) => {
+      publishing += 1;
+      await new Promise((done) => setTimeout(done, 40));
+      return publish(event);
+    };
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 1_000 });
+    await vi.waitFor(() => expect(publishing).toBe(1), { timeout: 2_000, interval: 1 });
+    await worker.stop();
+    await new Promise((done) => setTimeout(done, 100));
+    expect(h.events.events()).toHaveLength(2);
+    expect((await h.repository.readOutbox(10))._unsafeUnwrap()).toEqual([]);
   });
 });
 
@@ -731,7 +795,11 @@ describe('logging', () => {
     h.acquirer.failNextAuthorize('hang');
     await direct('5200828282828210');
     await direct('4242424242424241'); // invalid: validation error
-    await h.engine.createPayment({ client: hostedOnlyClient, profileId: PROFILE, body: directRequest('4000000000003055') });
+    await h.engine.createPayment({
+      client: hostedOnlyClient,
+      profileId: PROFILE,
+      body: directRequest('4000000000003055'),
+    });
     numbers.push('4000000000003055');
     // Challenge whose card vanished from the vault.
     const challenged = (await direct(CHALLENGE_CARD))._unsafeUnwrap();

@@ -22,7 +22,9 @@ function harness(options: PaymentEngineOptions = {}) {
 }
 
 async function createHosted(h: EngineHarness): Promise<Payment> {
-  return (await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() }))._unsafeUnwrap();
+  return (
+    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
+  )._unsafeUnwrap();
 }
 
 async function createDirect(h: EngineHarness, number: string): Promise<Payment> {
@@ -49,11 +51,21 @@ describe('hosted page deadline', () => {
     const payment = await createHosted(h);
 
     h.clock.advance(60 * MINUTE - 1);
-    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual({ expired: 0, reconciled: 0, stillUnknown: 0, conflicts: 0 });
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual({
+      expired: 0,
+      reconciled: 0,
+      stillUnknown: 0,
+      conflicts: 0,
+    });
     expect((await stored(h, payment.id)).state).toBe('awaiting_card_data');
 
     h.clock.advance(1);
-    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual({ expired: 1, reconciled: 0, stillUnknown: 0, conflicts: 0 });
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual({
+      expired: 1,
+      reconciled: 0,
+      stillUnknown: 0,
+      conflicts: 0,
+    });
     const record = await stored(h, payment.id);
     expect(record).toMatchObject({ state: 'expired', expiresAt: null, nextRedirect: null, version: 2 });
     const view = (await h.engine.getPayment({ paymentId: payment.id, profileId: PROFILE }))._unsafeUnwrap();
@@ -64,7 +76,11 @@ describe('hosted page deadline', () => {
     // Final: later sweeps and submits change nothing.
     h.clock.advance(HOUR);
     expect((await h.engine.sweep())._unsafeUnwrap().expired).toBe(0);
-    const late = await h.engine.submitCard({ paymentId: payment.id, token: h.hostedToken(payment), body: cardSubmission(VISA) });
+    const late = await h.engine.submitCard({
+      paymentId: payment.id,
+      token: h.hostedToken(payment),
+      body: cardSubmission(VISA),
+    });
     expect(late._unsafeUnwrapErr().code).toBe('invalid_state');
     expect((await stored(h, payment.id)).version).toBe(2);
     expect(h.acquirer.authorizeCalls(payment.id)).toBe(0);
@@ -122,7 +138,11 @@ describe('hosted page deadline', () => {
     const payment = await createHosted(h);
     h.clock.advance(55 * MINUTE);
     const submitted = (
-      await h.engine.submitCard({ paymentId: payment.id, token: h.hostedToken(payment), body: cardSubmission(CHALLENGE_CARD) })
+      await h.engine.submitCard({
+        paymentId: payment.id,
+        token: h.hostedToken(payment),
+        body: cardSubmission(CHALLENGE_CARD),
+      })
     )._unsafeUnwrap();
     expect(submitted.next?.redirect).toMatch(/^https:\/\/acs\.sandbox\.test\/challenge\//);
     expect((await stored(h, payment.id)).expiresAt).toBe(Date.parse(payment.created) + 65 * MINUTE);
@@ -208,9 +228,9 @@ describe('challenge deadline', () => {
     expect((await stored(h, payment.id)).state).toBe('expired');
   });
 
-  // The vault's contract says entries are dropped at `expiresAt`; the in-memory vault only
-  // hides them (take returns null) until a purge that runs when the vault has grown past 64
-  // entries. The engine, which knows the payment has just ended, never takes the card out.
+  // Regression: the in-memory vault only hides an entry past its `expiresAt` (take returns null)
+  // until a purge that runs when the vault has grown past 64 entries, so an abandoned challenge
+  // kept its CVC in memory. The command whose write ends the challenge now drops the card.
   it('an expired challenge leaves no card data behind in the vault', async () => {
     const { h } = harness();
     await createDirect(h, CHALLENGE_CARD);

@@ -12,7 +12,9 @@ const VISA = '4242424242424242';
 const CHALLENGE_CARD = '4000000000003220';
 
 async function createHosted(h: EngineHarness): Promise<Payment> {
-  return (await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() }))._unsafeUnwrap();
+  return (
+    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
+  )._unsafeUnwrap();
 }
 
 function createDirect(h: EngineHarness, number: string) {
@@ -190,7 +192,11 @@ describe('acquirer faults', () => {
     expect(view.state).toBe('processing');
     expect(view.next).toBeUndefined();
     // A second submit cannot authorize again.
-    const again = await h.engine.submitCard({ paymentId: payment.id, token: h.hostedToken(payment), body: cardSubmission(VISA) });
+    const again = await h.engine.submitCard({
+      paymentId: payment.id,
+      token: h.hostedToken(payment),
+      body: cardSubmission(VISA),
+    });
     expect(again._unsafeUnwrapErr().code).toBe('invalid_state');
     h.clock.advance(10 * SECOND);
     await h.engine.sweep();
@@ -268,6 +274,32 @@ describe('3DS faults', () => {
     expect((await h.engine.completeChallenge(answer))._unsafeUnwrap().state).toBe('succeeded');
     expect(h.cardVault.size()).toBe(0);
   });
+  // The sandbox 3DS server marks a challenge resolved when it decides, before its answer travels
+  // back. When that answer arrives after timeouts.threeDSMs the engine answers `unavailable`
+  // (retryable: true), but every retry of the same cres is then refused as `invalid_challenge`
+  // (validation_failed): the authenticated cardholder can only watch the payment expire.
+  // Since the card is taken only after the intent commit, resolving the same cres again with the
+  // same result (idempotent resolution) would be safe.
+  it.fails('a challenge completion whose 3DS answer came too late can be retried', async () => {
+    const h = makeEngineHarness({ timeouts: { threeDSMs: 20 } });
+    const view = (await createDirect(h, CHALLENGE_CARD))._unsafeUnwrap();
+    const answer = await h.challengeAnswer(view.id, 'authorise');
+    const resolve = h.threeDS.resolveChallenge.bind(h.threeDS);
+    let slow = true;
+    h.threeDS.resolveChallenge = async (request) => {
+      const result = await resolve(request);
+      if (slow) await new Promise((done) => setTimeout(done, 60));
+      return result;
+    };
+    const first = (await h.engine.completeChallenge(answer))._unsafeUnwrapErr();
+    expect(first).toMatchObject({ code: 'unavailable', retryable: true });
+    expect((await stored(h, view.id)).state).toBe('awaiting_challenge');
+
+    slow = false;
+    const retry = await h.engine.completeChallenge(answer);
+    expect(retry._unsafeUnwrap().state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+  });
 });
 
 describe('card vault faults', () => {
@@ -307,8 +339,9 @@ describe('storage faults', () => {
   it('insert fails on a hosted create: unavailable, nothing stored', async () => {
     const h = makeEngineHarness();
     h.repository.injectFailure('insert');
-    const error = (await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() }))
-      ._unsafeUnwrapErr();
+    const error = (
+      await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
+    )._unsafeUnwrapErr();
     expect(error).toMatchObject({ code: 'unavailable', retryable: true });
     expect(h.repository.size()).toBe(0);
     expect((await h.repository.readOutbox(10))._unsafeUnwrap()).toEqual([]);
@@ -385,12 +418,16 @@ describe('storage faults', () => {
     const payment = await createHosted(h);
     const token = h.hostedToken(payment);
     h.repository.injectFailure('update');
-    const error = (await h.engine.submitCard({ paymentId: payment.id, token, body: cardSubmission(VISA) }))._unsafeUnwrapErr();
+    const error = (
+      await h.engine.submitCard({ paymentId: payment.id, token, body: cardSubmission(VISA) })
+    )._unsafeUnwrapErr();
     expect(error.code).toBe('unavailable');
     expect(await stored(h, payment.id)).toMatchObject({ state: 'awaiting_card_data', version: 1 });
     expect(h.acquirer.authorizeCalls(payment.id)).toBe(0);
 
-    const retry = (await h.engine.submitCard({ paymentId: payment.id, token, body: cardSubmission(VISA) }))._unsafeUnwrap();
+    const retry = (
+      await h.engine.submitCard({ paymentId: payment.id, token, body: cardSubmission(VISA) })
+    )._unsafeUnwrap();
     expect(retry.state).toBe('succeeded');
     expect(h.acquirer.authorizeCalls(payment.id)).toBe(1);
   });
@@ -409,8 +446,9 @@ describe('storage faults', () => {
     const h = makeEngineHarness({ retries: 1 });
     h.repository.injectFailure('insert');
     h.repository.injectFailure('insert');
-    const error = (await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() }))
-      ._unsafeUnwrapErr();
+    const error = (
+      await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
+    )._unsafeUnwrapErr();
     expect(error.code).toBe('unavailable');
     expect(h.repository.size()).toBe(0);
   });

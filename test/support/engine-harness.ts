@@ -5,11 +5,13 @@ import {
   createSequentialIdGenerator,
   createTestClock,
 } from '../../adapters/memory/index.js';
+import type { MemoryEventSinkOptions, MemoryPaymentRepositoryOptions } from '../../adapters/memory/index.js';
 import {
   createChallengeResponse,
   createSandboxAcquirer,
   createSandboxThreeDSProvider,
 } from '../../adapters/sandbox/index.js';
+import type { SandboxAcquirerOptions, SandboxThreeDSOptions } from '../../adapters/sandbox/index.js';
 import type { Client, Payment, PaymentEngineOptions } from '../../src/index.js';
 import { createPaymentEngine } from '../../src/index.js';
 
@@ -29,13 +31,22 @@ export const hostedOnlyClient: Client = {
   pciDssCompliant: false,
 };
 
+/** Options passed on to the adapters a harness builds (fault injection, latency). */
+export interface HarnessAdapterOptions {
+  readonly acquirer?: SandboxAcquirerOptions;
+  readonly threeDS?: Pick<SandboxThreeDSOptions, 'failWith' | 'latencyMs'>;
+  readonly events?: MemoryEventSinkOptions;
+  readonly repository?: MemoryPaymentRepositoryOptions;
+}
+
 /** An engine on in-memory adapters and the sandbox simulators, with a hand-driven clock. */
-export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0) {
+export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0, adapters: HarnessAdapterOptions = {}) {
   const clock = createTestClock();
   const ids = createSequentialIdGenerator(seed);
-  const repository = createMemoryPaymentRepository();
-  const acquirer = createSandboxAcquirer();
+  const repository = createMemoryPaymentRepository(adapters.repository);
+  const acquirer = createSandboxAcquirer(adapters.acquirer);
   const threeDS = createSandboxThreeDSProvider({
+    ...adapters.threeDS,
     challengeUrl: (paymentId, transactionId) => `https://acs.sandbox.test/challenge/${paymentId}/${transactionId}`,
     secret: CHALLENGE_SECRET,
     transactionId: (() => {
@@ -44,7 +55,7 @@ export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0) 
     })(),
   });
   const cardVault = createMemoryCardVault(clock);
-  const events = createMemoryEventSink();
+  const events = createMemoryEventSink(adapters.events);
   const logs: Array<{ level: string; fields: Record<string, unknown>; message: string }> = [];
   const logger = {
     debug: (fields: Record<string, unknown>, message: string) => logs.push({ level: 'debug', fields, message }),
