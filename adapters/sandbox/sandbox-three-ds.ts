@@ -125,7 +125,17 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
     if (started === undefined || started.paymentId !== request.paymentId) {
       return err(invalidChallenge('No challenge was started for this payment and transaction'));
     }
-    if (started.status !== 'pending') return err(invalidChallenge('This challenge was already resolved'));
+    if (started.status !== 'pending') {
+      // The same result posted again (a browser re-post, or an engine retry after a time-out)
+      // gets the same answer; a different decision for a resolved challenge does not.
+      const same = (started.status === 'authorised') === (response.decision === 'authorise');
+      if (!same) return err(invalidChallenge('This challenge was already resolved'));
+      return ok(
+        started.status === 'authorised'
+          ? { kind: 'accepted', transStatus: 'Y', eci: eciFor(started.scheme, 'Y') }
+          : { kind: 'refused', transStatus: 'N' },
+      );
+    }
 
     if (response.decision === 'authorise') {
       challenges.set(request.transactionId, { ...started, status: 'authorised' });

@@ -2,7 +2,7 @@ import { Effect } from 'effect';
 import type { PaymentError } from '../errors/payment-error.js';
 import { paymentError } from '../errors/payment-error.js';
 import type { ChallengeResult } from '../ports/three-ds-provider.js';
-import { drive } from './drive-payment.js';
+import { drive, shiftsLiability } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
 import { loadPayment } from './load-payment.js';
 import { callPort } from './run-port.js';
@@ -70,7 +70,7 @@ function outcomeAfterChallenge(
     flow: 'challenge',
     transStatus: result.transStatus,
     eci,
-    liabilityShift: result.kind === 'accepted',
+    liabilityShift: eci !== null && shiftsLiability(eci),
     transactionId: before?.transactionId ?? null,
   };
 }

@@ -4,9 +4,11 @@ import type { EngineContext } from './engine-context.js';
 import { callPort, toPaymentError } from './run-port.js';
 
 /**
- * Delivers outbox events to the event sink, oldest first, and marks what was delivered.
- * Stops at the first event the sink refuses, so per-payment order holds; delivery is at least
- * once (a crash between publish and mark repeats an event; consumers de-duplicate on `id`).
+ * Delivers outbox events to the event sink, oldest first, and marks what was delivered. Order
+ * holds per payment: once the sink refuses an event, that payment's later events wait for the
+ * next round, while other payments' events go on (one refused event never blocks the rest).
+ * Delivery is at least once (a crash between publish and mark repeats an event; consumers
+ * de-duplicate on `id`).
  */
 export function deliverEvents(ctx: EngineContext): Effect.Effect<number, PaymentError> {
   const sink = ctx.ports.events;
@@ -17,7 +19,9 @@ export function deliverEvents(ctx: EngineContext): Effect.Effect<number, Payment
       Effect.mapError(toPaymentError('payment storage')),
     );
     const delivered: number[] = [];
+    const held = new Set<string>();
     for (const entry of entries) {
+      if (held.has(entry.event.paymentId)) continue;
       const published = yield* callPort(() => sink.publish(entry.event), {
         timeoutMs: ctx.options.eventSinkTimeoutMs,
         retries: ctx.options.retries,
@@ -27,7 +31,11 @@ export function deliverEvents(ctx: EngineContext): Effect.Effect<number, Payment
         Effect.as(true),
         Effect.catchAll(() => Effect.succeed(false)),
       );
-      if (!published) break;
+      if (!published) {
+        held.add(entry.event.paymentId);
+        ctx.logger.warn({ eventId: entry.event.id, paymentId: entry.event.paymentId }, 'event sink refused an event');
+        continue;
+      }
       delivered.push(entry.sequence);
     }
     if (delivered.length > 0) {

@@ -18,7 +18,12 @@ import { patch, persist, send } from './working-payment.js';
  */
 export type CardSource = CardData | 'vault' | null;
 
+/** ECI values that shift fraud liability to the issuer: authenticated or attempted (visa-style 05/06, mastercard 02/01). */
 const LIABILITY_SHIFT_ECI = new Set(['05', '06', '02', '01']);
+
+export function shiftsLiability(eci: string): boolean {
+  return LIABILITY_SHIFT_ECI.has(eci);
+}
 
 function threeDSOutcomeOf(result: AuthenticationResult): ThreeDSOutcome {
   switch (result.kind) {
@@ -29,7 +34,7 @@ function threeDSOutcomeOf(result: AuthenticationResult): ThreeDSOutcome {
         flow: 'frictionless',
         transStatus: result.transStatus,
         eci: result.eci,
-        liabilityShift: LIABILITY_SHIFT_ECI.has(result.eci),
+        liabilityShift: shiftsLiability(result.eci),
         transactionId: result.transactionId,
       };
     case 'challenge':

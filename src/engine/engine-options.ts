@@ -1,3 +1,4 @@
+import { DEFAULT_PAYMENT_MACHINE_OPTIONS } from '../machine/payment-machine.js';
 import type { PaymentMachineOptions } from '../machine/payment-machine.js';
 
 /** Tuning of the engine. Every field has a default. */
@@ -33,7 +34,25 @@ export interface ResolvedEngineOptions {
   readonly sweepConcurrency: number;
 }
 
+/**
+ * Resolves defaults and refuses settings that would break the at-most-once argument: an
+ * authorization is inquired about once `authorizationStaleAfterMs` has passed since its intent
+ * was stored, so the intent commit (with its retries) and the acquirer call must end well before.
+ */
 export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEngineOptions {
+  const resolved = resolveDefaults(options);
+  const staleAfter = options.authorizationStaleAfterMs ?? DEFAULT_PAYMENT_MACHINE_OPTIONS.authorizationStaleAfterMs;
+  const worstCase = (resolved.retries + 1) * resolved.storageTimeoutMs + resolved.acquirerTimeoutMs;
+  if (staleAfter < worstCase * 1.5) {
+    throw new RangeError(
+      `authorizationStaleAfterMs (${staleAfter} ms) must be at least 1.5 x the longest an authorization can take ` +
+        `((retries + 1) x storage time-out + acquirer time-out = ${worstCase} ms)`,
+    );
+  }
+  return resolved;
+}
+
+function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {
   return {
     hostedPageUrl:
       options.hostedPageUrl ??

@@ -74,7 +74,7 @@ function toResultAsync<A>(ctx: EngineContext, command: string, program: Effect.E
       if (Exit.isSuccess(exit)) return ok<A, PaymentError>(exit.value);
       const failure = Cause.failureOption(exit.cause);
       if (Option.isSome(failure)) return err<A, PaymentError>(failure.value);
-      ctx.logger.error({ command, cause: Cause.pretty(exit.cause) }, 'engine defect');
+      ctx.logger.error({ command, cause: describeCause(exit.cause) }, 'engine defect');
       return err<A, PaymentError>(paymentError.internal());
     }),
   );
@@ -102,6 +102,19 @@ function logged<A>(
         ),
     }),
   );
+}
+
+/**
+ * What a defect looks like in a log: the failure's kind and stack frames, with its message
+ * reduced to what cannot carry card data (an adapter's error text may quote its request).
+ */
+function describeCause(cause: Cause.Cause<unknown>): string {
+  const error = Cause.squash(cause);
+  if (!(error instanceof Error)) return `non-error defect (${typeof error})`;
+  const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
+  // Any run of three or more digits (a CVC, a card number, grouped or not) is masked.
+  const message = error.message.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
+  return [`${error.name}: ${message}`, ...frames.slice(0, 8)].join('\n');
 }
 
 const publicOf = (working: WorkingPayment): Payment => toPublicPayment(working.record);
@@ -153,7 +166,9 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     deliverEvents: () => run('deliverEvents', {}, deliver),
     startBackgroundWorker: (workerOptions = {}) => {
       const interval = Duration.millis(workerOptions.intervalMs ?? 1000);
-      const fiber = Effect.runFork(tick.pipe(Effect.repeat(Schedule.spaced(interval))));
+      // A tick is never cut short (a delivery cut between publish and mark would publish again):
+      // stopping interrupts the sleep between ticks, or waits for the tick under way.
+      const fiber = Effect.runFork(Effect.uninterruptible(tick).pipe(Effect.repeat(Schedule.spaced(interval))));
       return { stop: () => Effect.runPromise(Fiber.interrupt(fiber)).then(() => undefined) };
     },
   };

@@ -16,9 +16,11 @@ export interface SweepReport {
   readonly stillUnknown: number;
   /** Payments another writer changed first (handled by them). */
   readonly conflicts: number;
+  /** Payments that could not be handled (storage unavailable): tried again next tick. */
+  readonly errors: number;
 }
 
-type Handled = 'expired' | 'reconciled' | 'stillUnknown' | 'conflicts' | 'skipped';
+type Handled = 'expired' | 'reconciled' | 'stillUnknown' | 'conflicts' | 'errors' | 'skipped';
 
 function answerOf(outcome: InquiryOutcome): InquiryAnswer {
   switch (outcome.kind) {
@@ -81,8 +83,9 @@ export function sweep(ctx: EngineContext): Effect.Effect<SweepReport, PaymentErr
       effect.pipe(
         Effect.catchAll((error) =>
           Effect.sync((): Handled => {
-            if (error.code !== 'conflict') ctx.logger.warn({ code: error.code }, 'sweeper could not handle a payment');
-            return 'conflicts';
+            if (error.code === 'conflict') return 'conflicts';
+            ctx.logger.warn({ code: error.code }, 'sweeper could not handle a payment');
+            return 'errors';
           }),
         ),
       ),
@@ -94,6 +97,7 @@ export function sweep(ctx: EngineContext): Effect.Effect<SweepReport, PaymentErr
       reconciled: count('reconciled'),
       stillUnknown: count('stillUnknown'),
       conflicts: count('conflicts'),
+      errors: count('errors'),
     };
   });
 }

@@ -37,6 +37,13 @@ export interface PaymentMachineOptions {
   readonly authorizationStaleAfterMs?: number;
   /** Delays between inquiries about an unknown authorization; the last one repeats. */
   readonly inquiryDelaysMs?: readonly number[];
+  /**
+   * How many inquiries must have found nothing before "the acquirer never saw this payment" is
+   * believed and the payment fails. Earlier `not_found` answers count as "not yet": an
+   * authorization still in flight, or an acquirer whose inquiry index lags, must not turn a
+   * charged card into a failed payment. Default 3 (at least 2 min 40 s after the first).
+   */
+  readonly notFoundIsFinalAfterInquiries?: number;
 }
 
 export type ResolvedPaymentMachineOptions = Required<PaymentMachineOptions>;
@@ -47,6 +54,7 @@ export const DEFAULT_PAYMENT_MACHINE_OPTIONS: ResolvedPaymentMachineOptions = {
   authorizeWhenAuthenticationUnavailable: true,
   authorizationStaleAfterMs: 2 * 60 * 1000,
   inquiryDelaysMs: DEFAULT_INQUIRY_DELAYS,
+  notFoundIsFinalAfterInquiries: 3,
 };
 
 /**
@@ -135,7 +143,10 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
       authorizeWhenUnavailable: () => policy.authorizeWhenAuthenticationUnavailable,
       inquiryApproved: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'approved',
       inquiryDeclined: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'declined',
-      inquiryNotFound: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'not_found',
+      inquiryNotFoundForGood: ({ context, event }) =>
+        event.type === 'inquiry.answered' &&
+        event.outcome.kind === 'not_found' &&
+        context.inquiryAttempts >= policy.notFoundIsFinalAfterInquiries,
     },
   }).createMachine({
     id: 'payment',
@@ -201,7 +212,7 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
           'inquiry.answered': [
             { guard: 'inquiryApproved', target: 'succeeded' },
             { guard: 'inquiryDeclined', target: 'failed', actions: 'failAuthorizationDeclined' },
-            { guard: 'inquiryNotFound', target: 'failed', actions: 'failProcessingError' },
+            { guard: 'inquiryNotFoundForGood', target: 'failed', actions: 'failProcessingError' },
             { target: '.unknown', reenter: true },
           ],
         },

@@ -49,7 +49,11 @@ export type ThreeDSError = PortFailure<'unavailable' | 'invalid_challenge'>;
 /** EMV 3-D Secure server (the 3DS Server / MPI the engine talks to). */
 export interface ThreeDSProvider {
   authenticate(request: AuthenticationRequest): PortResult<AuthenticationResult, ThreeDSError>;
-  /** Verifies the ACS result (`cres`) for this payment and transaction and reads its outcome. */
+  /**
+   * Verifies the ACS result (`cres`) for this payment and transaction and reads its outcome.
+   * Resolving the same `cres` again must give the same answer (the engine retries after a
+   * time-out, browsers re-post); the engine itself refuses a second completion once stored.
+   */
   resolveChallenge(request: {
     readonly paymentId: string;
     readonly transactionId: string;

@@ -56,6 +56,7 @@ describe('hosted page deadline', () => {
       reconciled: 0,
       stillUnknown: 0,
       conflicts: 0,
+      errors: 0,
     });
     expect((await stored(h, payment.id)).state).toBe('awaiting_card_data');
 
@@ -65,6 +66,7 @@ describe('hosted page deadline', () => {
       reconciled: 0,
       stillUnknown: 0,
       conflicts: 0,
+      errors: 0,
     });
     const record = await stored(h, payment.id);
     expect(record).toMatchObject({ state: 'expired', expiresAt: null, nextRedirect: null, version: 2 });

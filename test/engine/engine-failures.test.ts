@@ -33,16 +33,19 @@ async function eventTypes(h: EngineHarness, paymentId: string): Promise<string[]
     .map((event) => event.type);
 }
 
-const sweepReport = (fields: Partial<Record<'expired' | 'reconciled' | 'stillUnknown' | 'conflicts', number>>) => ({
+const sweepReport = (
+  fields: Partial<Record<'expired' | 'reconciled' | 'stillUnknown' | 'conflicts' | 'errors', number>>,
+) => ({
   expired: 0,
   reconciled: 0,
   stillUnknown: 0,
   conflicts: 0,
+  errors: 0,
   ...fields,
 });
 
 describe('acquirer faults', () => {
-  it("'unavailable': processing with an unknown outcome, never authorized again, then failed by inquiry", async () => {
+  it("'unavailable': processing with an unknown outcome, never authorized again, failed after three inquiries found nothing", async () => {
     const h = makeEngineHarness();
     h.acquirer.failNextAuthorize('unavailable');
     const view = (await createDirect(h, VISA))._unsafeUnwrap();
@@ -62,7 +65,13 @@ describe('acquirer faults', () => {
     h.clock.advance(10 * SECOND - 1);
     expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({}));
     h.clock.advance(1);
-    // The sandbox acquirer never received the request: the inquiry says not_found.
+    // The sandbox acquirer never received the request: every inquiry says not_found. The first
+    // two are not believed yet (an authorization may still be in flight), the third is.
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ stillUnknown: 1 }));
+    expect((await stored(h, view.id)).nextInquiryAt).toBe(start + 40 * SECOND);
+    h.clock.advance(30 * SECOND);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ stillUnknown: 1 }));
+    h.clock.advance(2 * 60 * SECOND);
     expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ reconciled: 1 }));
     const after = (await h.engine.getPayment({ paymentId: view.id, profileId: PROFILE }))._unsafeUnwrap();
     expect(after.state).toBe('failed');
@@ -212,10 +221,22 @@ describe('acquirer faults', () => {
     expect(completed.state).toBe('processing');
     expect(completed.next).toBeUndefined();
     expect(h.cardVault.size()).toBe(0);
-    h.clock.advance(10 * SECOND);
-    await h.engine.sweep();
+    for (const wait of [10, 30, 120]) {
+      h.clock.advance(wait * SECOND);
+      await h.engine.sweep();
+    }
     expect((await stored(h, view.id)).state).toBe('failed');
     expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+  });
+});
+
+describe('configuration that would break at-most-once authorization', () => {
+  it('refuses a stale window shorter than the longest an authorization can take', () => {
+    expect(() => makeEngineHarness({ authorizationStaleAfterMs: 30 * SECOND })).toThrow(RangeError);
+    expect(() => makeEngineHarness({ timeouts: { acquirerMs: 3 * 60 * SECOND } })).toThrow(/authorizationStaleAfterMs/);
+    expect(() =>
+      makeEngineHarness({ authorizationStaleAfterMs: 10 * 60 * SECOND, timeouts: { acquirerMs: 3 * 60 * SECOND } }),
+    ).not.toThrow();
   });
 });
 
@@ -280,7 +301,7 @@ describe('3DS faults', () => {
   // (validation_failed): the authenticated cardholder can only watch the payment expire.
   // Since the card is taken only after the intent commit, resolving the same cres again with the
   // same result (idempotent resolution) would be safe.
-  it.fails('a challenge completion whose 3DS answer came too late can be retried', async () => {
+  it('a challenge completion whose 3DS answer came too late can be retried', async () => {
     const h = makeEngineHarness({ timeouts: { threeDSMs: 20 } });
     const view = (await createDirect(h, CHALLENGE_CARD))._unsafeUnwrap();
     const answer = await h.challengeAnswer(view.id, 'authorise');
@@ -405,7 +426,10 @@ describe('storage faults', () => {
   });
 
   it('respects a configured authorizationStaleAfterMs for a lost outcome', async () => {
-    const h = makeEngineHarness({ authorizationStaleAfterMs: 30 * SECOND });
+    const h = makeEngineHarness({
+      authorizationStaleAfterMs: 30 * SECOND,
+      timeouts: { storageMs: 5 * SECOND, acquirerMs: 5 * SECOND },
+    });
     h.repository.injectFailure('update');
     const view = (await createDirect(h, VISA))._unsafeUnwrap();
     h.clock.advance(30 * SECOND);
@@ -477,7 +501,8 @@ describe('storage faults', () => {
     const payment = await createHosted(h);
     h.clock.advance(60 * MINUTE);
     h.repository.injectFailure('update');
-    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ conflicts: 1 }));
+    // A storage failure is counted as an error, not hidden among harmless races.
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ errors: 1 }));
     expect(h.logs.some((log) => log.level === 'warn' && log.fields['code'] === 'unavailable')).toBe(true);
     expect((await stored(h, payment.id)).state).toBe('awaiting_card_data');
     expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ expired: 1 }));
@@ -489,7 +514,7 @@ describe('storage faults', () => {
     const view = (await createDirect(h, VISA))._unsafeUnwrap();
     h.clock.advance(10 * SECOND);
     h.repository.injectFailure('update');
-    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ conflicts: 1 }));
+    expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ errors: 1 }));
     expect((await stored(h, view.id)).state).toBe('authorizing');
     expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ reconciled: 1 }));
     expect((await stored(h, view.id)).state).toBe('succeeded');

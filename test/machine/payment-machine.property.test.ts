@@ -38,7 +38,7 @@ const eventArb: fc.Arbitrary<(at: number) => PaymentMachineEvent> = fc.oneof(
       'authentication.error',
       'challenge.accepted',
       'challenge.refused',
-        'expiry.due',
+      'expiry.due',
       'authorization.approved',
       'authorization.unknown',
     )
@@ -192,6 +192,20 @@ describe('payment machine (examples)', () => {
     const late = stepPayment(machine, challenged, { type: 'challenge.accepted', at: T0 + 2000 + 10 * MINUTE });
     expect(late.state).toBe('expired');
     expect(late.actions).not.toContainEqual({ type: 'authorize' });
+  });
+
+  it('believes "not found" only after enough inquiries found nothing', () => {
+    const direct = startPayment(machine, { flow: 'direct', at: T0 });
+    const authorizing = stepPayment(machine, direct, { type: 'authentication.not_required', at: T0 });
+    let s = stepPayment(machine, authorizing, { type: 'authorization.unknown', at: T0 });
+    const notFound = { kind: 'not_found' } as const;
+    s = stepPayment(machine, s, { type: 'inquiry.answered', at: T0 + 10_000, outcome: notFound });
+    expect(s.state).toBe('authorizing');
+    s = stepPayment(machine, s, { type: 'inquiry.answered', at: T0 + 40_000, outcome: notFound });
+    expect(s.state).toBe('authorizing');
+    s = stepPayment(machine, s, { type: 'inquiry.answered', at: T0 + 160_000, outcome: notFound });
+    expect(s.state).toBe('failed');
+    expect(s.context.failureReason).toBe('processing_error');
   });
 
   it('treats 3DS unavailable (U) as authorizable by default and as rejected when the policy says so', () => {

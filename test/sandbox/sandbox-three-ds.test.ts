@@ -265,14 +265,14 @@ describe('sandbox 3DS provider: resolveChallenge', () => {
     await expectInvalid(threeDS, { paymentId: 'payment_1', transactionId, cres: 'garbage' });
   });
 
-  it('refuses a replay after the challenge was resolved', async () => {
+  it('answers a re-posted result the same way, and refuses the other decision once resolved', async () => {
     const threeDS = provider();
     const transactionId = await startChallenge(threeDS);
     const refused = cres('payment_1', transactionId, 'refuse');
-    expect((await threeDS.resolveChallenge({ paymentId: 'payment_1', transactionId, cres: refused })).isOk()).toBe(
-      true,
-    );
-    await expectInvalid(threeDS, { paymentId: 'payment_1', transactionId, cres: refused });
+    const first = await threeDS.resolveChallenge({ paymentId: 'payment_1', transactionId, cres: refused });
+    const again = await threeDS.resolveChallenge({ paymentId: 'payment_1', transactionId, cres: refused });
+    expect(first._unsafeUnwrap()).toEqual({ kind: 'refused', transStatus: 'N' });
+    expect(again._unsafeUnwrap()).toEqual(first._unsafeUnwrap());
     await expectInvalid(threeDS, { paymentId: 'payment_1', transactionId, cres: cres('payment_1', transactionId) });
     expect(threeDS.challenge('payment_1', transactionId)?.status).toBe('refused');
   });
@@ -307,8 +307,12 @@ describe('sandbox 3DS provider: resolveChallenge', () => {
         cres: cres('payment_1', transactionId),
       });
       expect(result.isOk()).toBe(true);
-      // Each is accepted once.
-      await expectInvalid(threeDS, { paymentId: 'payment_1', transactionId, cres: cres('payment_1', transactionId) });
+      // Each is resolved once: the other decision is refused afterwards.
+      await expectInvalid(threeDS, {
+        paymentId: 'payment_1',
+        transactionId,
+        cres: cres('payment_1', transactionId, 'refuse'),
+      });
     }
   });
 });
