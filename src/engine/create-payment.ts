@@ -75,6 +75,7 @@ export function createPayment(
     const working = newWorkingPayment(record, false);
     const step = startPayment(ctx.machine, { flow, at: now });
     applyStep(ctx, working, step, now);
+    ctx.inspection?.started(id, { type: 'xstate.init', input: { flow, at: now } }, step);
     if (flow === 'hosted') {
       yield* persist(ctx, working);
       return working;

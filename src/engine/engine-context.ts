@@ -8,6 +8,7 @@ import type { Logger } from '../ports/logger.js';
 import type { PaymentRepository } from '../ports/payment-repository.js';
 import type { ThreeDSProvider } from '../ports/three-ds-provider.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
+import type { Inspection } from './inspection.js';
 
 /** The ports an engine reaches the world through. */
 export interface PaymentEnginePorts {
@@ -28,4 +29,5 @@ export interface EngineContext {
   readonly logger: Logger;
   readonly machine: PaymentMachine;
   readonly options: ResolvedEngineOptions;
+  readonly inspection: Inspection | undefined;
 }

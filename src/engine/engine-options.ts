@@ -1,5 +1,6 @@
 import { DEFAULT_PAYMENT_MACHINE_OPTIONS } from '../machine/payment-machine.js';
 import type { PaymentMachineOptions } from '../machine/payment-machine.js';
+import type { Inspect } from './inspection.js';
 
 /** Tuning of the engine. Every field has a default. */
 export interface PaymentEngineOptions extends PaymentMachineOptions {
@@ -21,6 +22,13 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
   readonly batchSize?: number;
   /** How many due payments are handled at once in a tick. Default 8. */
   readonly sweepConcurrency?: number;
+  /**
+   * Receives XState inspection events for every payment step (`@xstate.actor`, `@xstate.event`,
+   * `@xstate.action`, `@xstate.snapshot`), as `createActor(machine, { inspect })` would; e.g.
+   * `createSkyInspector().inspect` from `@statelyai/inspect`. Each payment is one actor whose
+   * `sessionId` is the payment id. Off by default.
+   */
+  readonly inspect?: Inspect;
 }
 
 export interface ResolvedEngineOptions {

@@ -2,6 +2,7 @@ export type { CompleteChallengeCommand } from './complete-challenge.js';
 export type { CreatePaymentCommand } from './create-payment.js';
 export type { PaymentEnginePorts } from './engine-context.js';
 export type { PaymentEngineOptions } from './engine-options.js';
+export type { Inspect } from './inspection.js';
 export {
   createPaymentEngine,
   type BackgroundWorker,

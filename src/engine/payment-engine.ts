@@ -15,6 +15,7 @@ import { deliverEvents } from './deliver-events.js';
 import type { EngineContext, PaymentEnginePorts } from './engine-context.js';
 import type { PaymentEngineOptions } from './engine-options.js';
 import { resolveEngineOptions } from './engine-options.js';
+import { createInspection } from './inspection.js';
 import { loadPayment } from './load-payment.js';
 import { getPayment, listPayments } from './query-payments.js';
 import type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
@@ -122,11 +123,13 @@ const publicOf = (working: WorkingPayment): Payment => toPublicPayment(working.r
 /** Builds a payment engine on the given ports. */
 export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine {
   const options = config.options ?? {};
+  const machine = createPaymentMachine(options);
   const ctx: EngineContext = {
     ports: config,
     logger: config.logger ?? silentLogger,
-    machine: createPaymentMachine(options),
+    machine,
     options: resolveEngineOptions(options),
+    inspection: createInspection(machine, options.inspect),
   };
   const run = <A>(command: string, fields: Record<string, unknown>, program: Effect.Effect<A, PaymentError>) =>
     toResultAsync(ctx, command, logged(ctx, command, fields, program));

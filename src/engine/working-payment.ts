@@ -94,8 +94,10 @@ export function send(
   event: (at: number) => PaymentMachineEvent,
 ): StepResult {
   const at = ctx.ports.clock.now();
-  const step = stepPayment(ctx.machine, lifecycleOf(working.record), event(at));
+  const machineEvent = event(at);
+  const step = stepPayment(ctx.machine, lifecycleOf(working.record), machineEvent);
   if (step.changed) applyStep(ctx, working, step, at);
+  ctx.inspection?.stepped(working.record.id, machineEvent, step);
   return step;
 }
 

@@ -21,6 +21,8 @@ export interface StepResult extends LifecycleState {
   readonly actions: readonly PaymentMachineAction[];
   /** False when the machine ignored the event (nothing to store). */
   readonly changed: boolean;
+  /** The XState snapshot after the step (for inspection). */
+  readonly snapshot: Snapshot;
 }
 
 type Snapshot = ReturnType<PaymentMachine['resolveState']>;
@@ -65,7 +67,7 @@ function transitionsOf(machine: PaymentMachine): PureTransitions {
 /** The first step of a new payment: the initial state and its actions. Pure. */
 export function startPayment(machine: PaymentMachine, input: PaymentMachineInput): StepResult {
   const [snapshot, executable] = transitionsOf(machine).initial(input);
-  return { state: stateOf(snapshot), context: snapshot.context, actions: actionsOf(executable), changed: true };
+  return { state: stateOf(snapshot), context: snapshot.context, actions: actionsOf(executable), changed: true, snapshot };
 }
 
 /** Applies one event to a stored lifecycle. Pure: returns the next lifecycle and the actions as data. */
@@ -83,5 +85,6 @@ export function stepPayment(
     context: after.context,
     actions,
     changed: state !== lifecycle.state || after.context !== before.context || actions.length > 0,
+    snapshot: after,
   };
 }
