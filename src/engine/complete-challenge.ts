@@ -4,6 +4,7 @@ import { paymentError } from '../errors/payment-error.js';
 import type { ChallengeResult } from '../ports/three-ds-provider.js';
 import { drive, shiftsLiability } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
+import { traced } from './engine-context.js';
 import { loadPayment } from './load-payment.js';
 import { callPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
@@ -41,7 +42,7 @@ export function completeChallenge(
           transactionId: command.transactionId,
           cres: command.cres,
         }),
-      { timeoutMs: ctx.options.threeDSTimeoutMs },
+      { timeoutMs: ctx.options.threeDSTimeoutMs, ...traced(ctx, 'threeDS.resolveChallenge', { paymentId: record.id }) },
     ).pipe(
       Effect.mapError((failure) =>
         failure.kind === 'port' && failure.error.code === 'invalid_challenge'

@@ -42,13 +42,14 @@ export function createPayment(
     const flow = card === null ? 'hosted' : 'direct';
     const id = `payment_${ctx.ports.ids.hex128()}`;
     const hostedToken = flow === 'hosted' ? ctx.ports.ids.secret() : null;
+    const step = startPayment(ctx.machine, { flow, at: now });
 
     const record: PaymentRecord = {
       id,
       partnerId: client.partnerId,
       profileId,
       flow,
-      state: 'authenticating',
+      state: step.state,
       version: 1,
       description: input.description ?? null,
       reference: input.reference ?? null,
@@ -73,7 +74,6 @@ export function createPayment(
       inquiryAttempts: 0,
     };
     const working = newWorkingPayment(record, false);
-    const step = startPayment(ctx.machine, { flow, at: now });
     applyStep(ctx, working, step, now);
     ctx.inspection?.started(id, { type: 'xstate.init', input: { flow, at: now } }, step);
     if (flow === 'hosted') {

@@ -1,6 +1,7 @@
 import { Effect } from 'effect';
 import type { PaymentError } from '../errors/payment-error.js';
 import type { EngineContext } from './engine-context.js';
+import { traced } from './engine-context.js';
 import { callPort, toPaymentError } from './run-port.js';
 
 /**
@@ -23,6 +24,7 @@ export function deliverEvents(ctx: EngineContext): Effect.Effect<number, Payment
     for (const entry of entries) {
       if (held.has(entry.event.paymentId)) continue;
       const published = yield* callPort(() => sink.publish(entry.event), {
+        ...traced(ctx, 'events.publish', { eventId: entry.event.id, paymentId: entry.event.paymentId }),
         timeoutMs: ctx.options.eventSinkTimeoutMs,
         retries: ctx.options.retries,
         retryTimeouts: true,

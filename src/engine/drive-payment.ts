@@ -7,6 +7,7 @@ import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
 import type { AuthorizationOutcome } from '../ports/acquirer.js';
 import type { AuthenticationResult } from '../ports/three-ds-provider.js';
 import type { EngineContext } from './engine-context.js';
+import { traced } from './engine-context.js';
 import { callPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
 import { patch, persist, send } from './working-payment.js';
@@ -101,7 +102,7 @@ function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardSou
         card,
         browser,
       }),
-    { timeoutMs: ctx.options.threeDSTimeoutMs },
+    { timeoutMs: ctx.options.threeDSTimeoutMs, ...traced(ctx, 'threeDS.authenticate', { paymentId: record.id }) },
   ).pipe(
     Effect.map((result) => {
       patch(working, {
@@ -146,7 +147,7 @@ function authorize(ctx: EngineContext, working: WorkingPayment, source: CardSour
           card,
           threeDS: record.threeDS,
         }),
-      { timeoutMs: ctx.options.acquirerTimeoutMs },
+      { timeoutMs: ctx.options.acquirerTimeoutMs, ...traced(ctx, 'acquirer.authorize', { paymentId: record.id }) },
     ).pipe(
       Effect.catchAll((failure) =>
         Effect.succeed<AuthorizationOutcome>({
@@ -224,6 +225,7 @@ function keepCardForChallenge(ctx: EngineContext, working: WorkingPayment, card:
   if (record.state !== 'awaiting_challenge' || record.expiresAt === null) return Effect.void;
   const expiresAt = record.expiresAt;
   return callPort(() => ctx.ports.cardVault.put(record.id, card, expiresAt), {
+    ...traced(ctx, 'cardVault.put', { paymentId: record.id }),
     timeoutMs: ctx.options.storageTimeoutMs,
     retries: ctx.options.retries,
   }).pipe(
@@ -241,6 +243,7 @@ function keepCardForChallenge(ctx: EngineContext, working: WorkingPayment, card:
 /** Takes the card out of the vault (it is then gone from there); null when it is not there. */
 function takeCard(ctx: EngineContext, paymentId: string): Effect.Effect<CardData | null> {
   return callPort(() => ctx.ports.cardVault.take(paymentId), {
+    ...traced(ctx, 'cardVault.take', { paymentId }),
     timeoutMs: ctx.options.storageTimeoutMs,
     retries: ctx.options.retries,
   }).pipe(Effect.catchAll(() => Effect.succeed(null)));

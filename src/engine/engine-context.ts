@@ -31,3 +31,8 @@ export interface EngineContext {
   readonly options: ResolvedEngineOptions;
   readonly inspection: Inspection | undefined;
 }
+
+/** The trace settings for a port call of this engine (logged at debug level). */
+export function traced(ctx: EngineContext, port: string, fields?: Record<string, unknown>) {
+  return { trace: { port, logger: ctx.logger, clock: ctx.ports.clock, ...(fields !== undefined ? { fields } : {}) } };
+}

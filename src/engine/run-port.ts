@@ -2,6 +2,8 @@ import { Duration, Effect, Schedule } from 'effect';
 import type { Result } from 'neverthrow';
 import type { PaymentError } from '../errors/payment-error.js';
 import { paymentError } from '../errors/payment-error.js';
+import type { Clock } from '../ports/clock.js';
+import type { Logger } from '../ports/logger.js';
 import type { PortFailure, PortResult } from '../ports/port-result.js';
 
 /** A port call failed: the adapter's own error value, or the call did not answer in time. */
@@ -15,6 +17,15 @@ export interface PortCallPolicy {
   readonly retryTimeouts?: boolean;
   /** First back-off delay; doubles each attempt. */
   readonly backoffMs?: number;
+  /** Logs every attempt at debug level: which port, how long it took, how it ended. */
+  readonly trace?: PortTrace;
+}
+
+export interface PortTrace {
+  readonly port: string;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly fields?: Record<string, unknown>;
 }
 
 /**
@@ -23,27 +34,38 @@ export interface PortCallPolicy {
  * fiber and races a sleep, which costs about 60 µs per call, more than the rest of a command.
  * A port that throws or rejects is a bug in the adapter and becomes a defect, not a failure.
  */
-function callOnce<T, E>(call: () => PortResult<T, E>, timeoutMs: number): Effect.Effect<T, PortCallFailure<E>> {
+function callOnce<T, E extends PortFailure<string>>(
+  call: () => PortResult<T, E>,
+  timeoutMs: number,
+  trace: PortTrace | undefined,
+): Effect.Effect<T, PortCallFailure<E>> {
   return Effect.async<T, PortCallFailure<E>>((resume) => {
     let settled = false;
+    const started = trace?.clock.now() ?? 0;
+    const log = (outcome: string) =>
+      trace?.logger.debug({ port: trace.port, ...trace.fields, outcome, ms: trace.clock.now() - started }, 'port call');
     const timer = setTimeout(() => {
       settled = true;
+      log('timeout');
       resume(Effect.fail({ kind: 'timeout' }));
     }, timeoutMs);
-    const finish = (effect: Effect.Effect<T, PortCallFailure<E>>) => {
+    const finish = (outcome: string, effect: Effect.Effect<T, PortCallFailure<E>>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      log(outcome);
       resume(effect);
     };
     try {
       Promise.resolve(call()).then(
         (result: Result<T, E>) =>
-          finish(result.isOk() ? Effect.succeed(result.value) : Effect.fail({ kind: 'port', error: result.error })),
-        (defect: unknown) => finish(Effect.die(defect)),
+          result.isOk()
+            ? finish('ok', Effect.succeed(result.value))
+            : finish(result.error.code, Effect.fail({ kind: 'port', error: result.error })),
+        (defect: unknown) => finish('defect', Effect.die(defect)),
       );
     } catch (defect) {
-      finish(Effect.die(defect));
+      finish('defect', Effect.die(defect));
     }
     return Effect.sync(() => {
       settled = true;
@@ -60,7 +82,7 @@ export function callPort<T, E extends PortFailure<string>>(
   call: () => PortResult<T, E>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
-  const once = callOnce(call, policy.timeoutMs);
+  const once = callOnce(call, policy.timeoutMs, policy.trace);
   const retries = policy.retries ?? 0;
   if (retries === 0) return once;
   return once.pipe(

@@ -4,6 +4,7 @@ import type { PaymentError } from '../errors/payment-error.js';
 import type { InquiryAnswer } from '../machine/payment-machine-events.js';
 import type { InquiryOutcome } from '../ports/acquirer.js';
 import type { EngineContext } from './engine-context.js';
+import { traced } from './engine-context.js';
 import { dropCard } from './drive-payment.js';
 import { callPort, toPaymentError } from './run-port.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
@@ -49,6 +50,7 @@ function expire(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handle
 function reconcile(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handled, PaymentError> {
   return Effect.gen(function* () {
     const outcome = yield* callPort(() => ctx.ports.acquirer.inquire({ paymentId: record.id }), {
+      ...traced(ctx, 'acquirer.inquire', { paymentId: record.id }),
       timeoutMs: ctx.options.acquirerTimeoutMs,
       retries: ctx.options.retries,
       retryTimeouts: true,

@@ -7,6 +7,7 @@ import type { LifecycleState, StepResult } from '../machine/step-payment.js';
 import { stepPayment } from '../machine/step-payment.js';
 import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
 import type { EngineContext } from './engine-context.js';
+import { traced } from './engine-context.js';
 import { callPort, toPaymentError } from './run-port.js';
 import { toPublicPayment } from './to-public-payment.js';
 
@@ -61,6 +62,18 @@ export function lifecycleOf(record: PaymentRecord): LifecycleState {
 /** Folds a machine step into the working record and queues the domain events it asked for. */
 export function applyStep(ctx: EngineContext, working: WorkingPayment, step: StepResult, at: number): void {
   const { context } = step;
+  if (step.state !== working.record.state || working.storedVersion === null) {
+    ctx.logger.info(
+      {
+        paymentId: working.record.id,
+        profileId: working.record.profileId,
+        from: step.state === working.record.state ? null : working.record.state,
+        to: step.state,
+        ...(context.failureReason !== null ? { failureReason: context.failureReason } : {}),
+      },
+      'payment state changed',
+    );
+  }
   working.record = {
     ...working.record,
     state: step.state,
@@ -111,7 +124,11 @@ export function persist(ctx: EngineContext, working: WorkingPayment): Effect.Eff
   const version = isNew ? 1 : (working.storedVersion ?? 0) + 1;
   const record: PaymentRecord = { ...working.record, version };
   const events = working.pendingEvents;
-  const policy = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries };
+  const policy = {
+    timeoutMs: ctx.options.storageTimeoutMs,
+    retries: ctx.options.retries,
+    ...traced(ctx, isNew ? 'repository.insert' : 'repository.update', { paymentId: record.id, state: record.state }),
+  };
   const write = isNew
     ? callPort(() => ctx.ports.repository.insert(record, events), policy)
     : callPort(() => ctx.ports.repository.update(record, events), policy);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
+import { cardSubmission, hostedRequest } from '../support/requests.js';
+
+describe('logging', () => {
+  it('logs every command, port call and state change, with the payment id and no card data', async () => {
+    const h = makeEngineHarness();
+    const created = (
+      await h.engine.createPayment({ client: compliantClient, profileId: 'profile_0001', body: hostedRequest() })
+    )._unsafeUnwrap();
+    await h.engine.submitCard({
+      paymentId: created.id,
+      token: h.hostedToken(created),
+      body: cardSubmission('4242424242424242'),
+    });
+
+    const changes = h.logs
+      .filter((log) => log.message === 'payment state changed')
+      .map((log) => [log.fields['from'], log.fields['to']]);
+    expect(changes).toEqual([
+      [null, 'awaiting_card_data'],
+      ['awaiting_card_data', 'authenticating'],
+      ['authenticating', 'authorizing'],
+      ['authorizing', 'succeeded'],
+    ]);
+    const ports = h.logs
+      .filter((log) => log.message === 'port call')
+      .map((log) => `${log.fields['port']} ${log.fields['outcome']}`);
+    expect(ports).toEqual([
+      'repository.insert ok',
+      'repository.load ok',
+      'threeDS.authenticate ok',
+      'repository.update ok',
+      'acquirer.authorize ok',
+      'repository.update ok',
+    ]);
+    for (const log of h.logs.filter((l) => l.message === 'port call')) {
+      expect(log.level).toBe('debug');
+      expect(typeof log.fields['ms']).toBe('number');
+      expect(log.fields['paymentId']).toBe(created.id);
+    }
+    const commands = h.logs.filter((log) => log.message === 'command done').map((log) => log.fields['command']);
+    expect(commands).toEqual(['createPayment', 'submitCard']);
+    expect(JSON.stringify(h.logs)).not.toContain('4242424242424242');
+  });
+});
