@@ -8,3 +8,15 @@ export {
 export { createCryptoIdGenerator } from './crypto-id-generator.js';
 export { redactCardNumbers } from './redact.js';
 export { systemClock } from './system-clock.js';
+export {
+  closeWhenBodyUnread,
+  createNodeRequestListener,
+  isBodyConsumed,
+  isFetchMethod,
+  sendFetchResponse,
+  sendNotImplemented,
+  toFetchRequest,
+  type FetchRequestHandler,
+  type NodeRequestListenerOptions,
+  type ToFetchRequestOptions,
+} from './fetch-bridge.js';

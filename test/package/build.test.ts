@@ -23,6 +23,10 @@ const EXPECTED: Record<string, string> = {
   './memory': 'createMemoryPaymentRepository',
   './sandbox': 'createSandboxAcquirer',
   './node': 'createCryptoIdGenerator',
+  './http': 'createFetchHandler',
+  './express': 'paystate',
+  './sandbox-server': 'startSandboxServer',
+  './postgres': 'createPostgresPaymentRepository',
 };
 
 describe('npm run build', () => {

@@ -1,0 +1,5 @@
+export { consumedBody } from './consumed-body.js';
+export { createServer } from './create-server.js';
+export { createExpressRouter } from './express-router.js';
+export { paystate, type PaystateExpressOptions } from './paystate.js';
+export { paystateErrorHandler } from './problem-error-handler.js';

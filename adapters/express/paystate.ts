@@ -1,0 +1,47 @@
+import express, { type Router } from 'express';
+import { createApiHandler } from '../http/api-handler.js';
+import { normalizeBasePath } from '../http/base-path.js';
+import type { FetchHandlerOptions } from '../http/fetch-handler.js';
+import { serveNodeRequest } from '../http/node-listener.js';
+import { isFetchMethod, sendFetchResponse, toFetchRequest } from '../node/fetch-bridge.js';
+import { consumedBody } from './consumed-body.js';
+
+/** Options of `paystate()`: those of `createFetchHandler`. */
+export type PaystateExpressOptions = FetchHandlerOptions;
+
+/**
+ * The v1 API as Express 5 middleware, to mount in an existing app under any path:
+ * `app.use('/payments', paystate({ engine, credentials, idempotency, clock }))`.
+ *
+ * - Requests under `/v1` below the mount point are answered; anything else goes to `pages`
+ *   when given, and otherwise on to the host's next middleware.
+ * - Links and `Location` are written under the mount point (`req.baseUrl`), unless `basePath`
+ *   is given.
+ * - Works whether or not the host registered `express.json()` before it (see `consumedBody`).
+ */
+export function paystate(options: PaystateExpressOptions): Router {
+  const api = createApiHandler(options);
+  const fixedBase = options.basePath === undefined ? undefined : normalizeBasePath(options.basePath);
+  const pages = options.pages;
+  const router = express.Router();
+  router.use((req, res, next) => {
+    const body = consumedBody(req);
+    const target = req.url;
+    const fallback = async () => {
+      const page =
+        pages === undefined || !isFetchMethod(req.method)
+          ? undefined
+          : await pages(toFetchRequest(req, { url: target, ...(body !== undefined && { body }) }));
+      if (page === undefined) next();
+      else await sendFetchResponse(req, res, page);
+    };
+    serveNodeRequest(
+      api,
+      req,
+      res,
+      { basePath: fixedBase ?? req.baseUrl, target, ...(body !== undefined && { body }) },
+      fallback,
+    ).catch(next);
+  });
+  return router;
+}

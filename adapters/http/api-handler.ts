@@ -1,0 +1,122 @@
+import type { PaymentEngine } from '../../src/engine/payment-engine.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { CredentialStore } from '../../src/ports/credential-store.js';
+import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
+import { silentLogger, type Logger } from '../../src/ports/logger.js';
+import { authenticate } from './auth.js';
+import { stripBasePath } from './base-path.js';
+import { acceptsJson, notAcceptable } from './content-negotiation.js';
+import type { HttpAnswer } from './http-answer.js';
+import type { HttpRequest } from './http-request.js';
+import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
+import { DEFAULT_PROBLEM_TYPE_BASE, problem, problemAnswer, type Problem } from './problem-details.js';
+import type { HttpDeps, RouteHandler } from './route-context.js';
+import { createRouter, pathSegments } from './router.js';
+import { ROUTES } from './routes/route-table.js';
+
+/** The ports and settings of the v1 API. */
+export interface ApiOptions {
+  readonly engine: PaymentEngine;
+  /** Resolves bearer tokens; the only port called before a request is authorized. */
+  readonly credentials: CredentialStore;
+  /** Where `Idempotency-Key` answers are kept (24 hours). */
+  readonly idempotency: IdempotencyStore;
+  readonly clock: Clock;
+  /** One `info` line per API request (route, status, duration, client); errors. Default silent. */
+  readonly logger?: Logger;
+  /** Prefix of the problem `type` URIs; the code is appended. Default `urn:paystate:problem:`. */
+  readonly problemTypeBase?: string;
+  /** How long an `Idempotency-Key` answer is kept. Default 24 hours. */
+  readonly idempotencyTtlMs?: number;
+}
+
+/**
+ * The API on plain data: the answer to a request under `/v1` (below `basePath`), or null for
+ * any other path (pages, the host's own routes) without touching the request. Never rejects.
+ */
+export type ApiHandler = (request: HttpRequest, basePath: string) => Promise<HttpAnswer | null>;
+
+const ORIGIN = 'http://localhost';
+
+/** The API path of a request target (`/v1/...`), or null when the target is not under `/v1`. */
+export function apiPath(target: string, basePath: string): string | null {
+  if (!target.startsWith('/')) return null;
+  const end = target.search(/[?#]/);
+  const path = stripBasePath(end === -1 ? target : target.slice(0, end), basePath);
+  return path === '/v1' || path.startsWith('/v1/') ? path : null;
+}
+
+/** Builds the v1 API (decisions.md sections 2 to 6) on plain requests and answers. */
+export function createApiHandler(options: ApiOptions): ApiHandler {
+  const logger = options.logger ?? silentLogger;
+  const deps: HttpDeps = {
+    engine: options.engine,
+    credentials: options.credentials,
+    idempotency: options.idempotency,
+    clock: options.clock,
+    logger,
+    problemTypeBase: options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE,
+    idempotencyTtlMs: options.idempotencyTtlMs ?? IDEMPOTENCY_TTL_MS,
+  };
+  const router = createRouter<RouteHandler>(ROUTES);
+  const answerOf = (value: Problem): HttpAnswer => problemAnswer(value, deps.problemTypeBase);
+
+  interface Handled {
+    readonly answer: HttpAnswer;
+    readonly route: string;
+    readonly clientId?: string;
+  }
+
+  async function route(request: HttpRequest, path: string, basePath: string): Promise<Handled> {
+    const segments = pathSegments(path);
+    const match = segments === null ? ({ kind: 'not_found' } as const) : router.match(request.method, segments);
+    if (match.kind === 'not_found') {
+      return { answer: answerOf(problem('not_found', 'No such resource')), route: 'not found' };
+    }
+    if (match.kind === 'method_not_allowed') {
+      const allow = match.allow.join(', ');
+      return {
+        answer: answerOf(problem('method_not_allowed', `This resource allows ${allow}`, { headers: { allow } })),
+        route: 'method not allowed',
+      };
+    }
+    const name = match.route.name;
+    const client = await authenticate(deps.credentials, request.header('authorization'));
+    if (client.isErr()) return { answer: answerOf(client.error), route: name };
+    const clientId = client.value.id;
+    if (!acceptsJson(request.header('accept'))) return { answer: answerOf(notAcceptable()), route: name, clientId };
+    const result = await match.route.handler({
+      deps,
+      request,
+      url: new URL(`${ORIGIN}${request.target}`),
+      path,
+      basePath,
+      params: match.params,
+      client: client.value,
+    });
+    return { answer: result.isOk() ? result.value : answerOf(result.error), route: name, clientId };
+  }
+
+  return async (request, basePath) => {
+    const path = apiPath(request.target, basePath);
+    if (path === null) return null;
+    const started = deps.clock.now();
+    try {
+      const handled = await route(request, path, basePath);
+      logger.info(
+        {
+          method: request.method,
+          route: handled.route,
+          status: handled.answer.status,
+          ms: deps.clock.now() - started,
+          ...(handled.clientId !== undefined && { clientId: handled.clientId }),
+        },
+        'http request',
+      );
+      return handled.answer;
+    } catch (error) {
+      logger.error({ method: request.method, error }, 'unhandled error in the HTTP API');
+      return answerOf(problem('internal_error', 'An unexpected error occurred'));
+    }
+  };
+}

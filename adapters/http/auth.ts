@@ -1,0 +1,50 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
+import { problem, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
+
+// RFC 6750 section 2.1: `Bearer` (any case), one or more spaces, a b64token.
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+/** Longer tokens are refused without hashing them. */
+const MAX_TOKEN_LENGTH = 4096;
+
+const REALM = 'Bearer realm="paystate"';
+
+/** The token of an `Authorization: Bearer …` header, or null when absent or malformed. */
+export function bearerToken(header: string | null): string | null {
+  if (header === null || header.length > MAX_TOKEN_LENGTH + 16) return null;
+  return BEARER.exec(header)?.[1] ?? null;
+}
+
+function unauthorized(detail: string, error?: 'invalid_token'): Problem {
+  return problem('unauthorized', detail, {
+    headers: { 'www-authenticate': error === undefined ? REALM : `${REALM}, error="${error}"` },
+  });
+}
+
+/**
+ * Resolves the request's bearer token to a client through the credential store (the only port
+ * called before a request is authorized). Missing, malformed and unknown tokens are all 401
+ * with `WWW-Authenticate: Bearer`.
+ */
+export async function authenticate(
+  credentials: CredentialStore,
+  authorization: string | null,
+): Promise<Result<Client, Problem>> {
+  if (authorization === null || authorization.trim() === '') {
+    return err(unauthorized('Send the access token in an `Authorization: Bearer <token>` header'));
+  }
+  const token = bearerToken(authorization);
+  if (token === null) {
+    return err(unauthorized('The Authorization header must be `Bearer <token>`', 'invalid_token'));
+  }
+  const found = await credentials.authenticate(token);
+  if (found.isErr()) {
+    return err(
+      problem('unavailable', 'The credential store is unavailable; retry later', {
+        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      }),
+    );
+  }
+  if (found.value === null) return err(unauthorized('The access token is not valid', 'invalid_token'));
+  return ok(found.value);
+}

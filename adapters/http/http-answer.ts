@@ -1,0 +1,46 @@
+/**
+ * An HTTP answer as plain data: what the routes produce, what the idempotency store keeps and
+ * replays byte for byte. Header names are lower case.
+ */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** Headers on every answer of the API: personal data must not be cached, nor sniffed as HTML. */
+const COMMON_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** A JSON answer (`application/json`). */
+export function jsonAnswer(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): HttpAnswer {
+  return {
+    status,
+    headers: { 'content-type': 'application/json', ...COMMON_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** An answer with a body of the given media type. */
+export function textAnswer(
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Readonly<Record<string, string>> = {},
+): HttpAnswer {
+  return { status, headers: { 'content-type': contentType, ...COMMON_HEADERS, ...headers }, body };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The fetch `Response` for an answer, with its `Content-Length`; a `HEAD` request gets the
+ * headers without the body.
+ */
+export function toResponse(answer: HttpAnswer, method: string): Response {
+  const bytes = encoder.encode(answer.body);
+  const headers = { ...answer.headers, 'content-length': String(bytes.byteLength) };
+  return new Response(method === 'HEAD' ? null : bytes, { status: answer.status, headers });
+}

@@ -1,0 +1,22 @@
+export { apiPath, createApiHandler, type ApiHandler, type ApiOptions } from './api-handler.js';
+export { normalizeBasePath } from './base-path.js';
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, type PagesHandler } from './fetch-handler.js';
+export type { HttpAnswer } from './http-answer.js';
+export { fromFetchRequest, type HttpRequest } from './http-request.js';
+export { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAYED_HEADER } from './idempotency.js';
+export { MAX_JSON_DEPTH } from './json-body.js';
+export { createNodeListener, serveNodeRequest, writeAnswer, type NodeServeOptions } from './node-listener.js';
+export {
+  DEFAULT_PROBLEM_TYPE_BASE,
+  PROBLEM_STATUS,
+  problem,
+  problemAnswer,
+  problemDocument,
+  problemFromPaymentError,
+  problemResponse,
+  type Problem,
+  type ProblemCode,
+  type ProblemDocument,
+} from './problem-details.js';
+export { MAX_BODY_BYTES } from './read-body.js';
+export type { ProfileResource } from './routes/get-profile.js';

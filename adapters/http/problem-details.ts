@@ -1,0 +1,155 @@
+import type { PaymentError, PaymentErrorCode, ValidationIssue } from '../../src/errors/payment-error.js';
+import type { HttpAnswer } from './http-answer.js';
+
+/** Every `code` a problem document of the API can carry (decisions.md section 5). */
+export type ProblemCode =
+  | PaymentErrorCode
+  | 'invalid_json'
+  | 'method_not_allowed'
+  | 'not_acceptable'
+  | 'unsupported_media_type'
+  | 'payload_too_large';
+
+/** What went wrong, before it is rendered: the HTTP layer passes these around as values. */
+export interface Problem {
+  readonly code: ProblemCode;
+  readonly detail: string;
+  /** Validation issues (`validation_failed`), each with the path of the offending field. */
+  readonly errors?: readonly ValidationIssue[];
+  /** Extra response headers (`Allow`, `WWW-Authenticate`, `Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** An RFC 9457 problem document as the API sends it. */
+export interface ProblemDocument {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly code: ProblemCode;
+  readonly errors?: readonly ValidationIssue[];
+}
+
+/** The HTTP status of each problem code. */
+export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = {
+  invalid_json: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden_profile: 403,
+  direct_flow_not_permitted: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  conflict: 409,
+  invalid_state: 409,
+  idempotency_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  internal_error: 500,
+  unavailable: 503,
+};
+
+const TITLES: Readonly<Record<ProblemCode, string>> = {
+  invalid_json: 'The request body is not valid JSON',
+  validation_failed: 'The request is invalid',
+  unauthorized: 'Authentication required',
+  forbidden_profile: 'Profile not accessible',
+  direct_flow_not_permitted: 'Direct flow not permitted',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  not_acceptable: 'Not acceptable',
+  conflict: 'Conflict',
+  invalid_state: 'Invalid state',
+  idempotency_in_progress: 'Request in progress',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  idempotency_key_reused: 'Idempotency key reused',
+  internal_error: 'Internal error',
+  unavailable: 'Service unavailable',
+};
+
+/** Default prefix of the `type` URI; the code is appended (`urn:paystate:problem:not_found`). */
+export const DEFAULT_PROBLEM_TYPE_BASE = 'urn:paystate:problem:';
+
+/** Seconds a client should wait before retrying a `503` or an in-progress `409`. */
+export const RETRY_AFTER_SECONDS = 1;
+
+// A card number, possibly split by a few separators: 12+ digits. Never let one reach a body.
+const CARD_LIKE = /\d(?:[^0-9A-Za-z]{0,3}\d){11,}/g;
+const MAX_DETAIL = 500;
+
+/**
+ * Text that is safe to put in a problem body: card-number-like digit runs masked, length
+ * capped. Problem texts are our own, but some quote a port's message; this is the last guard.
+ */
+export function safeText(text: string): string {
+  const masked = text.replace(CARD_LIKE, '[redacted]');
+  return masked.length <= MAX_DETAIL ? masked : `${masked.slice(0, MAX_DETAIL - 1)}…`;
+}
+
+export function problem(
+  code: ProblemCode,
+  detail: string,
+  extra: { readonly errors?: readonly ValidationIssue[]; readonly headers?: Readonly<Record<string, string>> } = {},
+): Problem {
+  return { code, detail, ...extra };
+}
+
+/** The problem for an engine error. Messages that could quote a request value are replaced by fixed texts. */
+export function problemFromPaymentError(error: PaymentError): Problem {
+  switch (error.code) {
+    case 'validation_failed':
+      return problem('validation_failed', error.message, { errors: error.errors });
+    case 'forbidden_profile':
+      return problem('forbidden_profile', 'This client may not act on this profile');
+    case 'not_found':
+      return problem('not_found', error.message);
+    case 'unavailable':
+      return problem('unavailable', 'A service the payment depends on is unavailable; retry later', {
+        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      });
+    case 'idempotency_in_progress':
+      return problem(error.code, error.message, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
+    case 'internal_error':
+      return problem('internal_error', 'An unexpected error occurred');
+    default:
+      return problem(error.code, error.message);
+  }
+}
+
+/** The RFC 9457 document of a problem. */
+export function problemDocument(value: Problem, typeBase: string = DEFAULT_PROBLEM_TYPE_BASE): ProblemDocument {
+  const status = PROBLEM_STATUS[value.code];
+  return {
+    type: `${typeBase}${value.code}`,
+    title: TITLES[value.code],
+    status,
+    detail: safeText(value.detail),
+    code: value.code,
+    ...(value.errors !== undefined && {
+      errors: value.errors.map((issue) => ({ path: safeText(issue.path), message: safeText(issue.message) })),
+    }),
+  };
+}
+
+/** A problem as an `application/problem+json` answer. */
+export function problemAnswer(value: Problem, typeBase: string = DEFAULT_PROBLEM_TYPE_BASE): HttpAnswer {
+  const document = problemDocument(value, typeBase);
+  return {
+    status: document.status,
+    headers: {
+      'content-type': 'application/problem+json',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...value.headers,
+    },
+    body: JSON.stringify(document),
+  };
+}
+
+/** A problem as a fetch `Response`, for hosts that answer outside the handler (e.g. a body-parser error). */
+export function problemResponse(value: Problem, typeBase: string = DEFAULT_PROBLEM_TYPE_BASE): Response {
+  const answer = problemAnswer(value, typeBase);
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -1,0 +1,63 @@
+import { err, ok, type Result } from 'neverthrow';
+
+/** Largest request body accepted: 64 KiB. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type BodyReadFailure = 'too_large' | 'unreadable';
+
+/** True when a `Content-Length` header announces more than `limit` bytes. */
+export function declaresMoreThan(contentLength: string | null | undefined, limit: number): boolean {
+  return (
+    contentLength !== null &&
+    contentLength !== undefined &&
+    /^\s*\d+\s*$/.test(contentLength) &&
+    Number(contentLength) > limit
+  );
+}
+
+/** Joins chunks into one array (no copy for a single chunk). */
+export function concatChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Reads a fetch request's body, counting bytes as they stream in: a body over `limit` is
+ * refused as soon as it passes the limit (a `Content-Length` over it, at once), whatever the
+ * header says.
+ */
+export async function readFetchBody(
+  request: Request,
+  limit: number = MAX_BODY_BYTES,
+): Promise<Result<Uint8Array, BodyReadFailure>> {
+  const body = request.body;
+  if (declaresMoreThan(request.headers.get('content-length'), limit)) {
+    body?.cancel().catch(() => undefined);
+    return err('too_large');
+  }
+  if (body === null) return ok(new Uint8Array(0));
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        reader.cancel().catch(() => undefined);
+        return err('too_large');
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return err('unreadable');
+  }
+  return ok(concatChunks(chunks, total));
+}

@@ -1,0 +1,43 @@
+import type { Result } from 'neverthrow';
+import type { PaymentEngine } from '../../src/engine/payment-engine.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
+import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
+import type { Logger } from '../../src/ports/logger.js';
+import type { HttpAnswer } from './http-answer.js';
+import type { HttpRequest } from './http-request.js';
+import type { Problem } from './problem-details.js';
+
+/** What the routes reach the world through. */
+export interface HttpDeps {
+  readonly engine: PaymentEngine;
+  readonly credentials: CredentialStore;
+  readonly idempotency: IdempotencyStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly problemTypeBase: string;
+  readonly idempotencyTtlMs: number;
+}
+
+/** One authenticated request matched to a route. */
+export interface RouteContext {
+  readonly deps: HttpDeps;
+  readonly request: HttpRequest;
+  /** The request target parsed (for the query). */
+  readonly url: URL;
+  /** The path below the mount prefix (`/v1/...`). */
+  readonly path: string;
+  /** The mount prefix links are written under (`''` or `/api`). */
+  readonly basePath: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly client: Client;
+}
+
+export type RouteHandler = (context: RouteContext) => Promise<Result<HttpAnswer, Problem>>;
+
+/** A route parameter the router guarantees to be present. */
+export function param(context: RouteContext, name: string): string {
+  const value = context.params[name];
+  if (value === undefined) throw new Error(`route parameter ${name} missing`);
+  return value;
+}

@@ -1,0 +1,48 @@
+import { err, ok } from 'neverthrow';
+import { profilePath } from '../../../src/domain/payment.js';
+import { jsonAnswer } from '../http-answer.js';
+import { problem, RETRY_AFTER_SECONDS } from '../problem-details.js';
+import { readQuery } from '../query-params.js';
+import { param, type RouteHandler } from '../route-context.js';
+import { checkPartner, checkProfile } from '../tenancy.js';
+
+/** The profile resource as the API returns it (the target of a payment's `_links.profile`). */
+export interface ProfileResource {
+  readonly id: string;
+  readonly partner_id: string;
+  readonly name: string;
+  readonly _links: { readonly self: { readonly href: string; readonly type: 'application/json' } };
+}
+
+/** `GET /v1/partners/{partner_id}/profiles/{profile_id}`. */
+export const getProfileRoute: RouteHandler = async (context) => {
+  const { client, deps } = context;
+  const partnerId = param(context, 'partner_id');
+  const partner = checkPartner(client, partnerId);
+  if (partner.isErr()) return err(partner.error);
+  const profileId = param(context, 'profile_id');
+  const access = checkProfile(client, profileId);
+  if (access.isErr()) return err(access.error);
+  const query = readQuery(context.url, []);
+  if (query.isErr()) return err(query.error);
+
+  const found = await deps.credentials.findProfile(profileId);
+  if (found.isErr()) {
+    return err(
+      problem('unavailable', 'The credential store is unavailable; retry later', {
+        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      }),
+    );
+  }
+  const profile = found.value;
+  if (profile === null || profile.partnerId !== partnerId) return err(problem('not_found', 'Profile not found'));
+  const resource: ProfileResource = {
+    id: profile.id,
+    partner_id: profile.partnerId,
+    name: profile.name,
+    _links: {
+      self: { href: `${context.basePath}${profilePath(profile.partnerId, profile.id)}`, type: 'application/json' },
+    },
+  };
+  return ok(jsonAnswer(200, resource));
+};

@@ -1,0 +1,236 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../src/ports/logger.js';
+
+/** Any fetch-standard handler (paystate's `createFetchHandler`, a Hono app's `fetch`, …). */
+export type FetchRequestHandler = (request: Request) => Promise<Response>;
+
+export interface ToFetchRequestOptions {
+  /** Path and query to use instead of `req.url` (a framework's mount-relative URL). */
+  readonly url?: string;
+  /** The body to use when a host's body parser has already read the stream. */
+  readonly body?: Uint8Array | string;
+}
+
+const VALID_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/** Where a request whose target cannot be parsed as a URL goes (any handler answers it 404). */
+const UNPARSABLE_TARGET = '/.invalid-request-target';
+
+function requestUrl(req: IncomingMessage, target: string): string {
+  const host = req.headers.host !== undefined && VALID_HOST.test(req.headers.host) ? req.headers.host : 'localhost';
+  const scheme = 'encrypted' in req.socket && req.socket.encrypted === true ? 'https' : 'http';
+  const path = target.startsWith('/') ? target : UNPARSABLE_TARGET;
+  try {
+    return new URL(`${scheme}://${host}${path}`).href;
+  } catch {
+    return `${scheme}://${host}${UNPARSABLE_TARGET}`;
+  }
+}
+
+function requestHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i] as string, raw[i + 1] as string);
+    } catch {
+      // A name or value fetch cannot carry (an HTTP/2 pseudo-header): left out.
+    }
+  }
+  return headers;
+}
+
+/** True when a host's body parser (or anything else) has read the request stream to its end. */
+export function isBodyConsumed(req: IncomingMessage): boolean {
+  return req.readableEnded || (req.complete && !req.readable);
+}
+
+/**
+ * The request body as a web stream that pulls from `req` with backpressure. Cancelling it only
+ * stops reading: the socket stays usable for the response (`sendFetchResponse` decides what
+ * happens to the unread rest).
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (settled) return;
+          settled = true;
+          controller.close();
+        });
+        const fail = () => {
+          if (settled) return;
+          settled = true;
+          controller.error(new Error('The request was aborted before its body was read'));
+        };
+        req.on('error', fail);
+        req.once('close', () => {
+          if (!req.complete) fail();
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        settled = true;
+        req.pause();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Methods the fetch standard forbids in a `Request`: no fetch handler can be given them. */
+const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** False for `CONNECT`, `TRACE` and `TRACK`, which a fetch `Request` cannot carry. */
+export function isFetchMethod(method: string | undefined): boolean {
+  return !FORBIDDEN_METHODS.has((method ?? 'GET').toUpperCase());
+}
+
+/**
+ * Answers a request a fetch handler cannot be given (see `isFetchMethod`): 501 Not Implemented,
+ * as a problem document.
+ */
+export function sendNotImplemented(req: IncomingMessage, res: ServerResponse): void {
+  closeWhenBodyUnread(req, res);
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: 'Not Implemented',
+    status: 501,
+    detail: `The ${req.method ?? ''} method is not supported by this server`,
+  });
+  res.writeHead(501, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * Converts a node:http (or Express) request into a fetch `Request`. The body streams from the
+ * socket; when a body parser already consumed it, pass `options.body`.
+ * @throws TypeError for a method fetch forbids (`isFetchMethod`).
+ */
+export function toFetchRequest(req: IncomingMessage, options: ToFetchRequestOptions = {}): Request {
+  const method = req.method ?? 'GET';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: requestHeaders(req) };
+  if (method !== 'GET' && method !== 'HEAD') {
+    if (options.body !== undefined) {
+      init.body = options.body as BodyInit;
+    } else if (!isBodyConsumed(req) && hasBody(req)) {
+      init.body = bodyStream(req);
+      init.duplex = 'half';
+    }
+  }
+  return new Request(requestUrl(req, options.url ?? req.url ?? '/'), init);
+}
+
+function copyHeaders(res: ServerResponse, response: Response): void {
+  for (const [name, value] of response.headers) {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+}
+
+async function streamBody(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
+  const stop = () => {
+    reader.cancel().catch(() => undefined);
+  };
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
+      }
+    }
+  } finally {
+    res.off('close', stop);
+  }
+  res.end();
+}
+
+/**
+ * When the answer goes out before the request body was read to its end (a 413), the connection
+ * is closed after the answer instead of reading an unbounded rest. Call before writing the head.
+ */
+export function closeWhenBodyUnread(req: IncomingMessage, res: ServerResponse): void {
+  if (isBodyConsumed(req) || !hasBody(req)) return;
+  res.setHeader('connection', 'close');
+  res.once('finish', () => {
+    req.resume();
+    req.socket.end();
+  });
+}
+
+/**
+ * Writes a fetch `Response` to a node:http (or Express) response. A body with a `Content-Length`
+ * is sent in one write; others stream with backpressure. When the handler answered before
+ * reading the whole request body (a 413), the connection is closed after the answer rather than
+ * reading an unbounded rest.
+ */
+export async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  if (response.statusText !== '') res.statusMessage = response.statusText;
+  copyHeaders(res, response);
+  closeWhenBodyUnread(req, res);
+  if (response.body === null) {
+    res.end();
+  } else if (response.headers.has('content-length')) {
+    res.end(Buffer.from(await response.arrayBuffer()));
+  } else {
+    await streamBody(res, response.body);
+  }
+}
+
+export interface NodeRequestListenerOptions {
+  /** Receives handler failures (a handler that rejects). Default: none. */
+  readonly logger?: Logger;
+}
+
+/**
+ * A `node:http` request listener serving a fetch-standard handler:
+ * `http.createServer(createNodeRequestListener(handler)).listen(3000)`.
+ * A handler that rejects gets a logged `500`; a method fetch cannot carry (`TRACE`, `CONNECT`)
+ * a `501`.
+ */
+export function createNodeRequestListener(
+  handler: FetchRequestHandler,
+  options: NodeRequestListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    if (!isFetchMethod(req.method)) {
+      sendNotImplemented(req, res);
+      return;
+    }
+    handler(toFetchRequest(req))
+      .then((response) => sendFetchResponse(req, res, response))
+      .catch((error: unknown) => {
+        options.logger?.error({ error }, 'fetch handler failed');
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader('content-type', 'application/problem+json');
+          res.end(
+            JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'internal_error' }),
+          );
+        } else {
+          res.destroy();
+        }
+      });
+  };
+}

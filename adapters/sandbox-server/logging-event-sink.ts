@@ -1,0 +1,16 @@
+import { okAsync } from 'neverthrow';
+import type { EventSink } from '../../src/ports/event-sink.js';
+import type { Logger } from '../../src/ports/logger.js';
+
+/** The sandbox's event sink: one log line per domain event (no card data is in events). */
+export function createLoggingEventSink(logger: Logger): EventSink {
+  return {
+    publish(event) {
+      logger.info(
+        { type: event.type, paymentId: event.paymentId, profileId: event.profileId, state: event.payment.state },
+        'event',
+      );
+      return okAsync(undefined);
+    },
+  };
+}

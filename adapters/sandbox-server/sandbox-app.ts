@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { createPaymentEngine, type PaymentEngine } from '../../src/engine/payment-engine.js';
+import type { PaymentEngineOptions } from '../../src/engine/engine-options.js';
+import type { Clock } from '../../src/ports/clock.js';
+import { silentLogger, type Logger } from '../../src/ports/logger.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../http/fetch-handler.js';
+import { createNodeListener } from '../http/node-listener.js';
+import { createMemoryCardVault } from '../memory/card-vault.js';
+import { createMemoryCredentialStore, type MemoryCredentialStore } from '../memory/credential-store.js';
+import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../memory/idempotency-store.js';
+import { createMemoryPaymentRepository, type MemoryPaymentRepository } from '../memory/payment-repository.js';
+import type { SandboxConfig } from '../memory/sandbox-config.js';
+import { createCryptoIdGenerator } from '../node/crypto-id-generator.js';
+import { systemClock } from '../node/system-clock.js';
+import { createChallengeResponse, type ChallengeDecision } from '../sandbox/challenge-response.js';
+import { createSandboxAcquirer, type SandboxAcquirer } from '../sandbox/sandbox-acquirer.js';
+import { createSandboxThreeDSProvider, type SandboxThreeDSProvider } from '../sandbox/sandbox-three-ds.js';
+import { createLoggingEventSink } from './logging-event-sink.js';
+import { createSandboxPages } from './pages.js';
+import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
+
+export interface SandboxAppOptions {
+  /** Partners, profiles and clients. Default: the bundled sandbox config. */
+  readonly config?: SandboxConfig;
+  /**
+   * The server's own base URL (`http://127.0.0.1:3000`), read when a URL is made: the hosted
+   * page of a payment is `{base}/pay/{id}?token=…` and the simulated issuer's challenge page
+   * `{base}/sandbox/issuer/challenge/{payment_id}/{transaction_id}`.
+   */
+  readonly baseUrl: () => string;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /** Simulated latency of the acquirer and the 3DS server, in milliseconds. Default 0. */
+  readonly acquirerLatencyMs?: number;
+  readonly threeDSLatencyMs?: number;
+  /** Engine tuning (expiry times, time-outs); the URLs above are set here. */
+  readonly engineOptions?: Omit<PaymentEngineOptions, 'hostedPageUrl'>;
+}
+
+/** The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler. */
+export interface SandboxApp {
+  readonly engine: PaymentEngine;
+  /** The v1 API and the sandbox's pages, as a fetch handler. */
+  readonly handler: FetchHandler;
+  /** The same as a node:http request listener (what the sandbox server runs). */
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly repository: MemoryPaymentRepository;
+  readonly credentials: MemoryCredentialStore;
+  readonly idempotency: MemoryIdempotencyStore;
+  readonly acquirer: SandboxAcquirer;
+  readonly threeDS: SandboxThreeDSProvider;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly baseUrl: () => string;
+  /** Signs the simulated issuer's answer (`cres`) to a challenge, as the issuer page does. */
+  challengeResponse(paymentId: string, transactionId: string, decision: ChallengeDecision): string;
+}
+
+/** Builds the sandbox (decisions.md section 7) without listening anywhere. */
+export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
+  const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
+  const challengeSecret = randomBytes(32).toString('base64url');
+  const repository = createMemoryPaymentRepository();
+  const credentials = createMemoryCredentialStore(options.config ?? BUNDLED_SANDBOX_CONFIG);
+  const idempotency = createMemoryIdempotencyStore();
+  const acquirer = createSandboxAcquirer({ latencyMs: options.acquirerLatencyMs ?? 0 });
+  const threeDS = createSandboxThreeDSProvider({
+    secret: challengeSecret,
+    latencyMs: options.threeDSLatencyMs ?? 0,
+    challengeUrl: (paymentId, transactionId) =>
+      `${options.baseUrl()}/sandbox/issuer/challenge/${encodeURIComponent(paymentId)}/${encodeURIComponent(transactionId)}`,
+  });
+  const engine = createPaymentEngine({
+    repository,
+    acquirer,
+    threeDS,
+    cardVault: createMemoryCardVault(clock),
+    clock,
+    ids: createCryptoIdGenerator(),
+    events: createLoggingEventSink(logger),
+    logger,
+    options: {
+      ...options.engineOptions,
+      hostedPageUrl: ({ id, token }) =>
+        `${options.baseUrl()}/pay/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`,
+    },
+  });
+
+  const app: SandboxApp = {
+    engine,
+    handler: (request) => handler(request),
+    listener: (req, res) => listener(req, res),
+    repository,
+    credentials,
+    idempotency,
+    acquirer,
+    threeDS,
+    clock,
+    logger,
+    baseUrl: options.baseUrl,
+    challengeResponse: (paymentId, transactionId, decision) =>
+      createChallengeResponse({ secret: challengeSecret, paymentId, transactionId, decision }),
+  };
+  const handlerOptions: FetchHandlerOptions = {
+    engine,
+    credentials,
+    idempotency,
+    clock,
+    logger,
+    pages: createSandboxPages(app),
+  };
+  const handler = createFetchHandler(handlerOptions);
+  const listener = createNodeListener(handlerOptions);
+  return app;
+}

@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import { err, ok, type Result } from 'neverthrow';
+import { parseSandboxConfig, type SandboxConfig, type SandboxConfigError } from '../memory/sandbox-config.js';
+import bundled from './sandbox-config.json' with { type: 'json' };
+
+/**
+ * The sandbox config bundled with paystate (`sandbox-config.json`): one partner, two profiles and
+ * three clients — PCI DSS compliant (direct and hosted flow, both profiles), hosted only (both
+ * profiles), and hosted only on the second profile. Its tokens are public: sandbox use only.
+ */
+export const BUNDLED_SANDBOX_CONFIG: SandboxConfig = parseSandboxConfig(bundled)._unsafeUnwrap();
+
+export type SandboxConfigFileError =
+  | SandboxConfigError
+  | { readonly code: 'unreadable'; readonly message: string }
+  | { readonly code: 'invalid_json'; readonly message: string };
+
+/** Reads and validates a sandbox config file (decisions.md section 7). */
+export async function readSandboxConfigFile(path: string): Promise<Result<SandboxConfig, SandboxConfigFileError>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return err({ code: 'unreadable', message: `Cannot read the sandbox config ${path}: ${reason}` });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return err({ code: 'invalid_json', message: `The sandbox config ${path} is not valid JSON` });
+  }
+  const parsed = parseSandboxConfig(json);
+  return parsed.isOk() ? ok(parsed.value) : err(parsed.error);
+}

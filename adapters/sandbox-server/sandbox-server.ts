@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { answerClientErrors } from './client-errors.js';
+import { createSandboxApp, type SandboxApp, type SandboxAppOptions } from './sandbox-app.js';
+
+export interface SandboxServerOptions extends Omit<SandboxAppOptions, 'baseUrl'> {
+  /** Default 3000; 0 picks a free port. */
+  readonly port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  readonly host?: string;
+  /** How often the sweeper (expiries, inquiries, event delivery) runs. Default 1000 ms. */
+  readonly sweepIntervalMs?: number;
+  /** How long `close` waits for requests in flight before cutting connections. Default 5000 ms. */
+  readonly shutdownGraceMs?: number;
+}
+
+/** A running sandbox: its URL, everything it is made of (for tests and tools), and `close`. */
+export interface SandboxServer extends SandboxApp {
+  /** Base URL, e.g. `http://127.0.0.1:3000`. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting connections, lets requests in flight finish, stops the sweeper. Idempotent. */
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * Starts the sandbox server (decisions.md section 7) on node:http: the v1 API, the hosted page
+ * and simulated issuer routes, in-memory adapters, the simulated acquirer and 3DS, and the
+ * background worker (sweeper every second). Resolves once it listens.
+ */
+export async function startSandboxServer(options: SandboxServerOptions = {}): Promise<SandboxServer> {
+  let baseUrl = '';
+  const app = createSandboxApp({
+    baseUrl: () => baseUrl,
+    ...(options.config !== undefined && { config: options.config }),
+    ...(options.logger !== undefined && { logger: options.logger }),
+    ...(options.clock !== undefined && { clock: options.clock }),
+    ...(options.acquirerLatencyMs !== undefined && { acquirerLatencyMs: options.acquirerLatencyMs }),
+    ...(options.threeDSLatencyMs !== undefined && { threeDSLatencyMs: options.threeDSLatencyMs }),
+    ...(options.engineOptions !== undefined && { engineOptions: options.engineOptions }),
+  });
+  const server = createServer(app.listener);
+  answerClientErrors(server);
+  const host = options.host ?? '127.0.0.1';
+  const address = await listen(server, options.port ?? 3000, host);
+  baseUrl = `http://${urlHost(host)}:${address.port}`;
+
+  const worker = app.engine.startBackgroundWorker({ intervalMs: options.sweepIntervalMs ?? 1000 });
+  const purge = setInterval(() => {
+    void app.idempotency.purgeExpired(app.clock.now());
+  }, 60_000);
+  purge.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      clearInterval(purge);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
+      force.unref();
+      await closed;
+      clearTimeout(force);
+      await worker.stop();
+    })();
+    return closing;
+  };
+
+  return { ...app, url: baseUrl, port: address.port, close };
+}

@@ -1,0 +1,212 @@
+/**
+ * HTTP benchmark: create-payment requests per second (hosted flow, in-memory) against the sandbox
+ * server, beside a bare node:http JSON endpoint measured in the same run, with autocannon.
+ *
+ * The servers run in a child process so that the load generator does not share their event
+ * loop. The bare endpoint does the minimum a JSON API does for the same request: it reads the
+ * body, parses it and answers 201 with a small JSON object.
+ *
+ *   npx tsx bench/http-bench.ts [--duration 10] [--connections 32]
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startSandboxServer } from '../adapters/sandbox-server/index.js';
+import { hostedRequest } from '../test/support/requests.js';
+
+/** What autocannon reports that this benchmark reads. */
+interface AutocannonResult {
+  readonly requests: { readonly average: number; readonly total: number };
+  readonly latency: { readonly p50: number; readonly p99: number; readonly average: number };
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly duration: number;
+}
+
+interface AutocannonOptions {
+  readonly url: string;
+  readonly method: 'POST';
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly connections: number;
+  readonly duration: number;
+  readonly pipelining?: number;
+}
+
+type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>;
+
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const SERVE_FLAG = '--http-bench-serve';
+const TOKEN = 'sandbox_hosted_only_token';
+const PROFILE = 'profile_webshop';
+
+/** Figures of one endpoint. */
+export interface EndpointFigures {
+  /** Mean requests per second over the run. */
+  readonly requestsPerSecond: number;
+  readonly totalRequests: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  /** Responses with another status than expected, connection errors and time-outs. */
+  readonly failures: number;
+}
+
+export interface HttpBenchResult {
+  readonly durationSeconds: number;
+  readonly connections: number;
+  /** `POST /v1/profiles/{profile_id}/payments`, hosted flow, against the sandbox server. */
+  readonly createPayment: EndpointFigures;
+  /** A bare node:http endpoint that parses the same JSON body and answers 201 JSON. */
+  readonly bareJson: EndpointFigures;
+  /** `createPayment.requestsPerSecond / bareJson.requestsPerSecond`. */
+  readonly ratio: number;
+  /** The target ratio (0.5). */
+  readonly target: number;
+  readonly meetsTarget: boolean;
+}
+
+export interface HttpBenchOptions {
+  /** Seconds per measured run. Default 10. */
+  readonly durationSeconds?: number;
+  /** Concurrent connections. Default 32. */
+  readonly connections?: number;
+  /** Seconds of warm-up per endpoint before measuring. Default 2. */
+  readonly warmupSeconds?: number;
+  /** Print the figures. Default true. */
+  readonly print?: boolean;
+}
+
+interface ServerPorts {
+  readonly sandbox: number;
+  readonly bare: number;
+}
+
+function bareJsonListener(req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    let status = 201;
+    let body: string;
+    try {
+      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { amount?: unknown };
+      body = JSON.stringify({ id: 'payment_0', amount: parsed.amount, state: 'processing' });
+    } catch {
+      status = 400;
+      body = JSON.stringify({ code: 'invalid_json' });
+    }
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+}
+
+/** Child process: both servers on free ports; reports them to the parent, runs until killed. */
+async function serve(): Promise<void> {
+  const sandbox = await startSandboxServer({ port: 0 });
+  const bare = createServer(bareJsonListener);
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const ports: ServerPorts = { sandbox: sandbox.port, bare: (bare.address() as AddressInfo).port };
+  process.send?.(ports);
+  process.on('disconnect', () => {
+    bare.close();
+    void sandbox.close().then(() => process.exit(0));
+  });
+}
+
+function startServers(): Promise<{ child: ChildProcess; ports: ServerPorts }> {
+  const child = fork(fileURLToPath(import.meta.url), [SERVE_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (ports) => resolve({ child, ports: ports as ServerPorts }));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`benchmark server exited with code ${code}`)));
+  });
+}
+
+function figures(result: AutocannonResult): EndpointFigures {
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    totalRequests: result.requests.total,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/**
+ * Measures HTTP create-payment requests per second (hosted flow, in-memory sandbox server) and a
+ * bare node:http JSON endpoint in the same run; returns both and their ratio (target >= 0.5).
+ */
+export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
+  const duration = options.durationSeconds ?? 10;
+  const connections = options.connections ?? 32;
+  const warmup = options.warmupSeconds ?? 2;
+  const { child, ports } = await startServers();
+  try {
+    const body = JSON.stringify(hostedRequest());
+    const load = (port: number, path: string, headers: Record<string, string>, seconds: number) =>
+      autocannon({
+        url: `http://127.0.0.1:${port}${path}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body,
+        connections,
+        duration: seconds,
+      });
+    const create = (seconds: number) =>
+      load(ports.sandbox, `/v1/profiles/${PROFILE}/payments`, { authorization: `Bearer ${TOKEN}` }, seconds);
+    const bare = (seconds: number) => load(ports.bare, '/payments', {}, seconds);
+
+    if (warmup > 0) {
+      await bare(warmup);
+      await create(warmup);
+    }
+    const bareJson = figures(await bare(duration));
+    const createPayment = figures(await create(duration));
+    const ratio = bareJson.requestsPerSecond === 0 ? 0 : createPayment.requestsPerSecond / bareJson.requestsPerSecond;
+    const result: HttpBenchResult = {
+      durationSeconds: duration,
+      connections,
+      createPayment,
+      bareJson,
+      ratio: Math.round(ratio * 100) / 100,
+      target: 0.5,
+      meetsTarget: ratio >= 0.5,
+    };
+    if (options.print ?? true) printResult(result);
+    return result;
+  } finally {
+    child.disconnect();
+  }
+}
+
+export function printResult(result: HttpBenchResult): void {
+  const line = (name: string, f: EndpointFigures) =>
+    `  ${name.padEnd(34)} ${String(f.requestsPerSecond).padStart(7)} req/s   p50 ${f.latencyP50Ms} ms   p99 ${f.latencyP99Ms} ms   failures ${f.failures}`;
+  console.log(`HTTP benchmark (autocannon, ${result.connections} connections, ${result.durationSeconds} s per run)`);
+  console.log(line('bare node:http JSON endpoint', result.bareJson));
+  console.log(line('POST create payment (hosted flow)', result.createPayment));
+  console.log(
+    `  ratio ${result.ratio.toFixed(2)} of the bare endpoint (target >= ${result.target}): ${result.meetsTarget ? 'met' : 'NOT met'}`,
+  );
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain && process.argv.includes(SERVE_FLAG)) {
+  void serve();
+} else if (isMain) {
+  const { values } = parseArgs({
+    options: { duration: { type: 'string' }, connections: { type: 'string' }, warmup: { type: 'string' } },
+  });
+  runHttpBench({
+    ...(values.duration !== undefined && { durationSeconds: Number(values.duration) }),
+    ...(values.connections !== undefined && { connections: Number(values.connections) }),
+    ...(values.warmup !== undefined && { warmupSeconds: Number(values.warmup) }),
+  }).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+/**
+ * The paystate command line: `paystate demo [--port 3000] [--host 127.0.0.1] [--config file]`
+ * starts the sandbox server (decisions.md section 7).
+ */
+import { parseArgs } from 'node:util';
+import type { SandboxConfig } from '../adapters/memory/index.js';
+import { createConsoleLogger } from '../adapters/node/index.js';
+import {
+  BUNDLED_SANDBOX_CONFIG,
+  readSandboxConfigFile,
+  startSandboxServer,
+  type SandboxServer,
+} from '../adapters/sandbox-server/index.js';
+
+const USAGE = `Usage: paystate demo [options]
+
+Starts the paystate sandbox: the v1 HTTP API, the hosted payment page and a simulated
+issuer, in memory, with the simulated acquirer and 3-D Secure.
+
+Options:
+  --port <n>       port to listen on (default 3000; 0 picks a free one)
+  --host <host>    interface to listen on (default 127.0.0.1)
+  --config <file>  partners, profiles and clients as JSON (default: the bundled sandbox config)
+  -h, --help       show this help
+`;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`paystate: ${message}\n`);
+  process.exit(code);
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return 3000;
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) fail(`--port must be a number from 0 to 65535, got ${text}`);
+  return port;
+}
+
+/** A create request for the printed examples; the card expires two years from now. */
+function exampleBody(direct: boolean): string {
+  const contact = {
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    address: { thoroughfare: 'Damrak 1', locality: 'Amsterdam', postal_code: '1012 LG', country: 'NL' },
+  };
+  const body: Record<string, unknown> = {
+    description: direct ? 'Demo order (direct)' : 'Demo order (hosted)',
+    method: 'creditcard',
+    currency: 'EUR',
+    amount: 1999,
+    billing: contact,
+    shipping: contact,
+    session: { redirect_url: 'https://example.com/return' },
+  };
+  if (direct) {
+    body['creditcard'] = {
+      number: '4242424242424242',
+      cvc: '123',
+      expiration: `${new Date().getUTCFullYear() + 2}-01-01T00:00:00.000Z`,
+      holder_name: 'Ada Lovelace',
+    };
+    body['user'] = {
+      ip_address: '127.0.0.1',
+      user_agent: 'curl',
+      accept: 'text/html',
+      accept_encoding: 'gzip',
+      accept_language: 'en-GB',
+      language: 'en-GB',
+      screen_width: 1920,
+      screen_height: 1080,
+      java_enabled: false,
+      javascript_enabled: true,
+      color_depth: 24,
+      timezone_offset: -60,
+    };
+  }
+  return JSON.stringify(body);
+}
+
+function curl(url: string, token: string, body: string, key: string): string {
+  return [
+    `curl -sS -X POST ${url}`,
+    `  -H 'Authorization: Bearer ${token}'`,
+    `  -H 'Content-Type: application/json'`,
+    `  -H 'Idempotency-Key: ${key}'`,
+    `  -d '${body}'`,
+  ].join(' \\\n');
+}
+
+function printBanner(server: SandboxServer, config: SandboxConfig, bundled: boolean): void {
+  const lines = [`paystate sandbox listening on ${server.url}`, ''];
+  if (!bundled) {
+    const profiles = config.partners.reduce((n, partner) => n + partner.profiles.length, 0);
+    lines.push(
+      `Config: ${config.partners.length} partner(s), ${profiles} profile(s), ${config.clients.length} client(s).`,
+    );
+  } else {
+    lines.push('Sandbox clients (bundled config; these tokens are public and work only here):');
+    for (const client of config.clients) {
+      const flows = client.pci_dss_compliant ? 'direct + hosted (PCI DSS compliant)' : 'hosted only';
+      lines.push(
+        `  ${client.token.padEnd(30)} ${client.partner_id}  ${client.profile_ids.join(', ').padEnd(32)} ${flows}`,
+      );
+    }
+    const compliant = config.clients.find((client) => client.pci_dss_compliant);
+    const hosted = config.clients.find((client) => !client.pci_dss_compliant);
+    const profile = config.partners[0]?.profiles[0]?.id;
+    if (profile !== undefined && hosted !== undefined) {
+      const url = `${server.url}/v1/profiles/${profile}/payments`;
+      lines.push('', 'Create a hosted payment (open next.redirect in a browser):');
+      lines.push(curl(url, hosted.token, exampleBody(false), `demo-hosted-${Date.now()}`));
+      if (compliant !== undefined) {
+        lines.push('', 'Create a direct payment with test card 4242 4242 4242 4242:');
+        lines.push(curl(url, compliant.token, exampleBody(true), `demo-direct-${Date.now()}`));
+      }
+      lines.push(
+        '',
+        'Read a payment back through its self link (or /v1/profiles/<profile_id>/payments/<id>):',
+        `curl -sS ${server.url}<_links.self.href> -H 'Authorization: Bearer ${hosted.token}'`,
+        '',
+        `List: curl -sS '${url}?limit=5' -H 'Authorization: Bearer ${hosted.token}'`,
+      );
+    }
+  }
+  lines.push('', 'Press Ctrl+C to stop.', '');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function demo(args: readonly string[]): Promise<void> {
+  let values: { port?: string; host?: string; config?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        config: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+  }
+  if (values.help === true) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const port = parsePort(values.port);
+  let config = BUNDLED_SANDBOX_CONFIG;
+  if (values.config !== undefined) {
+    const read = await readSandboxConfigFile(values.config);
+    if (read.isErr()) fail(read.error.message);
+    config = read.value;
+  }
+
+  const logger = createConsoleLogger({ level: 'info' });
+  let server: SandboxServer;
+  try {
+    server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    fail(code === 'EADDRINUSE' ? `port ${port} is already in use (try --port 0)` : String(error), 1);
+  }
+  printBanner(server, config, values.config === undefined);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stderr.write('paystate: forced exit\n');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'demo') {
+  void demo(rest);
+} else if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  process.stdout.write(USAGE);
+} else {
+  fail(`unknown command ${command}\n\n${USAGE}`);
+}

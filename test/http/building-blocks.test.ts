@@ -1,0 +1,176 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { apiPath } from '../../adapters/http/api-handler.js';
+import { bearerToken } from '../../adapters/http/auth.js';
+import { normalizeBasePath, stripBasePath } from '../../adapters/http/base-path.js';
+import { canonicalJson } from '../../adapters/http/canonical-json.js';
+import { acceptsJson, isJsonContentType } from '../../adapters/http/content-negotiation.js';
+import { idempotencyKeyOf, requestFingerprint } from '../../adapters/http/idempotency.js';
+import { parseJsonBody } from '../../adapters/http/json-body.js';
+import { problemDocument, safeText } from '../../adapters/http/problem-details.js';
+import { createRouter, pathSegments } from '../../adapters/http/router.js';
+import { NUM_RUNS } from '../support/property-runs.js';
+
+describe('content negotiation', () => {
+  it.each([
+    [null, true],
+    ['', true],
+    ['*/*', true],
+    ['application/json', true],
+    ['Application/JSON; charset=utf-8', true],
+    ['application/*', true],
+    ['application/*+json', true],
+    ['application/problem+json', true],
+    ['text/html, */*;q=0.1', true],
+    ['text/html', false],
+    ['application/json;q=0', false],
+    ['application/json;q=0.0, text/html', false],
+    ['garbage', false],
+  ])('Accept %j → %s', (accept, ok) => {
+    expect(acceptsJson(accept)).toBe(ok);
+  });
+
+  it.each([
+    ['application/json', true],
+    ['application/json; charset=utf-8', true],
+    ['application/json;charset="UTF-8"', true],
+    ['APPLICATION/JSON', true],
+    ['application/json; charset=iso-8859-1', false],
+    ['text/json', false],
+    ['application/problem+json', false],
+    [null, false],
+    ['', false],
+  ])('Content-Type %j → %s', (contentType, ok) => {
+    expect(isJsonContentType(contentType)).toBe(ok);
+  });
+});
+
+describe('bearer tokens', () => {
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer abc.DEF-_~+/=', 'abc.DEF-_~+/='],
+    ['Bearer   spaced  ', 'spaced'],
+    ['Bearer', null],
+    ['Bearer a b', null],
+    ['Basic abc', null],
+    ['Bearer ' + 'x'.repeat(5000), null],
+    [null, null],
+  ])('%j → %j', (header, token) => {
+    expect(bearerToken(header)).toBe(token);
+  });
+});
+
+describe('router', () => {
+  const router = createRouter([
+    { method: 'GET', pattern: ['v1', 'items', ':id'], name: 'get', handler: 'get' },
+    { method: 'POST', pattern: ['v1', 'items'], name: 'create', handler: 'create' },
+  ]);
+
+  it('matches, decodes parameters, and tells 404 from 405', () => {
+    expect(router.match('GET', pathSegments('/v1/items/a%20b') ?? [])).toMatchObject({
+      kind: 'found',
+      params: { id: 'a b' },
+    });
+    expect(router.match('HEAD', ['v1', 'items', 'x'])).toMatchObject({ kind: 'found' });
+    expect(router.match('DELETE', ['v1', 'items', 'x'])).toEqual({
+      kind: 'method_not_allowed',
+      allow: ['GET', 'HEAD'],
+    });
+    expect(router.match('GET', ['v1', 'items', ''])).toEqual({ kind: 'not_found' });
+    expect(router.match('GET', ['v1', 'items', 'x', 'y'])).toEqual({ kind: 'not_found' });
+    expect(pathSegments('/v1/%E0%A4%A')).toBeNull();
+  });
+});
+
+describe('base path', () => {
+  it('normalises prefixes and strips them from paths that carry them', () => {
+    expect(['', '/', undefined].map(normalizeBasePath)).toEqual(['', '', '']);
+    expect(normalizeBasePath('api/')).toBe('/api');
+    expect(() => normalizeBasePath('/a?b')).toThrow(TypeError);
+    expect(stripBasePath('/api/v1/x', '/api')).toBe('/v1/x');
+    expect(stripBasePath('/v1/x', '/api')).toBe('/v1/x');
+    expect(stripBasePath('/apiv1/x', '/api')).toBe('/apiv1/x');
+    expect(apiPath('/api/v1/x?y=1', '/api')).toBe('/v1/x');
+    expect(apiPath('/v1', '')).toBe('/v1');
+    expect(apiPath('/v10/x', '')).toBeNull();
+    expect(apiPath('http://evil/v1/x', '')).toBeNull();
+    expect(apiPath('//v1/x', '')).toBeNull();
+  });
+});
+
+describe('request fingerprints', () => {
+  it('ignore member order and whitespace, and tell method, path and body apart', async () => {
+    const body = { b: [1, { y: 2, x: 'é' }], a: null };
+    const same = JSON.parse(JSON.stringify({ a: null, b: [1, { x: 'é', y: 2 }] }), undefined);
+    const fp = (method: string, path: string, value: unknown) => requestFingerprint(method, path, value);
+    expect(await fp('POST', '/v1/p', body)).toBe(await fp('POST', '/v1/p', same));
+    expect(await fp('POST', '/v1/p', body)).toMatch(/^[0-9a-f]{64}$/);
+    expect(await fp('POST', '/v1/p', body)).not.toBe(await fp('POST', '/v1/q', body));
+    expect(await fp('POST', '/v1/p', body)).not.toBe(await fp('PUT', '/v1/p', body));
+    expect(await fp('POST', '/v1/p', body)).not.toBe(await fp('POST', '/v1/p', { ...body, a: 0 }));
+  });
+
+  it('canonical JSON is stable under any reordering of members (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const shuffled = JSON.parse(JSON.stringify(value, (_key, v: unknown) => reverseKeys(v)));
+        expect(canonicalJson(shuffled)).toBe(canonicalJson(value));
+        expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
+function reverseKeys(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).reverse());
+}
+
+describe('Idempotency-Key header', () => {
+  it('accepts 1 to 255 printable ASCII characters', () => {
+    expect(idempotencyKeyOf(null)._unsafeUnwrap()).toBeNull();
+    expect(idempotencyKeyOf('a')._unsafeUnwrap()).toBe('a');
+    expect(idempotencyKeyOf('k'.repeat(255)).isOk()).toBe(true);
+    for (const bad of ['', 'k'.repeat(256), 'tab\there', 'caf\u00e9']) expect(idempotencyKeyOf(bad).isErr()).toBe(true);
+  });
+});
+
+describe('JSON bodies', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it('parse UTF-8 JSON, refuse the rest without quoting it', () => {
+    expect(parseJsonBody(bytes('{"a":1}'))._unsafeUnwrap()).toEqual({ a: 1 });
+    expect(parseJsonBody(bytes('\ufeff{"a":1}'))._unsafeUnwrap()).toEqual({ a: 1 });
+    for (const text of ['', '{', '{"number":"4242424242424242"', 'undefined']) {
+      const problem = parseJsonBody(bytes(text))._unsafeUnwrapErr();
+      expect(problem.code).toBe('invalid_json');
+      expect(problem.detail).not.toContain('4242');
+    }
+    expect(parseJsonBody(new Uint8Array([0xff]))._unsafeUnwrapErr().code).toBe('invalid_json');
+    expect(parseJsonBody(bytes('['.repeat(33) + ']'.repeat(33)))._unsafeUnwrapErr().code).toBe('validation_failed');
+    expect(parseJsonBody(bytes('['.repeat(32) + ']'.repeat(32))).isOk()).toBe(true);
+    // Brackets inside strings do not count.
+    expect(parseJsonBody(bytes(JSON.stringify(['['.repeat(40) + '"[']))).isOk()).toBe(true);
+  });
+});
+
+describe('problem documents', () => {
+  it('mask card numbers in any text and cap its length', () => {
+    expect(safeText('card 4242 4242 4242 4242 and 4242-4242-4242-4242 and 378282246310005')).toBe(
+      'card [redacted] and [redacted] and [redacted]',
+    );
+    expect(safeText('x'.repeat(2000))).toHaveLength(500);
+    const document = problemDocument(
+      { code: 'validation_failed', detail: 'd', errors: [{ path: '4242424242424242', message: 'Unknown field' }] },
+      'https://docs.example/problems/',
+    );
+    expect(document).toEqual({
+      type: 'https://docs.example/problems/validation_failed',
+      title: 'The request is invalid',
+      status: 400,
+      detail: 'd',
+      code: 'validation_failed',
+      errors: [{ path: '[redacted]', message: 'Unknown field' }],
+    });
+  });
+});

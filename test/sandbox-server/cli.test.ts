@@ -1,0 +1,133 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+
+/** `paystate …` as `npm run demo` runs it (through tsx). */
+function cli(args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'bin/paystate.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function output(child: ChildProcess) {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    async waitFor(text: string, ms = 30_000): Promise<void> {
+      for (let waited = 0; !stdout.includes(text); waited += 50) {
+        if (waited > ms) throw new Error(`timed out waiting for ${text}; got:\n${stdout}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+/** The printed `curl … -d '…'` commands, as shell text. */
+function curlCommands(text: string): string[] {
+  return [...text.matchAll(/^curl -sS -X POST[\s\S]*?-d '[^']*'$/gm)].map((match) => match[0]);
+}
+
+describe('paystate demo', () => {
+  it('prints its URL, the sandbox tokens and curl commands that work, and stops on SIGTERM', async () => {
+    child = cli(['demo', '--port', '0']);
+    const out = output(child);
+    await out.waitFor('Press Ctrl+C to stop.');
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out.stdout())?.[1];
+    expect(url).toBeDefined();
+    for (const token of ['sandbox_pci_compliant_token', 'sandbox_hosted_only_token', 'sandbox_outlet_only_token']) {
+      expect(out.stdout()).toContain(token);
+    }
+    const [hosted, direct] = curlCommands(out.stdout());
+    expect(hosted).toBeDefined();
+    expect(direct).toBeDefined();
+
+    const hostedPayment = JSON.parse((await run('bash', ['-c', hosted ?? ''])).stdout);
+    expect(hostedPayment).toMatchObject({
+      state: 'processing',
+      next: { redirect: expect.stringContaining(`${url}/pay/`) },
+    });
+    const directPayment = JSON.parse((await run('bash', ['-c', direct ?? ''])).stdout);
+    expect(directPayment).toMatchObject({ state: 'succeeded', creditcard: { card: { last4: '4242' } } });
+    // The same command again is an idempotent retry.
+    expect(JSON.parse((await run('bash', ['-c', direct ?? ''])).stdout).id).toBe(directPayment.id);
+
+    const readBack = /^curl -sS (\S+)<_links\.self\.href> (.*)$/m.exec(out.stdout());
+    expect(readBack).not.toBeNull();
+    const read = await run('bash', [
+      '-c',
+      `curl -sS ${readBack?.[1]}${hostedPayment._links.self.href} ${readBack?.[2]}`,
+    ]);
+    expect(JSON.parse(read.stdout).id).toBe(hostedPayment.id);
+
+    await out.waitFor('http request');
+    child.kill('SIGTERM');
+    expect(await out.exited).toBe(0);
+    expect(out.stdout()).toContain('shutting down');
+    // The banner shows the public test card; the logs after it never contain card data.
+    const logs = out.stdout().split('Press Ctrl+C to stop.')[1] ?? '';
+    expect(logs).toContain('http request');
+    expect(logs).not.toContain('4242424242424242');
+  });
+
+  it('uses --config and does not print its tokens', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'paystate-cli-'));
+    const file = join(dir, 'config.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        partners: [{ id: 'partner_x', profiles: [{ id: 'profile_x', name: 'X' }] }],
+        clients: [
+          { token: 'my-secret-token', partner_id: 'partner_x', profile_ids: ['profile_x'], pci_dss_compliant: false },
+        ],
+      }),
+    );
+    child = cli(['demo', '--port', '0', '--config', file]);
+    const out = output(child);
+    await out.waitFor('Press Ctrl+C to stop.');
+    expect(out.stdout()).toContain('1 partner(s), 1 profile(s), 1 client(s)');
+    expect(out.stdout()).not.toContain('my-secret-token');
+    const url = /listening on (\S+)/.exec(out.stdout())?.[1];
+    const answer = await fetch(`${url}/v1/profiles/profile_x/payments`, {
+      headers: { authorization: 'Bearer my-secret-token' },
+    });
+    expect(answer.status).toBe(200);
+    child.kill('SIGINT');
+    expect(await out.exited).toBe(0);
+  });
+
+  it('refuses bad arguments and configs with a message and exit code 2', async () => {
+    const runs = [
+      ['demo', '--port', 'abc'],
+      ['demo', '--bogus'],
+      ['demo', '--config', '/nonexistent.json'],
+      ['frobnicate'],
+    ].map(async (args) => {
+      const out = output(cli(args));
+      return { code: await out.exited, stderr: out.stderr() };
+    });
+    for (const { code, stderr } of await Promise.all(runs)) {
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^paystate: /);
+    }
+  });
+});

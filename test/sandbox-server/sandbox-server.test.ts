@@ -1,0 +1,144 @@
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BUNDLED_SANDBOX_CONFIG,
+  readSandboxConfigFile,
+  startSandboxServer,
+  type SandboxServer,
+} from '../../adapters/sandbox-server/index.js';
+import { paymentSchema } from '../../src/index.js';
+import { directRequest, hostedRequest } from '../support/requests.js';
+import { call, get, post } from '../http/support/client.js';
+import { expectProblem } from '../http/support/expect-problem.js';
+
+const PCI = 'sandbox_pci_compliant_token';
+const HOSTED = 'sandbox_hosted_only_token';
+const OUTLET = 'sandbox_outlet_only_token';
+
+let server: SandboxServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Sends raw bytes and returns what comes back until the server closes the connection. */
+function raw(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+}
+
+describe('the bundled sandbox config', () => {
+  it('has one partner, two profiles and three clients: compliant, hosted only, second profile only', () => {
+    expect(BUNDLED_SANDBOX_CONFIG.partners).toHaveLength(1);
+    expect(BUNDLED_SANDBOX_CONFIG.partners[0]?.profiles).toHaveLength(2);
+    expect(
+      BUNDLED_SANDBOX_CONFIG.clients.map((client) => [client.token, client.profile_ids, client.pci_dss_compliant]),
+    ).toEqual([
+      [PCI, ['profile_webshop', 'profile_outlet'], true],
+      [HOSTED, ['profile_webshop', 'profile_outlet'], false],
+      [OUTLET, ['profile_outlet'], false],
+    ]);
+  });
+
+  it('reads config files and reports what is wrong without repeating tokens', async () => {
+    const missing = await readSandboxConfigFile('/nonexistent/sandbox.json');
+    expect(missing._unsafeUnwrapErr().code).toBe('unreadable');
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'paystate-'));
+    await writeFile(join(dir, 'broken.json'), '{"partners": [');
+    expect((await readSandboxConfigFile(join(dir, 'broken.json')))._unsafeUnwrapErr().code).toBe('invalid_json');
+    await writeFile(
+      join(dir, 'bad.json'),
+      JSON.stringify({
+        partners: [],
+        clients: [{ token: 'secret-token-x', partner_id: 'p', profile_ids: [], pci_dss_compliant: true }],
+      }),
+    );
+    const bad = (await readSandboxConfigFile(join(dir, 'bad.json')))._unsafeUnwrapErr();
+    expect(bad.code).toBe('invalid_config');
+    expect(bad.message).not.toContain('secret-token-x');
+  });
+});
+
+describe('startSandboxServer', () => {
+  it('serves both flows with the bundled tokens; next.redirect points at its own pages', async () => {
+    server = await startSandboxServer({ port: 0 });
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    const webshop = `${server.url}/v1/profiles/profile_webshop/payments`;
+
+    const hosted = await post(webshop, HOSTED, hostedRequest());
+    expect(hosted.status).toBe(201);
+    expect(paymentSchema.safeParse(hosted.json).success).toBe(true);
+    expect(hosted.json.next.redirect).toMatch(
+      new RegExp(`^${server.url}/pay/${hosted.json.id}\\?token=[A-Za-z0-9_-]{20,}$`),
+    );
+    const page = await call(hosted.json.next.redirect);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain('not built yet');
+
+    const direct = await post(webshop, PCI, directRequest('4000000000003220'));
+    expect(direct.json.state).toBe('processing');
+    const challengeUrl = new URL(direct.json.next.redirect);
+    expect(challengeUrl.origin).toBe(server.url);
+    const [, , , , paymentId, transactionId] = challengeUrl.pathname.split('/');
+    expect(challengeUrl.pathname).toBe(`/sandbox/issuer/challenge/${direct.json.id}/${transactionId}`);
+    expect((await call(challengeUrl.href)).text).toContain('not built yet');
+
+    const cres = server.challengeResponse(paymentId ?? '', transactionId ?? '', 'authorise');
+    expect(
+      (
+        await server.engine.completeChallenge({ paymentId: paymentId ?? '', transactionId: transactionId ?? '', cres })
+      ).isOk(),
+    ).toBe(true);
+    const read = await get(`${server.url}${direct.json._links.self.href}`, PCI);
+    expect(read.json.state).toBe('succeeded');
+
+    expectProblem(await post(webshop, HOSTED, directRequest('4242424242424242')), 403, 'direct_flow_not_permitted');
+    expectProblem(await post(webshop, OUTLET, hostedRequest()), 403, 'forbidden_profile');
+    expect((await post(`${server.url}/v1/profiles/profile_outlet/payments`, OUTLET, hostedRequest())).status).toBe(201);
+    expectProblem(await call(`${server.url}/nowhere`), 404, 'not_found');
+  });
+
+  it('runs the sweeper: an abandoned hosted payment expires', async () => {
+    server = await startSandboxServer({ port: 0, sweepIntervalMs: 20, engineOptions: { hostedPageTimeoutMs: 50 } });
+    const created = await post(`${server.url}/v1/profiles/profile_webshop/payments`, HOSTED, hostedRequest());
+    let state = created.json.state;
+    for (let waited = 0; state !== 'expired' && waited < 3000; waited += 25) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      state = (await get(`${server.url}${created.json._links.self.href}`, HOSTED)).json.state;
+    }
+    expect(state).toBe('expired');
+  });
+
+  it('answers malformed HTTP with a problem document', async () => {
+    server = await startSandboxServer({ port: 0 });
+    const answer = await raw(
+      server.port,
+      'GET /v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toContain('Content-Type: application/problem+json');
+  });
+
+  it('closes gracefully, twice if asked, and stops listening', async () => {
+    server = await startSandboxServer({ port: 0 });
+    const { url } = server;
+    expect((await get(`${url}/v1/profiles/profile_webshop/payments`, HOSTED)).status).toBe(200);
+    await Promise.all([server.close(), server.close()]);
+    await expect(fetch(`${url}/v1/profiles/profile_webshop/payments`)).rejects.toThrow();
+  });
+
+  it('reports a port in use', async () => {
+    server = await startSandboxServer({ port: 0 });
+    await expect(startSandboxServer({ port: server.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
