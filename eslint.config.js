@@ -29,11 +29,14 @@ export default tseslint.config(
         { object: 'Date', property: 'now', message: 'Use the clock port.' },
         { object: 'Math', property: 'random', message: 'Use the id port.' },
       ],
-      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Use the clock port.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Use the clock port.' },
+      ],
     },
   },
   {
-    files: ['bin/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
+    files: ['bin/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -67,7 +67,13 @@ function transitionsOf(machine: PaymentMachine): PureTransitions {
 /** The first step of a new payment: the initial state and its actions. Pure. */
 export function startPayment(machine: PaymentMachine, input: PaymentMachineInput): StepResult {
   const [snapshot, executable] = transitionsOf(machine).initial(input);
-  return { state: stateOf(snapshot), context: snapshot.context, actions: actionsOf(executable), changed: true, snapshot };
+  return {
+    state: stateOf(snapshot),
+    context: snapshot.context,
+    actions: actionsOf(executable),
+    changed: true,
+    snapshot,
+  };
 }
 
 /** Applies one event to a stored lifecycle. Pure: returns the next lifecycle and the actions as data. */
