@@ -10,27 +10,18 @@ import {
 } from '../support/engine-harness.js';
 import { browser, cardSubmission, creditcard, directRequest, hostedRequest } from '../support/requests.js';
 import { createChallengeResponse } from '../../adapters/sandbox/index.js';
+import {
+  CHALLENGE_CARD,
+  MINUTE,
+  PROFILE,
+  VISA,
+  createDirect,
+  createHosted,
+  stored,
+} from '../support/engine-helpers.js';
 
-const PROFILE = 'profile_0001';
-const MINUTE = 60_000;
-const VISA = '4242424242424242';
-const CHALLENGE_CARD = '4000000000003220';
 const DECLINED_CARD = '4000000000000002';
 const PAYMENT_ID = /^payment_[0-9a-f]{32}$/;
-
-async function createHosted(h: EngineHarness, profileId = PROFILE): Promise<Payment> {
-  return (await h.engine.createPayment({ client: compliantClient, profileId, body: hostedRequest() }))._unsafeUnwrap();
-}
-
-async function createDirect(h: EngineHarness, number: string): Promise<Payment> {
-  return (
-    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(number) })
-  )._unsafeUnwrap();
-}
-
-async function stored(h: EngineHarness, id: string) {
-  return (await h.engine.getPaymentRecord(id))._unsafeUnwrap();
-}
 
 /** Wraps every method of every port but the clock; returns what was called so far, in order. */
 function recordPortCalls(h: EngineHarness): () => string[] {

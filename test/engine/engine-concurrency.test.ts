@@ -2,38 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { ChallengeResult, Payment, PaymentError, RepositoryError, ThreeDSError } from '../../src/index.js';
 import type { Result } from 'neverthrow';
 import type { HarnessAdapterOptions } from '../support/engine-harness.js';
-import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
-import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
-
-const PROFILE = 'profile_0001';
-const SECOND = 1_000;
-const MINUTE = 60 * SECOND;
-const VISA = '4242424242424242';
-const CHALLENGE_CARD = '4000000000003220';
-
-async function createHosted(h: EngineHarness): Promise<Payment> {
-  return (
-    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
-  )._unsafeUnwrap();
-}
-
-async function createDirect(h: EngineHarness, number: string): Promise<Payment> {
-  return (
-    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(number) })
-  )._unsafeUnwrap();
-}
-
-async function stored(h: EngineHarness, id: string) {
-  return (await h.engine.getPaymentRecord(id))._unsafeUnwrap();
-}
-
-async function eventTypes(h: EngineHarness, paymentId: string): Promise<string[]> {
-  expect((await h.engine.deliverEvents()).isOk()).toBe(true);
-  return h.events
-    .events()
-    .filter((event) => event.paymentId === paymentId)
-    .map((event) => event.type);
-}
+import { makeEngineHarness } from '../support/engine-harness.js';
+import { cardSubmission } from '../support/requests.js';
+import {
+  CHALLENGE_CARD,
+  MINUTE,
+  SECOND,
+  VISA,
+  createDirect,
+  createHosted,
+  eventTypes,
+  stored,
+} from '../support/engine-helpers.js';
 
 /** Splits results into the one that succeeded and the errors of the others; fails unless exactly one succeeded. */
 function exactlyOneWinner(results: readonly Result<Payment, PaymentError>[]): {

@@ -1,14 +1,20 @@
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import type { Payment, PaymentEngineOptions } from '../../src/index.js';
-import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
-import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
+import { makeEngineHarness } from '../support/engine-harness.js';
+import { cardSubmission } from '../support/requests.js';
+import {
+  CHALLENGE_CARD,
+  MINUTE,
+  PROFILE,
+  VISA,
+  createDirect,
+  createHosted,
+  eventTypes,
+  stored,
+} from '../support/engine-helpers.js';
 
-const PROFILE = 'profile_0001';
-const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const VISA = '4242424242424242';
-const CHALLENGE_CARD = '4000000000003220';
 
 function harness(options: PaymentEngineOptions = {}) {
   const h = makeEngineHarness(options);
@@ -19,30 +25,6 @@ function harness(options: PaymentEngineOptions = {}) {
     return authenticate(request);
   };
   return { h, authentications: () => authentications };
-}
-
-async function createHosted(h: EngineHarness): Promise<Payment> {
-  return (
-    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
-  )._unsafeUnwrap();
-}
-
-async function createDirect(h: EngineHarness, number: string): Promise<Payment> {
-  return (
-    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(number) })
-  )._unsafeUnwrap();
-}
-
-async function stored(h: EngineHarness, id: string) {
-  return (await h.engine.getPaymentRecord(id))._unsafeUnwrap();
-}
-
-async function eventTypes(h: EngineHarness, paymentId: string): Promise<string[]> {
-  await h.engine.deliverEvents();
-  return h.events
-    .events()
-    .filter((event) => event.paymentId === paymentId)
-    .map((event) => event.type);
 }
 
 describe('hosted page deadline', () => {

@@ -1,36 +1,22 @@
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import type { Payment, PaymentEngineOptions, RepositoryError, ThreeDSError } from '../../src/index.js';
+import type { PaymentEngineOptions, RepositoryError, ThreeDSError } from '../../src/index.js';
 import type { HarnessAdapterOptions } from '../support/engine-harness.js';
 import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
-
-const PROFILE = 'profile_0001';
-const SECOND = 1_000;
-const MINUTE = 60 * SECOND;
-const VISA = '4242424242424242';
-const CHALLENGE_CARD = '4000000000003220';
-
-async function createHosted(h: EngineHarness): Promise<Payment> {
-  return (
-    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
-  )._unsafeUnwrap();
-}
+import {
+  CHALLENGE_CARD,
+  MINUTE,
+  PROFILE,
+  SECOND,
+  VISA,
+  createHosted,
+  eventTypes,
+  stored,
+} from '../support/engine-helpers.js';
 
 function createDirect(h: EngineHarness, number: string) {
   return h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(number) });
-}
-
-async function stored(h: EngineHarness, id: string) {
-  return (await h.engine.getPaymentRecord(id))._unsafeUnwrap();
-}
-
-async function eventTypes(h: EngineHarness, paymentId: string): Promise<string[]> {
-  expect((await h.engine.deliverEvents()).isOk()).toBe(true);
-  return h.events
-    .events()
-    .filter((event) => event.paymentId === paymentId)
-    .map((event) => event.type);
 }
 
 const sweepReport = (

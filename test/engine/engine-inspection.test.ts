@@ -18,7 +18,7 @@ const summary = (events: readonly InspectionEvent[]) =>
       case '@xstate.action':
         return `action ${e.action.type}`;
       case '@xstate.snapshot':
-        return `snapshot ${JSON.stringify((e.snapshot as { value: unknown }).value)}`;
+        return `snapshot ${JSON.stringify((e.snapshot as unknown as { value: unknown }).value)}`;
       default:
         return e.type;
     }

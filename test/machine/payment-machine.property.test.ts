@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FAILURE_REASONS, isFinalState, PUBLIC_STATES } from '../../src/domain/index.js';
 import type { InquiryAnswer, PaymentMachineEvent } from '../../src/machine/index.js';
 import {
+  PAYMENT_MACHINE_EVENT_TYPES,
   cardholderMustAct,
   createPaymentMachine,
   DEFAULT_PAYMENT_MACHINE_OPTIONS,
@@ -28,19 +29,7 @@ const inquiryAnswer: fc.Arbitrary<InquiryAnswer> = fc.oneof(
 const eventArb: fc.Arbitrary<(at: number) => PaymentMachineEvent> = fc.oneof(
   fc
     .constantFrom(
-      'card.submitted',
-      'authentication.not_required',
-      'authentication.succeeded',
-      'authentication.unavailable',
-      'authentication.challenge_required',
-      'authentication.data_mismatch',
-      'authentication.rejected',
-      'authentication.error',
-      'challenge.accepted',
-      'challenge.refused',
-      'expiry.due',
-      'authorization.approved',
-      'authorization.unknown',
+      ...PAYMENT_MACHINE_EVENT_TYPES.filter((type) => type !== 'authorization.declined' && type !== 'inquiry.answered'),
     )
     .map((type) => (at: number) => ({ type, at }) as PaymentMachineEvent),
   fc
