@@ -1,0 +1,137 @@
+import type { PortFailure } from '../../src/ports/port-result.js';
+
+/** What a Postgres failure means to a port caller: a lost race (`conflict`) or a store that did not do the work. */
+export type PostgresFailure = PortFailure<'conflict' | 'unavailable'>;
+
+/** Node socket errors that mean the connection could not be made or was lost. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** Messages of errors the `pg` driver raises itself (no SQLSTATE) when a connection is gone or cannot be had. */
+const DRIVER_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'connection terminated',
+  'Client has encountered a connection error',
+  'Client was closed and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Connection timeout',
+  'Query read timeout',
+];
+
+/** SQLSTATEs after which the same statement may well succeed. */
+const RETRYABLE_SQLSTATES: Readonly<Record<string, string>> = {
+  '40001': 'serialization failure',
+  '40P01': 'deadlock detected',
+  '55P03': 'lock not available',
+  '57014': 'statement cancelled (time-out)',
+  '57P01': 'server shutting down (admin shutdown)',
+  '57P02': 'server crashed (crash shutdown)',
+  '57P03': 'server cannot accept connections yet',
+  '53300': 'too many connections',
+  '53400': 'configuration limit exceeded',
+  '25006': 'read-only transaction (fail-over in progress?)',
+  '58000': 'system error',
+  '58030': 'I/O error',
+};
+
+/** Names of the non-retryable SQLSTATE classes, for messages that say what went wrong without echoing data. */
+const SQLSTATE_CLASSES: Readonly<Record<string, string>> = {
+  '08': 'connection exception',
+  '22': 'data exception',
+  '23': 'integrity constraint violation',
+  '25': 'invalid transaction state',
+  '28': 'invalid authorization',
+  '3D': 'invalid catalog name (no such database)',
+  '3F': 'invalid schema name',
+  '42': 'syntax error or access rule violation (is the schema migrated?)',
+  '53': 'insufficient resources',
+  '54': 'program limit exceeded',
+  '55': 'object not in prerequisite state',
+  '57': 'operator intervention',
+  XX: 'internal error',
+};
+
+interface ErrorFields {
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly constraint?: unknown;
+  readonly table?: unknown;
+}
+
+const fieldsOf = (error: unknown): ErrorFields =>
+  typeof error === 'object' && error !== null ? (error as ErrorFields) : {};
+
+const isSqlState = (code: unknown): code is string => typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+
+/** Table and constraint names come from the schema, never from the data: safe to name. */
+function where(fields: ErrorFields): string {
+  const parts: string[] = [];
+  if (typeof fields.table === 'string') parts.push(`table ${fields.table}`);
+  if (typeof fields.constraint === 'string') parts.push(`constraint ${fields.constraint}`);
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
+
+/** True when `error` says the connection to the server could not be made or was lost. */
+export function isConnectionError(error: unknown): boolean {
+  const fields = fieldsOf(error);
+  if (typeof fields.code === 'string') {
+    if (CONNECTION_ERROR_CODES.has(fields.code)) return true;
+    if (isSqlState(fields.code) && fields.code.startsWith('08')) return true;
+    if (fields.code === '57P01' || fields.code === '57P02' || fields.code === '57P03') return true;
+  }
+  const message = typeof fields.message === 'string' ? fields.message : '';
+  return DRIVER_CONNECTION_MESSAGES.some((fragment) => message.includes(fragment));
+}
+
+/**
+ * Classifies anything the `pg` driver threw, in this one place:
+ * - `23505` unique violation → `conflict` (another writer was first);
+ * - serialization failures, deadlocks, lock and statement time-outs, server restarts,
+ *   too many connections and lost connections → `unavailable`, retryable;
+ * - everything else → `unavailable`, not retryable.
+ *
+ * The message names the SQLSTATE, its class and the table or constraint involved, never the
+ * server's own message or detail, which can quote the values of the statement.
+ */
+export function classifyPostgresError(error: unknown): PostgresFailure {
+  const fields = fieldsOf(error);
+  const code = fields.code;
+  if (code === '23505') {
+    return { code: 'conflict', message: `Postgres unique violation (23505)${where(fields)}`, retryable: false };
+  }
+  if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) {
+    return { code: 'unavailable', message: `Postgres connection lost or refused (${code})`, retryable: true };
+  }
+  if (isSqlState(code)) {
+    const retryable = RETRYABLE_SQLSTATES[code];
+    if (retryable !== undefined) {
+      return { code: 'unavailable', message: `Postgres ${retryable} (${code})`, retryable: true };
+    }
+    if (code.startsWith('08')) {
+      return { code: 'unavailable', message: `Postgres connection exception (${code})`, retryable: true };
+    }
+    const kind = SQLSTATE_CLASSES[code.slice(0, 2)] ?? 'error';
+    return { code: 'unavailable', message: `Postgres ${kind} (${code})${where(fields)}`, retryable: false };
+  }
+  if (isConnectionError(error)) {
+    const detail = typeof code === 'string' ? ` (${code})` : '';
+    return { code: 'unavailable', message: `Postgres connection lost or refused${detail}`, retryable: true };
+  }
+  return { code: 'unavailable', message: 'Postgres call failed (no SQLSTATE)', retryable: false };
+}
+
+/** For ports whose only error is `unavailable`: a `conflict` there is a lost race that a retry resolves. */
+export function asUnavailable(failure: PostgresFailure): PortFailure<'unavailable'> {
+  return failure.code === 'unavailable'
+    ? { code: 'unavailable', message: failure.message, retryable: failure.retryable }
+    : { code: 'unavailable', message: failure.message, retryable: true };
+}

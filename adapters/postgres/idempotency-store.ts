@@ -1,0 +1,155 @@
+import { err, ok, type Result } from 'neverthrow';
+import type pg from 'pg';
+import type {
+  IdempotencyBegin,
+  IdempotencyStore,
+  IdempotencyStoreError,
+  StoredResponse,
+} from '../../src/ports/idempotency-store.js';
+import { asUnavailable } from './classify-error.js';
+import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
+import { runStatement, type Statement } from './run-statement.js';
+
+export type PostgresIdempotencyStoreOptions = PostgresConnectionOptions & {
+  /** Named prepared statements; default true. */
+  readonly preparedStatements?: boolean;
+};
+
+/** The Postgres `IdempotencyStore`. */
+export interface PostgresIdempotencyStore extends IdempotencyStore {
+  readonly pool: pg.Pool;
+  /** Ends the pool if the store created it. */
+  close(): Promise<void>;
+}
+
+interface BeginRow {
+  readonly started: boolean;
+  readonly fingerprint: string | null;
+  readonly status: 'in_progress' | 'completed' | null;
+  readonly response_status: number | null;
+  readonly response_headers: Record<string, string> | null;
+  readonly response_body: string | null;
+}
+
+/**
+ * Claims the key when it is free or its entry has expired (one row lock decides between
+ * concurrent callers); otherwise reads the entry. Parameters: $1 client, $2 key,
+ * $3 fingerprint, $4 now, $5 expiry.
+ */
+const BEGIN: Statement = {
+  name: 'paystate_idempotency_begin',
+  text: `
+WITH claimed AS (
+  INSERT INTO paystate_idempotency_keys AS k (client_id, key, fingerprint, status, created_at, expires_at)
+  VALUES ($1, $2, $3, 'in_progress', $4, $5)
+  ON CONFLICT (client_id, key) DO UPDATE
+  SET fingerprint = EXCLUDED.fingerprint, status = 'in_progress', response_status = NULL,
+      response_headers = NULL, response_body = NULL, created_at = EXCLUDED.created_at,
+      expires_at = EXCLUDED.expires_at
+  WHERE k.expires_at <= EXCLUDED.created_at
+  RETURNING true AS started
+)
+SELECT true AS started, NULL::text AS fingerprint, NULL::text AS status, NULL::int AS response_status,
+       NULL::jsonb AS response_headers, NULL::text AS response_body
+FROM claimed
+UNION ALL
+SELECT false, k.fingerprint, k.status, k.response_status, k.response_headers, k.response_body
+FROM paystate_idempotency_keys k
+WHERE k.client_id = $1 AND k.key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`,
+};
+
+const COMPLETE: Statement = {
+  name: 'paystate_idempotency_complete',
+  text: `
+UPDATE paystate_idempotency_keys
+SET status = 'completed', response_status = $3, response_headers = $4, response_body = $5
+WHERE client_id = $1 AND key = $2 AND status = 'in_progress'`,
+};
+
+const RELEASE: Statement = {
+  name: 'paystate_idempotency_release',
+  text: `DELETE FROM paystate_idempotency_keys WHERE client_id = $1 AND key = $2 AND status = 'in_progress'`,
+};
+
+const PURGE: Statement = {
+  name: 'paystate_idempotency_purge',
+  text: `DELETE FROM paystate_idempotency_keys WHERE expires_at <= $1`,
+};
+
+/** A concurrent first request can commit between the claim and the read of one statement: read again. */
+const BEGIN_ATTEMPTS = 5;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function beginOutcome(row: BeginRow, fingerprint: string): IdempotencyBegin {
+  if (row.started) return { kind: 'started' };
+  if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+  if (row.status === 'completed' && row.response_status !== null) {
+    const response: StoredResponse = {
+      status: row.response_status,
+      headers: row.response_headers ?? {},
+      body: row.response_body ?? '',
+    };
+    return { kind: 'completed', response };
+  }
+  return { kind: 'in_progress' };
+}
+
+/**
+ * `Idempotency-Key` storage on Postgres (schema: `migrate`). `begin` is one atomic statement:
+ * of concurrent callers with the same client and key, exactly one inserts (or takes over an
+ * expired entry) and gets `started`. A key used with another fingerprint is a `mismatch`
+ * whatever its state. Stored answers are replayed byte for byte (`text` body).
+ */
+export function createPostgresIdempotencyStore(options: PostgresIdempotencyStoreOptions): PostgresIdempotencyStore {
+  const connection = resolveConnection(options);
+  const { pool } = connection;
+  const prepared = options.preparedStatements ?? true;
+  const run = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
+    runStatement<R>(pool, statement, values, prepared);
+
+  return {
+    pool,
+
+    async begin(request): Promise<Result<IdempotencyBegin, IdempotencyStoreError>> {
+      const values = [
+        request.clientId,
+        request.key,
+        request.fingerprint,
+        iso(request.now),
+        iso(request.now + request.ttlMs),
+      ];
+      for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
+        const result = await run<BeginRow>(BEGIN, values);
+        if (result.isErr()) return err(asUnavailable(result.error));
+        const row = result.value.rows[0];
+        if (row !== undefined) return ok(beginOutcome(row, request.fingerprint));
+      }
+      return err({ code: 'unavailable', message: 'Idempotency key is changing too fast to read', retryable: true });
+    },
+
+    async complete(request) {
+      const { response } = request;
+      const result = await run(COMPLETE, [
+        request.clientId,
+        request.key,
+        response.status,
+        JSON.stringify(response.headers),
+        response.body,
+      ]);
+      return result.isErr() ? err(asUnavailable(result.error)) : ok(undefined);
+    },
+
+    async release(request) {
+      const result = await run(RELEASE, [request.clientId, request.key]);
+      return result.isErr() ? err(asUnavailable(result.error)) : ok(undefined);
+    },
+
+    async purgeExpired(now) {
+      const result = await run(PURGE, [iso(now)]);
+      return result.isErr() ? err(asUnavailable(result.error)) : ok(result.value.rowCount ?? 0);
+    },
+
+    close: () => connection.close(),
+  };
+}

@@ -1,0 +1,30 @@
+export { asUnavailable, classifyPostgresError, isConnectionError, type PostgresFailure } from './classify-error.js';
+export { createPostgresPool, type PostgresConnectionOptions, type PostgresPoolOptions } from './connection.js';
+export {
+  clientIdForTokenDigest,
+  createPostgresCredentialStore,
+  type CredentialImportError,
+  type NewClient,
+  type PostgresCredentialStore,
+  type PostgresCredentialStoreOptions,
+} from './credential-store.js';
+export {
+  createPostgresIdempotencyStore,
+  type PostgresIdempotencyStore,
+  type PostgresIdempotencyStoreOptions,
+} from './idempotency-store.js';
+export { migrate, type MigrateOptions, type MigrationError, type MigrationReport } from './migrate.js';
+export { runMigrateCli, type MigrateCliIo } from './migrate-cli.js';
+export { MIGRATIONS, type Migration } from './migrations/index.js';
+export {
+  createPostgresPaymentRepository,
+  type PostgresPaymentRepository,
+  type PostgresPaymentRepositoryOptions,
+  type PostgresPaymentRepositoryTuning,
+} from './payment-repository.js';
+export {
+  createPostgresAdapters,
+  PostgresMigrationFailed,
+  type PostgresAdapters,
+  type PostgresAdaptersOptions,
+} from './postgres-adapters.js';

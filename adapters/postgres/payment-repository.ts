@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { err, ok, type Result } from 'neverthrow';
+import type pg from 'pg';
+import type { DomainEvent } from '../../src/domain/domain-event.js';
+import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import type {
+  DuePayments,
+  OutboxEntry,
+  PaymentPage,
+  PaymentRepository,
+  RepositoryError,
+} from '../../src/ports/payment-repository.js';
+import type { PortResult } from '../../src/ports/port-result.js';
+import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
+import { paymentFromRow, paymentParams, safeNumber, UnreadableRowError, type PaymentRow } from './payment-row.js';
+import {
+  FIND_DUE,
+  INSERT,
+  LIST_AFTER,
+  LIST_FIRST,
+  LOAD,
+  MARK_DELIVERED,
+  PURGE_DELIVERED,
+  READ_OUTBOX,
+  RELEASE_OUTBOX_LEASE,
+  UPDATE,
+} from './payment-statements.js';
+import { runStatement, type Statement } from './run-statement.js';
+
+export interface PostgresPaymentRepositoryTuning {
+  /**
+   * How long payments returned by `findDue` stay hidden from the `findDue` of other
+   * repository instances (other processes), in ms, so that concurrent sweepers share the work
+   * instead of all doing the same. Default 30000; 0 turns the lease off (`FOR UPDATE SKIP
+   * LOCKED` still keeps two concurrent calls apart).
+   */
+  readonly claimLeaseMs?: number;
+  /**
+   * How long the instance that last read the outbox stays its only reader, in ms (renewed by
+   * each `readOutbox`), so that one instance at a time delivers events, in order. Default 30000.
+   */
+  readonly outboxLeaseMs?: number;
+  /**
+   * Use named prepared statements (parsed and planned once per connection). Default true;
+   * turn off behind a pooler that does not support them.
+   */
+  readonly preparedStatements?: boolean;
+  /** Identifies this instance's leases; default a random UUID. */
+  readonly instanceId?: string;
+}
+
+export type PostgresPaymentRepositoryOptions = PostgresConnectionOptions & PostgresPaymentRepositoryTuning;
+
+/** The Postgres `PaymentRepository`, plus housekeeping. */
+export interface PostgresPaymentRepository extends PaymentRepository {
+  /** The pool the repository uses. */
+  readonly pool: pg.Pool;
+  /** The id of this instance's leases. */
+  readonly instanceId: string;
+  /** Deletes outbox entries delivered before `before` (epoch ms); returns how many. */
+  purgeDelivered(before: number): PortResult<number, RepositoryError>;
+  /** Gives up the outbox lease and ends the pool if the repository created it. */
+  close(): Promise<void>;
+}
+
+/** Whole, non-negative page size; anything else reads as 0. */
+const pageSize = (limit: number): number =>
+  Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : limit === Infinity ? 1_000_000 : 0;
+
+/** A lease in whole ms, within what the statements' `int` parameter holds. Default 30 s. */
+const leaseMs = (value: number | undefined, min: number): number =>
+  Math.min(2_147_483_647, Math.max(min, Math.floor(value ?? 30_000)));
+
+function readRows<T>(read: () => T): Result<T, RepositoryError> {
+  try {
+    return ok(read());
+  } catch (error) {
+    if (error instanceof UnreadableRowError) {
+      return err({ code: 'unavailable', message: `Stored payment cannot be read: ${error.message}`, retryable: false });
+    }
+    throw error;
+  }
+}
+
+const byDue =
+  (time: (record: PaymentRecord) => number | null) =>
+  (a: PaymentRecord, b: PaymentRecord): number =>
+    (time(a) ?? 0) - (time(b) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * A `PaymentRepository` on Postgres (schema: `migrate`).
+ *
+ * - Every write is one statement, so one transaction and one commit: `insert` writes the
+ *   payment and its events; `update` is a compare-and-set on the version that writes the events
+ *   only when it wins. A direct-flow payment thus costs two commits (intent, outcome).
+ * - `findDue` claims with `FOR UPDATE SKIP LOCKED` and leases what it returns to this instance
+ *   for `claimLeaseMs`, so sweepers in other processes do not fetch the same payments; the
+ *   engine's versioned update stays the final guard, and any update ends the lease.
+ * - `readOutbox` returns events only to the instance holding the outbox lease, so one
+ *   instance at a time delivers them, in order (at least once: a lease that runs out while its
+ *   holder is still publishing lets another instance repeat events).
+ * - Failures are classified by `classifyPostgresError`.
+ */
+export function createPostgresPaymentRepository(options: PostgresPaymentRepositoryOptions): PostgresPaymentRepository {
+  const connection = resolveConnection(options);
+  const { pool } = connection;
+  const prepared = options.preparedStatements ?? true;
+  const instanceId = options.instanceId ?? randomUUID();
+  const claimLeaseMs = leaseMs(options.claimLeaseMs, 0);
+  const outboxLeaseMs = leaseMs(options.outboxLeaseMs, 1);
+
+  const run = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
+    runStatement<R>(pool, statement, values, prepared);
+
+  const eventsParam = (events: readonly DomainEvent[]): string => JSON.stringify(events);
+
+  return {
+    pool,
+    instanceId,
+
+    async insert(record, events) {
+      const result = await run(INSERT, [record.id, ...paymentParams(record), eventsParam(events)]);
+      if (result.isOk()) return ok(undefined);
+      const failure = result.error;
+      return err(
+        failure.code === 'conflict' ? { ...failure, message: `Payment ${record.id} already exists` } : failure,
+      );
+    },
+
+    async update(record, events) {
+      const result = await run<{ written: number }>(UPDATE, [
+        record.id,
+        ...paymentParams(record),
+        eventsParam(events),
+        record.version - 1,
+      ]);
+      if (result.isErr()) return err(result.error);
+      if (result.value.rows[0]?.written !== 1) {
+        return err({
+          code: 'conflict',
+          message: `Payment ${record.id} is not stored at version ${record.version - 1}`,
+          retryable: false,
+        });
+      }
+      return ok(undefined);
+    },
+
+    async load(id) {
+      const result = await run<PaymentRow>(LOAD, [id]);
+      if (result.isErr()) return err(result.error);
+      const row = result.value.rows[0];
+      return readRows(() => (row === undefined ? null : paymentFromRow(row)));
+    },
+
+    async list(query) {
+      const limit = pageSize(query.limit);
+      const empty: PaymentPage = { items: [], nextCursor: null };
+      if (limit === 0) return ok(empty);
+      const result =
+        query.after === undefined
+          ? await run<PaymentRow>(LIST_FIRST, [query.profileId, limit + 1])
+          : await run<PaymentRow>(LIST_AFTER, [query.profileId, limit + 1, query.after]);
+      if (result.isErr()) return err(result.error);
+      const rows = result.value.rows;
+      return readRows((): PaymentPage => {
+        const items = rows.slice(0, limit).map(paymentFromRow);
+        const more = rows.length > limit;
+        return { items, nextCursor: more ? (items[items.length - 1]?.id ?? null) : null };
+      });
+    },
+
+    async findDue(query) {
+      const limit = pageSize(query.limit);
+      if (limit === 0) return ok({ expiries: [], inquiries: [] });
+      const result = await run<PaymentRow & { kind: 'expiry' | 'inquiry' }>(FIND_DUE, [
+        new Date(query.now).toISOString(),
+        limit,
+        instanceId,
+        claimLeaseMs,
+      ]);
+      if (result.isErr()) return err(result.error);
+      const rows = result.value.rows;
+      return readRows((): DuePayments => {
+        const expiries: PaymentRecord[] = [];
+        const inquiries: PaymentRecord[] = [];
+        for (const row of rows) (row.kind === 'expiry' ? expiries : inquiries).push(paymentFromRow(row));
+        expiries.sort(byDue((record) => record.expiresAt));
+        inquiries.sort(byDue((record) => record.nextInquiryAt));
+        return { expiries, inquiries };
+      });
+    },
+
+    async readOutbox(limit) {
+      const count = pageSize(limit);
+      if (count === 0) return ok([]);
+      const result = await run<{ sequence: string; event: DomainEvent }>(READ_OUTBOX, [
+        instanceId,
+        outboxLeaseMs,
+        count,
+      ]);
+      if (result.isErr()) return err(result.error);
+      const rows = result.value.rows;
+      return readRows(() =>
+        rows.map((row): OutboxEntry => ({ sequence: safeNumber(row.sequence, 'sequence'), event: row.event })),
+      );
+    },
+
+    async markDelivered(sequences) {
+      if (sequences.length === 0) return ok(undefined);
+      const result = await run(MARK_DELIVERED, [sequences.map(String)]);
+      return result.isErr() ? err(result.error) : ok(undefined);
+    },
+
+    async purgeDelivered(before) {
+      const result = await run(PURGE_DELIVERED, [new Date(before).toISOString()]);
+      return result.isErr() ? err(result.error) : ok(result.value.rowCount ?? 0);
+    },
+
+    async close() {
+      await run(RELEASE_OUTBOX_LEASE, [instanceId]);
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { PAYMENT_WRITE_COLUMNS, paymentSelectList } from './payment-row.js';
+import type { Statement } from './run-statement.js';
+
+/*
+ * The SQL of the payment repository. Every write is a single statement: one transaction and
+ * one commit each, atomic also when the connection drops half-way.
+ */
+
+const COLUMNS = PAYMENT_WRITE_COLUMNS.join(', ');
+const SELECT_P = paymentSelectList('p');
+const EVENTS_PARAM = PAYMENT_WRITE_COLUMNS.length + 2;
+
+/** Outbox rows for a JSON array of events, in array order, for the payment a CTE named `written` returns. */
+const INSERT_EVENTS = `
+  INSERT INTO paystate_outbox (event_id, payment_id, event_type, event)
+  SELECT e.value->>'id', written.id, e.value->>'type', e.value
+  FROM written, jsonb_array_elements($${EVENTS_PARAM}::jsonb) WITH ORDINALITY AS e(value, ordinal)
+  ORDER BY e.ordinal`;
+
+/**
+ * Insert: the payment and its events in one statement, hence one transaction and one commit.
+ * A taken id raises a unique violation, and nothing is written.
+ */
+export const INSERT: Statement = {
+  name: 'paystate_payment_insert',
+  text: `
+WITH written AS (
+  INSERT INTO paystate_payments (id, ${COLUMNS})
+  VALUES ($1, ${PAYMENT_WRITE_COLUMNS.map((_, index) => `$${index + 2}`).join(', ')})
+  RETURNING id
+)
+${INSERT_EVENTS}`,
+};
+
+/**
+ * Update: a compare-and-set on the version, and the events, in one statement (one
+ * transaction). When the stored version is not the expected one no row is updated, so no
+ * event is written either, and `written` counts 0. Any lease on the payment ends.
+ */
+export const UPDATE: Statement = {
+  name: 'paystate_payment_update',
+  text: `
+WITH written AS (
+  UPDATE paystate_payments
+  SET (${COLUMNS}, claimed_by, claimed_until) =
+      ROW(${PAYMENT_WRITE_COLUMNS.map((_, index) => `$${index + 2}`).join(', ')}, NULL, NULL)
+  WHERE id = $1 AND version = $${EVENTS_PARAM + 1}
+  RETURNING id
+), events AS (${INSERT_EVENTS}
+)
+SELECT count(*)::int AS written FROM written`,
+};
+
+export const LOAD: Statement = {
+  name: 'paystate_payment_load',
+  text: `SELECT ${SELECT_P} FROM paystate_payments p WHERE p.id = $1`,
+};
+
+export const LIST_FIRST: Statement = {
+  name: 'paystate_payment_list_first',
+  text: `
+SELECT ${SELECT_P} FROM paystate_payments p
+WHERE p.profile_id = $1
+ORDER BY p.created_at DESC, p.id DESC
+LIMIT $2`,
+};
+
+/** After a cursor of the same profile; an unknown or foreign cursor finds no row, hence an empty page. */
+export const LIST_AFTER: Statement = {
+  name: 'paystate_payment_list_after',
+  text: `
+SELECT ${SELECT_P} FROM paystate_payments p
+WHERE p.profile_id = $1
+  AND (p.created_at, p.id) < (
+    (SELECT c.created_at FROM paystate_payments c WHERE c.id = $3 AND c.profile_id = $1),
+    (SELECT c.id FROM paystate_payments c WHERE c.id = $3 AND c.profile_id = $1)
+  )
+ORDER BY p.created_at DESC, p.id DESC
+LIMIT $2`,
+};
+
+/**
+ * Claims due payments: the oldest due of each kind that no other instance holds a lease on,
+ * skipping rows another transaction has locked, and leases them to this instance. Parameters:
+ * $1 now (the engine's clock), $2 limit, $3 instance, $4 lease in ms.
+ */
+export const FIND_DUE: Statement = {
+  name: 'paystate_payment_find_due',
+  text: `
+WITH expiries AS (
+  SELECT id, 'expiry' AS kind FROM paystate_payments
+  WHERE state IN ('awaiting_card_data', 'awaiting_challenge') AND expires_at <= $1
+    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
+  ORDER BY expires_at, id
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED
+), inquiries AS (
+  SELECT id, 'inquiry' AS kind FROM paystate_payments
+  WHERE state = 'authorizing' AND next_inquiry_at <= $1
+    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
+  ORDER BY next_inquiry_at, id
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE paystate_payments p
+SET claimed_by = CASE WHEN $4::int > 0 THEN $3 END,
+    claimed_until = CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 millisecond' END
+FROM (SELECT * FROM expiries UNION ALL SELECT * FROM inquiries) AS due
+WHERE p.id = due.id
+RETURNING due.kind, ${SELECT_P}`,
+};
+
+/** Takes or renews the outbox lease, then reads the oldest undelivered events if this instance holds it. */
+export const READ_OUTBOX: Statement = {
+  name: 'paystate_outbox_read',
+  text: `
+WITH lease AS (
+  UPDATE paystate_outbox_lease
+  SET holder = $1, held_until = now() + $2::int * interval '1 millisecond'
+  WHERE holder = $1 OR holder IS NULL OR held_until IS NULL OR held_until <= now()
+  RETURNING holder
+)
+SELECT o.sequence, o.event FROM paystate_outbox o
+WHERE o.delivered_at IS NULL AND EXISTS (SELECT 1 FROM lease)
+ORDER BY o.sequence
+LIMIT $3`,
+};
+
+export const MARK_DELIVERED: Statement = {
+  name: 'paystate_outbox_mark_delivered',
+  text: `UPDATE paystate_outbox SET delivered_at = now() WHERE sequence = ANY($1::bigint[]) AND delivered_at IS NULL`,
+};
+
+export const PURGE_DELIVERED: Statement = {
+  name: 'paystate_outbox_purge',
+  text: `DELETE FROM paystate_outbox WHERE delivered_at IS NOT NULL AND delivered_at < $1`,
+};
+
+export const RELEASE_OUTBOX_LEASE: Statement = {
+  name: 'paystate_outbox_release',
+  text: `UPDATE paystate_outbox_lease SET holder = NULL, held_until = NULL WHERE holder = $1`,
+};

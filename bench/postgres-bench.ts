@@ -1,0 +1,465 @@
+/**
+ * The Postgres adapter benchmark, in one run on one database:
+ * (a) direct-flow lifecycles per second (no 3DS, create → succeeded) through the engine with the
+ *     Postgres repository, 16 concurrent clients;
+ * (b) the same two SQL statements (intent insert, outcome compare-and-set update, each with
+ *     its outbox events) issued directly with `pg`, 16 concurrent clients: the database's own
+ *     limit for this work;
+ * (c) latency of loading a payment by id with 1,000 and with 1,000,000 payments stored
+ *     (bulk-loaded with generate_series, not through the engine).
+ *
+ * Runs on `DATABASE_URL` when set (it creates and drops a database of its own there), else on
+ * an embedded Postgres with default durability. Standalone: `npx tsx bench/postgres-bench.ts`.
+ */
+import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { createMemoryCardVault } from '../adapters/memory/index.js';
+import { createCryptoIdGenerator, systemClock } from '../adapters/node/index.js';
+import { createPostgresPaymentRepository, migrate } from '../adapters/postgres/index.js';
+import { paymentParams, PAYMENT_WRITE_COLUMNS } from '../adapters/postgres/payment-row.js';
+import { INSERT, LOAD, UPDATE } from '../adapters/postgres/payment-statements.js';
+import { createSandboxAcquirer, createSandboxThreeDSProvider } from '../adapters/sandbox/index.js';
+import type { Client, DomainEvent, PaymentRecord } from '../src/index.js';
+import { createPaymentEngine } from '../src/index.js';
+import { startTestDatabase } from '../test/postgres/support/embedded-postgres.js';
+import { countingRepository } from '../test/postgres/support/postgres-engine.js';
+import { directRequest } from '../test/support/requests.js';
+import { percentile } from './measure.js';
+
+export interface PostgresBenchOptions {
+  /** Seconds each of (a) and (b) is measured, in total. Default 12. */
+  readonly seconds?: number;
+  /** (a) and (b) alternate this many times. Default 4. */
+  readonly rounds?: number;
+  /** Concurrent clients of the throughput runs. Default 16. */
+  readonly clients?: number;
+  /** Payments stored for the large read-latency run. Default 1,000,000. */
+  readonly largeCount?: number;
+  /** Loads timed at each size. Default 20,000. */
+  readonly reads?: number;
+  /** Progress lines; default none. */
+  readonly log?: (line: string) => void;
+}
+
+export interface ReadLatency {
+  readonly stored: number;
+  /** Round trip of `repository.load`, as the engine sees it. */
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** The server's own execution time of the load statement (`EXPLAIN ANALYZE`), median. */
+  readonly serverP50Ms: number;
+}
+
+export interface PostgresBenchFigures {
+  readonly server: string;
+  readonly clients: number;
+  /** (a) through the engine. */
+  readonly engine: Throughput & {
+    /** Repository writes per lifecycle: each is one statement, one transaction, one commit. */
+    readonly writesPerLifecycle: number;
+    /** `xact_commit` of `pg_stat_database` per lifecycle (every transaction, read-only ones too). */
+    readonly serverCommitsPerLifecycle: number;
+  };
+  /** (b) the same statements with `pg` alone. */
+  readonly direct: Throughput;
+  /** (a) / (b); target >= 0.75. */
+  readonly ratio: number;
+  /** (c) */
+  readonly read: {
+    readonly small: ReadLatency;
+    readonly large: ReadLatency;
+    /** large p50 / small p50; target <= 1.2. */
+    readonly p50Ratio: number;
+    readonly p99Ratio: number;
+  };
+}
+
+/** Before each throughput run: JIT, prepared statements, caches. */
+const WARM_UP_SECONDS = 3;
+
+const client: Client = {
+  id: 'client_bench',
+  partnerId: 'partner_bench',
+  profileIds: ['profile_bench'],
+  pciDssCompliant: true,
+};
+
+async function serverCommits(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ commits: string }>(
+    'SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return Number(rows[0]?.commits ?? 0);
+}
+
+/** Busy and total CPU time of the whole machine so far, in ms (every core, every process). */
+function machineCpu(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const cpu of cpus()) {
+    const { user, nice, sys, irq, idle } = cpu.times;
+    busy += user + nice + sys + irq;
+    total += user + nice + sys + irq + idle;
+  }
+  return { busy, total };
+}
+
+/** What a throughput run measured. */
+export interface Throughput {
+  readonly lifecyclesPerSecond: number;
+  readonly lifecycles: number;
+  /** CPU time of this Node process per lifecycle, in ms. */
+  readonly nodeCpuMsPerLifecycle: number;
+  /** Share of the machine's CPU in use during the run (all cores, database included), 0..1. */
+  readonly machineCpuBusy: number;
+}
+
+/** Runs `one` from `clients` concurrent loops for `seconds`. */
+async function concurrently(clients: number, seconds: number, one: () => Promise<void>): Promise<Throughput> {
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const machineBefore = machineCpu();
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        await one();
+        done += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const machineAfter = machineCpu();
+  return {
+    lifecyclesPerSecond: done / elapsed,
+    lifecycles: done,
+    nodeCpuMsPerLifecycle: (cpu.user + cpu.system) / 1000 / Math.max(1, done),
+    machineCpuBusy: (machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total),
+  };
+}
+
+const newPool = (connectionString: string, max: number) => {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', () => undefined);
+  return pool;
+};
+
+/** (a): one direct-flow lifecycle through the engine on `pool`. */
+function engineWorkload(pool: pg.Pool) {
+  const repository = countingRepository(createPostgresPaymentRepository({ pool }));
+  const engine = createPaymentEngine({
+    repository,
+    acquirer: createSandboxAcquirer(),
+    threeDS: createSandboxThreeDSProvider({ challengeUrl: () => 'https://acs.invalid/', secret: 'bench' }),
+    cardVault: createMemoryCardVault(systemClock),
+    clock: systemClock,
+    ids: createCryptoIdGenerator(),
+    options: { retries: 0 },
+  });
+  const body = directRequest('4242424242424242');
+  const one = async () => {
+    const payment = (await engine.createPayment({ client, profileId: 'profile_bench', body }))._unsafeUnwrap();
+    if (payment.state !== 'succeeded') throw new Error(`unexpected state ${payment.state}`);
+  };
+  return { repository, one };
+}
+
+/** A direct-flow payment as the engine stores it: intent (version 1) and outcome (version 2), with their events. */
+async function templates(admin: pg.Pool) {
+  const { rows } = await admin.query<{ id: string }>(
+    `SELECT id FROM paystate_payments WHERE state = 'succeeded' ORDER BY created_at DESC LIMIT 1`,
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('no payment from the engine run to copy');
+  const repository = createPostgresPaymentRepository({ pool: admin });
+  const outcome = (await repository.load(id))._unsafeUnwrap();
+  if (outcome === null) throw new Error('payment vanished');
+  const { rows: events } = await admin.query<{ event: DomainEvent }>(
+    'SELECT event FROM paystate_outbox WHERE payment_id = $1 ORDER BY sequence',
+    [id],
+  );
+  const intent: PaymentRecord = {
+    ...outcome,
+    state: 'authorizing',
+    version: 1,
+    authorization: null,
+    authorizationStatus: 'requested',
+    nextInquiryAt: outcome.updatedAt + 120_000,
+  };
+  return {
+    intent,
+    outcome,
+    intentEvents: JSON.stringify(events.slice(0, 1).map((row) => row.event)),
+    outcomeEvents: JSON.stringify(events.slice(1).map((row) => row.event)),
+  };
+}
+
+/** (b): the engine's two statements for one lifecycle, with `pg` alone, copying `template`. */
+function directWorkload(pool: pg.Pool, template: Awaited<ReturnType<typeof templates>>) {
+  const intentParams = paymentParams(template.intent);
+  const outcomeParams = paymentParams(template.outcome);
+  const createdAt = PAYMENT_WRITE_COLUMNS.indexOf('created_at');
+  const updatedAt = PAYMENT_WRITE_COLUMNS.indexOf('updated_at');
+  const one = async () => {
+    // Fresh random ids and current times, as the engine writes them.
+    const id = `payment_${randomBytes(16).toString('hex')}`;
+    const now = new Date().toISOString();
+    const intent = [id, ...intentParams, template.intentEvents];
+    const outcome = [id, ...outcomeParams, template.outcomeEvents, 1];
+    for (const index of [createdAt, updatedAt]) {
+      intent[index + 1] = now;
+      outcome[index + 1] = now;
+    }
+    await pool.query({ name: INSERT.name, text: INSERT.text, values: intent });
+    const updated = await pool.query<{ written: number }>({ name: UPDATE.name, text: UPDATE.text, values: outcome });
+    if (updated.rows[0]?.written !== 1) throw new Error('update lost');
+  };
+  return { one };
+}
+
+/** Commits per engine lifecycle: repository writes, and the server's own transaction counter. */
+async function countCommits(url: string, admin: pg.Pool, clients: number) {
+  const pool = newPool(url, clients);
+  const { repository, one } = engineWorkload(pool);
+  const before = await serverCommits(admin);
+  const run = await concurrently(clients, 2, one);
+  // Backends report their statistics when they exit: end the pool before reading them.
+  await pool.end();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const commits = (await serverCommits(admin)) - before - 1; // less the first counter read
+  return {
+    writesPerLifecycle: (repository.writes.inserts + repository.writes.updates) / run.lifecycles,
+    serverCommitsPerLifecycle: commits / run.lifecycles,
+  };
+}
+
+/** Sums interleaved runs into one figure. */
+function combine(runs: readonly Throughput[], seconds: readonly number[]): Throughput {
+  const lifecycles = runs.reduce((sum, run) => sum + run.lifecycles, 0);
+  const elapsed = runs.reduce((sum, run) => sum + run.lifecycles / run.lifecyclesPerSecond, 0);
+  const weighted = (pick: (run: Throughput) => number, by: (run: Throughput, index: number) => number) =>
+    runs.reduce((sum, run, index) => sum + pick(run) * by(run, index), 0) /
+    runs.reduce((sum, run, index) => sum + by(run, index), 0);
+  return {
+    lifecycles,
+    lifecyclesPerSecond: lifecycles / elapsed,
+    nodeCpuMsPerLifecycle: weighted(
+      (run) => run.nodeCpuMsPerLifecycle,
+      (run) => run.lifecycles,
+    ),
+    machineCpuBusy: weighted(
+      (run) => run.machineCpuBusy,
+      (_, index) => seconds[index] ?? 1,
+    ),
+  };
+}
+
+/**
+ * (a) and (b), interleaved in `rounds` (a, b, a, b, …) so that the disk's and the server's
+ * drifts (checkpoints, WAL recycling) fall on both alike.
+ */
+async function throughputs(url: string, admin: pg.Pool, clients: number, seconds: number, rounds: number) {
+  const warmEngine = newPool(url, clients);
+  await concurrently(clients, WARM_UP_SECONDS, engineWorkload(warmEngine).one);
+  await warmEngine.end();
+  const template = await templates(admin);
+  const warmDirect = newPool(url, clients);
+  await concurrently(clients, WARM_UP_SECONDS, directWorkload(warmDirect, template).one);
+  await warmDirect.end();
+  // Let the warm-up backends report their statistics before the commits are counted.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+
+  const commits = await countCommits(url, admin, clients);
+  const enginePool = newPool(url, clients);
+  const directPool = newPool(url, clients);
+  const engine = engineWorkload(enginePool);
+  const direct = directWorkload(directPool, template);
+  const engineRuns: Throughput[] = [];
+  const directRuns: Throughput[] = [];
+  const slice = seconds / rounds;
+  try {
+    for (let round = 0; round < rounds; round++) {
+      engineRuns.push(await concurrently(clients, slice, engine.one));
+      directRuns.push(await concurrently(clients, slice, direct.one));
+    }
+  } finally {
+    await enginePool.end();
+    await directPool.end();
+  }
+  const slices = Array.from({ length: rounds }, () => slice);
+  return { engine: { ...combine(engineRuns, slices), ...commits }, direct: combine(directRuns, slices) };
+}
+
+const JSONB_COLUMNS = new Set(['billing', 'shipping', 'browser', 'three_ds', 'authorization_outcome']);
+const TIME_COLUMNS = new Set(['created_at', 'updated_at', 'expires_at', 'next_inquiry_at']);
+const INT_COLUMNS = new Set(['version', 'inquiry_attempts']);
+
+/** The SQL type of a write column, for parameters in a select list (where Postgres cannot infer them). */
+const typeOf = (column: string): string =>
+  JSONB_COLUMNS.has(column)
+    ? 'jsonb'
+    : TIME_COLUMNS.has(column)
+      ? 'timestamptz'
+      : INT_COLUMNS.has(column)
+        ? 'int'
+        : column === 'amount'
+          ? 'bigint'
+          : 'text';
+
+/** Stores payments `from`..`to` (ids `payment_` + the number in 32 hex digits), copies of `record`, in chunks. */
+async function bulkLoad(admin: pg.Pool, record: PaymentRecord, from: number, to: number): Promise<void> {
+  const columns = PAYMENT_WRITE_COLUMNS.map((column, index) => {
+    if (column === 'profile_id') return `$${index + 1}::text || '_' || (g % 1000)`;
+    const param = `$${index + 1}::${typeOf(column)}`;
+    return column === 'created_at' || column === 'updated_at' ? `${param} + g * interval '1 millisecond'` : param;
+  });
+  const chunk = 100_000;
+  for (let start = from; start <= to; start += chunk) {
+    const end = Math.min(to, start + chunk - 1);
+    await admin.query(
+      `INSERT INTO paystate_payments (id, ${PAYMENT_WRITE_COLUMNS.join(', ')})
+       SELECT 'payment_' || lpad(to_hex(g), 32, '0'), ${columns.join(', ')}
+       FROM generate_series(${start}, ${end}) AS g`,
+      paymentParams(record),
+    );
+  }
+  await settle(admin);
+}
+
+/**
+ * After a bulk load: set hint bits and statistics, write the dirty pages out (so reads do not
+ * pay for evicting them), and load the table and its indexes into shared buffers when the
+ * `pg_prewarm` extension is available, so both sizes are measured with a warm cache.
+ */
+async function settle(admin: pg.Pool): Promise<void> {
+  await admin.query('VACUUM (FREEZE, ANALYZE) paystate_payments');
+  await admin.query('CHECKPOINT');
+  try {
+    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+    await admin.query(`
+      SELECT pg_prewarm(c.oid::regclass) FROM pg_class c
+      WHERE c.relname IN ('paystate_payments', 'paystate_payments_pkey', 'paystate_payments_by_profile')`);
+  } catch {
+    // Not installed on this server: the loads warm the cache themselves.
+  }
+  // Let background writers finish before timing anything.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+}
+
+/** (c) one size: sequential loads of random stored ids through the repository. */
+async function readLatency(url: string, stored: number, reads: number): Promise<ReadLatency> {
+  const pool = newPool(url, 1);
+  const repository = createPostgresPaymentRepository({ pool });
+  const idOf = (n: number) => `payment_${n.toString(16).padStart(32, '0')}`;
+  const random = () => 1 + Math.floor(Math.random() * stored);
+  for (let i = 0; i < Math.min(5_000, reads); i++) {
+    (await repository.load(idOf(random())))._unsafeUnwrap();
+  }
+  // Four batches; the median batch's percentiles, so one burst of background work does not decide.
+  const batches: { p50: number; p99: number }[] = [];
+  for (let batch = 0; batch < 4; batch++) {
+    const times: number[] = [];
+    for (let i = 0; i < Math.ceil(reads / 4); i++) {
+      const id = idOf(random());
+      const started = performance.now();
+      const record = (await repository.load(id))._unsafeUnwrap();
+      times.push(performance.now() - started);
+      if (record === null) throw new Error(`payment ${id} not found`);
+    }
+    batches.push({ p50: percentile(times, 50), p99: percentile(times, 99) });
+  }
+  const server: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await pool.query<{ 'QUERY PLAN': [{ 'Execution Time': number }] }>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${LOAD.text}`,
+      [idOf(random())],
+    );
+    server.push(rows[0]?.['QUERY PLAN'][0]['Execution Time'] ?? Number.NaN);
+  }
+  await pool.end();
+  const median = (values: number[]) => percentile(values, 50);
+  return {
+    stored,
+    p50Ms: median(batches.map((batch) => batch.p50)),
+    p99Ms: median(batches.map((batch) => batch.p99)),
+    serverP50Ms: median(server),
+  };
+}
+
+/** Runs the three measurements on one database; see the module comment. */
+export async function runPostgresBench(options: PostgresBenchOptions = {}): Promise<PostgresBenchFigures> {
+  const seconds = options.seconds ?? 12;
+  const rounds = options.rounds ?? 4;
+  const clients = options.clients ?? 16;
+  const largeCount = options.largeCount ?? 1_000_000;
+  const reads = options.reads ?? 20_000;
+  const log = options.log ?? (() => undefined);
+  // Default durability; shared buffers sized to hold the million payments (about 1.5 GB with
+  // indexes), as a database holding them would be.
+  const database = await startTestDatabase({ durable: true, settings: { shared_buffers: '2GB' } });
+  const admin = newPool(database.connectionString, 2);
+  try {
+    (await migrate(admin))._unsafeUnwrap();
+    const { rows } = await admin.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
+    const server = `PostgreSQL ${rows[0]?.version ?? '?'} (${database.embedded ? 'embedded' : 'DATABASE_URL'})`;
+
+    log(`(a) engine and (b) same statements with pg, ${clients} clients, ${seconds} s each, interleaved …`);
+    const { engine, direct } = await throughputs(database.connectionString, admin, clients, seconds, rounds);
+
+    log('(c) read latency …');
+    const template = (await templates(admin)).outcome;
+    await admin.query('TRUNCATE paystate_payments, paystate_outbox');
+    await bulkLoad(admin, template, 1, 1_000);
+    const small = await readLatency(database.connectionString, 1_000, reads);
+    log(`(c) bulk-loading ${largeCount.toLocaleString('en-US')} payments …`);
+    await bulkLoad(admin, template, 1_001, largeCount);
+    const large = await readLatency(database.connectionString, largeCount, reads);
+
+    return {
+      server,
+      clients,
+      engine,
+      direct,
+      ratio: engine.lifecyclesPerSecond / direct.lifecyclesPerSecond,
+      read: { small, large, p50Ratio: large.p50Ms / small.p50Ms, p99Ratio: large.p99Ms / small.p99Ms },
+    };
+  } finally {
+    await admin.end();
+    await database.close();
+  }
+}
+
+export function printPostgresBench(f: PostgresBenchFigures): void {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  const ms = (x: number) => `${x.toFixed(3)} ms`;
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  console.log(`\n== postgres: ${f.server}, ${f.clients} concurrent clients ==`);
+  console.log(`(a) engine + Postgres adapter: ${n(f.engine.lifecyclesPerSecond)} direct-flow lifecycles/s`);
+  console.log(`(b) same SQL with pg alone:    ${n(f.direct.lifecyclesPerSecond)} lifecycles/s`);
+  console.log(`a/b = ${f.ratio.toFixed(3)} (target >= 0.75)`);
+  console.log(
+    `node CPU per lifecycle: (a) ${ms(f.engine.nodeCpuMsPerLifecycle)}, (b) ${ms(f.direct.nodeCpuMsPerLifecycle)}; ` +
+      `machine CPU busy (${cpus().length} cores, database included): (a) ${pct(f.engine.machineCpuBusy)}, (b) ${pct(f.direct.machineCpuBusy)}`,
+  );
+  console.log(
+    `commits per lifecycle: ${f.engine.writesPerLifecycle.toFixed(2)} repository writes, ` +
+      `${f.engine.serverCommitsPerLifecycle.toFixed(2)} server transactions (target <= 2)`,
+  );
+  console.log(
+    `(c) load by id, ${n(f.read.small.stored)} stored: p50 ${ms(f.read.small.p50Ms)}, p99 ${ms(f.read.small.p99Ms)}; ` +
+      `${n(f.read.large.stored)} stored: p50 ${ms(f.read.large.p50Ms)}, p99 ${ms(f.read.large.p99Ms)}`,
+  );
+  console.log(`    ratio p50 ${f.read.p50Ratio.toFixed(3)}, p99 ${f.read.p99Ratio.toFixed(3)} (target <= 1.2)`);
+  console.log(
+    `    server execution time (EXPLAIN ANALYZE, median): ${ms(f.read.small.serverP50Ms)} and ${ms(f.read.large.serverP50Ms)}`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const started = performance.now();
+  printPostgresBench(await runPostgresBench({ log: (line) => console.log(line) }));
+  console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+}

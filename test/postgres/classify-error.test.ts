@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { asUnavailable, classifyPostgresError, isConnectionError } from '../../adapters/postgres/index.js';
+
+/** A server error as `pg` raises it: message and detail may quote the statement's values. */
+const serverError = (code: string, extra: Record<string, string> = {}) =>
+  Object.assign(new Error(`invalid input syntax for type bigint: "4242424242424242"`), {
+    code,
+    detail: 'Key (id)=(4242424242424242) already exists.',
+    ...extra,
+  });
+
+describe('classifyPostgresError', () => {
+  it('makes a unique violation a conflict', () => {
+    expect(
+      classifyPostgresError(serverError('23505', { constraint: 'paystate_payments_pkey', table: 'paystate_payments' })),
+    ).toEqual({
+      code: 'conflict',
+      message: 'Postgres unique violation (23505) (table paystate_payments, constraint paystate_payments_pkey)',
+      retryable: false,
+    });
+  });
+
+  it.each(['40001', '40P01', '55P03', '57014', '57P01', '57P02', '57P03', '53300', '08000', '08006', '08003', '25006'])(
+    'makes %s unavailable and retryable',
+    (code) => {
+      expect(classifyPostgresError(serverError(code))).toMatchObject({ code: 'unavailable', retryable: true });
+    },
+  );
+
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])(
+    'makes a %s socket error unavailable and retryable',
+    (code) => {
+      const error = Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code });
+      expect(isConnectionError(error)).toBe(true);
+      expect(classifyPostgresError(error)).toMatchObject({ code: 'unavailable', retryable: true });
+    },
+  );
+
+  it.each(['Connection terminated unexpectedly', 'timeout exceeded when trying to connect', 'Query read timeout'])(
+    'makes the driver error "%s" unavailable and retryable',
+    (message) => {
+      expect(classifyPostgresError(new Error(message))).toMatchObject({ code: 'unavailable', retryable: true });
+    },
+  );
+
+  it.each(['22P02', '23514', '42P01', '42703', 'XX000', '3D000'])('makes %s unavailable and not retryable', (code) => {
+    expect(classifyPostgresError(serverError(code))).toMatchObject({ code: 'unavailable', retryable: false });
+  });
+
+  it('never repeats the server message or detail, which can quote values', () => {
+    for (const code of ['23505', '22P02', '23514', '40001', '08006']) {
+      const { message } = classifyPostgresError(serverError(code));
+      expect(message).toContain(code);
+      expect(message).not.toContain('4242');
+    }
+    expect(classifyPostgresError(new Error('4242424242424242')).message).not.toContain('4242');
+    expect(classifyPostgresError('not even an error')).toMatchObject({ code: 'unavailable', retryable: false });
+  });
+
+  it('turns a conflict into a retryable unavailable for ports without conflicts', () => {
+    expect(asUnavailable(classifyPostgresError(serverError('23505')))).toMatchObject({
+      code: 'unavailable',
+      retryable: true,
+    });
+    expect(asUnavailable(classifyPostgresError(serverError('22P02')))).toMatchObject({
+      code: 'unavailable',
+      retryable: false,
+    });
+  });
+});

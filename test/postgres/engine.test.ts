@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
+import { compliantClient, makePostgresEngine } from './support/postgres-engine.js';
+import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
+
+const db = useMigratedDatabase();
+const MINUTE = 60_000;
+
+async function outboxTypes(paymentId: string): Promise<string[]> {
+  const { rows } = await db.pool.query<{ event_type: string }>(
+    'SELECT event_type FROM paystate_outbox WHERE payment_id = $1 ORDER BY sequence',
+    [paymentId],
+  );
+  return rows.map((row) => row.event_type);
+}
+
+const create = (harness: ReturnType<typeof makePostgresEngine>, body: Record<string, unknown>) =>
+  harness.engine.createPayment({ client: compliantClient, profileId: 'profile_0001', body });
+
+describe('the engine on Postgres', () => {
+  it('runs a direct payment without 3DS to succeeded in two commits', async () => {
+    await resetTables(db.pool);
+    const harness = makePostgresEngine({ pool: db.pool });
+    const payment = (await create(harness, directRequest('4242424242424242')))._unsafeUnwrap();
+    expect(payment.state).toBe('succeeded');
+    expect(harness.repository.writes).toEqual({ inserts: 1, updates: 1 });
+    expect(await outboxTypes(payment.id)).toEqual(['payment.created', 'payment.succeeded']);
+
+    const stored = (await harness.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
+    expect(stored.version).toBe(2);
+    expect(stored.card?.last4).toBe('4242');
+    expect(JSON.stringify(stored)).not.toContain('4242424242424242');
+
+    expect((await harness.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
+    expect(harness.events.events().map((event) => event.type)).toEqual(['payment.created', 'payment.succeeded']);
+    expect((await harness.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+    await harness.close();
+  });
+
+  it('never stores a card number or CVC in any column', async () => {
+    await resetTables(db.pool);
+    const harness = makePostgresEngine({ pool: db.pool });
+    const number = '4000000000003220';
+    const payment = (await create(harness, directRequest(number)))._unsafeUnwrap();
+    expect(payment.next?.redirect).toBeDefined();
+    const { rows } = await db.pool.query(
+      `SELECT row_to_json(p)::text AS payment FROM paystate_payments p
+       UNION ALL SELECT row_to_json(o)::text FROM paystate_outbox o`,
+    );
+    for (const row of rows as { payment: string }[]) {
+      expect(row.payment).not.toContain(number);
+      expect(row.payment).not.toMatch(/"cvc"/);
+    }
+    await harness.close();
+  });
+
+  it('pages, expires a hosted payment by the sweeper, and authorizes a challenged one after acceptance', async () => {
+    await resetTables(db.pool);
+    const harness = makePostgresEngine({ pool: db.pool, seed: 1 });
+    const hosted = (await create(harness, hostedRequest()))._unsafeUnwrap();
+    const paid = (await create(harness, hostedRequest()))._unsafeUnwrap();
+    const challenged = (await create(harness, directRequest('4000000000003220')))._unsafeUnwrap();
+
+    const submitted = await harness.engine.submitCard({
+      paymentId: paid.id,
+      token: harness.hostedToken(paid),
+      body: cardSubmission('5555555555554444'),
+    });
+    expect(submitted._unsafeUnwrap().state).toBe('succeeded');
+    const accepted = await harness.engine.completeChallenge(await harness.challengeAnswer(challenged.id, 'authorise'));
+    expect(accepted._unsafeUnwrap().state).toBe('succeeded');
+
+    const list = (await harness.engine.listPayments({ profileId: 'profile_0001', limit: 2 }))._unsafeUnwrap();
+    expect(list.items.map((item) => item.id)).toEqual([challenged.id, paid.id]);
+    const rest = await harness.engine.listPayments({
+      profileId: 'profile_0001',
+      limit: 2,
+      after: list.next_cursor ?? '',
+    });
+    expect(rest._unsafeUnwrap().items.map((item) => item.id)).toEqual([hosted.id]);
+
+    harness.clock.advance(61 * MINUTE);
+    const report = (await harness.engine.sweep())._unsafeUnwrap();
+    expect(report.expired).toBe(1);
+    expect(
+      (await harness.engine.getPayment({ paymentId: hosted.id, profileId: 'profile_0001' }))._unsafeUnwrap().state,
+    ).toBe('expired');
+    expect(await outboxTypes(hosted.id)).toEqual(['payment.created', 'payment.expired']);
+    await harness.close();
+  });
+
+  it('resolves an authorization that timed out by inquiry on a later sweep', async () => {
+    await resetTables(db.pool);
+    const harness = makePostgresEngine({ pool: db.pool, seed: 2 });
+    const payment = (await create(harness, directRequest('4000000000000119')))._unsafeUnwrap();
+    expect(payment.state).toBe('processing');
+    const record = (await harness.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
+    expect(record.state).toBe('authorizing');
+    expect(record.nextInquiryAt).not.toBeNull();
+
+    harness.clock.set(record.nextInquiryAt ?? 0);
+    const report = (await harness.engine.sweep())._unsafeUnwrap();
+    expect(report.reconciled).toBe(1);
+    expect((await harness.engine.getPaymentRecord(payment.id))._unsafeUnwrap().state).toBe('succeeded');
+    expect(harness.sandboxAcquirer.authorizeCalls(payment.id)).toBe(1);
+    await harness.close();
+  });
+
+  it('survives a connection lost in the middle of a write: nothing half-written, the engine retries', async () => {
+    await resetTables(db.pool);
+    const harness = makePostgresEngine({ pool: db.pool, seed: 3 });
+    // Hold the outbox so the insert of the payment waits half-done inside its statement.
+    const locker = await db.pool.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE paystate_outbox IN EXCLUSIVE MODE');
+    const pending = create(harness, hostedRequest());
+    let victim: number | undefined;
+    for (let attempt = 0; attempt < 200 && victim === undefined; attempt++) {
+      const { rows } = await db.pool.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO paystate_payments%'`,
+      );
+      victim = rows[0]?.pid;
+      if (victim === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(victim).toBeDefined();
+    const during = await db.pool.query('SELECT count(*)::int AS n FROM paystate_payments');
+    expect(during.rows[0]).toEqual({ n: 0 });
+    await db.pool.query('SELECT pg_terminate_backend($1)', [victim]);
+    await locker.query('ROLLBACK');
+    locker.release();
+
+    const payment = (await pending)._unsafeUnwrap();
+    expect(harness.repository.writes.inserts).toBe(2);
+    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM paystate_payments');
+    expect(rows.map((row) => row.id)).toEqual([payment.id]);
+    expect(await outboxTypes(payment.id)).toEqual(['payment.created']);
+    await harness.close();
+  });
+});

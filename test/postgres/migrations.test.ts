@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS, migrate, runMigrateCli, type Migration } from '../../adapters/postgres/index.js';
+import { startTestDatabase, type TestDatabase } from './support/embedded-postgres.js';
+
+let database: TestDatabase;
+const pools: pg.Pool[] = [];
+
+beforeAll(async () => {
+  database = await startTestDatabase();
+});
+
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.end()));
+  await database.close();
+});
+
+/** A pool whose unqualified tables live in a new, empty schema: an empty database as far as paystate can tell. */
+async function emptySchema(count = 1): Promise<{ schema: string; pools: pg.Pool[] }> {
+  const schema = `s_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: database.connectionString });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const created = Array.from({ length: count }, () => {
+    const pool = new pg.Pool({
+      connectionString: database.connectionString,
+      options: `-c search_path=${schema}`,
+      max: 2,
+    });
+    pool.on('error', () => undefined);
+    pools.push(pool);
+    return pool;
+  });
+  return { schema, pools: created };
+}
+
+const tablesOf = async (pool: pg.Pool): Promise<string[]> =>
+  (
+    await pool.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`,
+    )
+  ).rows.map((row) => row.table_name);
+
+describe('migrate', () => {
+  it('creates the schema in an empty database, then finds nothing to do', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    expect(await tablesOf(pool!)).toEqual([]);
+
+    const first = (await migrate(pool!))._unsafeUnwrap();
+    expect(first.applied).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+    expect(first.version).toBe(MIGRATIONS.length);
+    expect(await tablesOf(pool!)).toEqual([
+      'paystate_clients',
+      'paystate_idempotency_keys',
+      'paystate_migrations',
+      'paystate_outbox',
+      'paystate_outbox_lease',
+      'paystate_payments',
+      'paystate_profiles',
+    ]);
+
+    const again = (await migrate(pool!))._unsafeUnwrap();
+    expect(again).toEqual({ applied: [], version: MIGRATIONS.length, unknownVersions: [] });
+    const { rows } = await pool!.query('SELECT version, name FROM paystate_migrations ORDER BY version');
+    expect(rows).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+  });
+
+  it('is safe to run from several instances at once: one applies, the others find it done', async () => {
+    const { pools: several } = await emptySchema(6);
+    const reports = await Promise.all(several.map((pool) => migrate(pool)));
+    const applied = reports.map((report) => report._unsafeUnwrap().applied.length);
+    expect(applied.reduce((sum, count) => sum + count, 0)).toBe(MIGRATIONS.length);
+    expect(applied.filter((count) => count > 0)).toHaveLength(1);
+    for (const report of reports) expect(report._unsafeUnwrap().version).toBe(MIGRATIONS.length);
+    const { rows } = await several[0]!.query('SELECT count(*)::int AS n FROM paystate_migrations');
+    expect(rows[0]).toEqual({ n: MIGRATIONS.length });
+  });
+
+  it('rolls a failing migration back whole and stops there', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    const broken: Migration = {
+      version: MIGRATIONS.length + 1,
+      name: 'broken',
+      sql: 'CREATE TABLE half_done (id int); SELECT 1 / 0;',
+    };
+    const later: Migration = { version: MIGRATIONS.length + 2, name: 'later', sql: 'CREATE TABLE later (id int);' };
+    const result = await migrate(pool!, { migrations: [...MIGRATIONS, broken, later] });
+    const error = result._unsafeUnwrapErr();
+    expect(error.code).toBe('migration_failed');
+    expect(error.message).toContain('broken');
+    expect(error.message).toContain('22012');
+    const tables = await tablesOf(pool!);
+    expect(tables).toContain('paystate_payments');
+    expect(tables).not.toContain('half_done');
+    expect(tables).not.toContain('later');
+    expect((await migrate(pool!))._unsafeUnwrap().version).toBe(MIGRATIONS.length);
+  });
+
+  it('refuses to go on when an applied migration was edited, and reports versions it does not know', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    await migrate(pool!);
+    await pool!.query(`INSERT INTO paystate_migrations (version, name, checksum) VALUES (99, 'from_the_future', 'x')`);
+    expect((await migrate(pool!))._unsafeUnwrap().unknownVersions).toEqual([99]);
+
+    await pool!.query(`UPDATE paystate_migrations SET checksum = 'edited' WHERE version = 1`);
+    expect((await migrate(pool!))._unsafeUnwrapErr().code).toBe('migration_mismatch');
+  });
+
+  it('answers unavailable, retryable, when the server cannot be reached', async () => {
+    const pool = new pg.Pool({
+      connectionString: 'postgres://nobody:secret@127.0.0.1:1/nothing',
+      connectionTimeoutMillis: 1000,
+    });
+    pools.push(pool);
+    const error = (await migrate(pool))._unsafeUnwrapErr();
+    expect(error).toMatchObject({ code: 'unavailable', retryable: true });
+  });
+});
+
+describe('runMigrateCli', () => {
+  const capture = (env: Record<string, string | undefined> = {}) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    return {
+      io: { stdout: (line: string) => out.push(line), stderr: (line: string) => err.push(line), env },
+      out,
+      err,
+    };
+  };
+
+  it('migrates the database of --database-url, then reports it up to date', async () => {
+    const { schema } = await emptySchema();
+    const url = new URL(database.connectionString);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const first = capture();
+    expect(await runMigrateCli(['--database-url', url.toString()], first.io)).toBe(0);
+    expect(first.out).toEqual([
+      ...MIGRATIONS.map((migration) => `applied ${migration.version} ${migration.name}`),
+      `schema now at version ${MIGRATIONS.length}`,
+    ]);
+    const second = capture({ DATABASE_URL: url.toString() });
+    expect(await runMigrateCli([], second.io)).toBe(0);
+    expect(second.out).toEqual([`schema up to date at version ${MIGRATIONS.length}`]);
+  });
+
+  it('exits 2 without a database and 1 when it cannot migrate, never printing the password', async () => {
+    const none = capture();
+    expect(await runMigrateCli([], none.io)).toBe(2);
+    expect(none.err.join('\n')).toContain('DATABASE_URL');
+    const unknownFlag = capture();
+    expect(await runMigrateCli(['--nope'], unknownFlag.io)).toBe(2);
+
+    const unreachable = capture();
+    expect(await runMigrateCli(['--database-url', 'postgres://nobody:hunter2@127.0.0.1:1/x'], unreachable.io)).toBe(1);
+    expect(unreachable.err.join('\n')).toContain('unavailable');
+    expect([...unreachable.out, ...unreachable.err].join('\n')).not.toContain('hunter2');
+  });
+});

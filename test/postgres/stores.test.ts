@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createMemoryCredentialStore, type SandboxConfig } from '../../adapters/memory/index.js';
+import { createPostgresCredentialStore, createPostgresIdempotencyStore } from '../../adapters/postgres/index.js';
+import type { StoredResponse } from '../../src/ports/idempotency-store.js';
+import { idempotencyStoreContract } from '../contracts/idempotency-store.contract.js';
+import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
+import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
+
+const db = useMigratedDatabase();
+const T0 = Date.UTC(2026, 0, 15, 12);
+const DAY = 24 * 60 * 60 * 1000;
+
+const response: StoredResponse = {
+  status: 201,
+  headers: { 'content-type': 'application/json', location: '/v1/profiles/p/payments/x' },
+  body: '{"id":"payment_1","amount":1999,"description":"crème brûlée ✓"}\n',
+};
+
+idempotencyStoreContract('postgres', async () => ({
+  store: createPostgresIdempotencyStore({ pool: db.pool }),
+  close: async () => undefined,
+}));
+
+describe('postgres idempotency store', () => {
+  it('answers unavailable and retryable when the server cannot be reached', async () => {
+    const store = createPostgresIdempotencyStore({
+      connectionString: 'postgres://nobody:secret@127.0.0.1:1/nothing',
+      poolOptions: { connectionTimeoutMs: 1_000 },
+    });
+    const error = await expectErr(
+      store.begin({ clientId: 'client_a', key: 'key-1', fingerprint: 'f', now: T0, ttlMs: DAY }),
+    );
+    expect(error).toMatchObject({ code: 'unavailable', retryable: true });
+    expect(error.message).not.toContain('secret');
+    await store.close();
+  });
+
+  it('keeps the answer body as text, byte for byte', async () => {
+    const store = createPostgresIdempotencyStore({ pool: db.pool });
+    const ref = { clientId: 'client_bytes', key: 'k' };
+    await expectOk(store.begin({ ...ref, fingerprint: 'f', now: T0, ttlMs: DAY }));
+    await expectOk(store.complete({ ...ref, response }));
+    const { rows } = await db.pool.query<{ body: string; headers: unknown }>(
+      'SELECT response_body AS body, response_headers AS headers FROM paystate_idempotency_keys WHERE client_id = $1',
+      [ref.clientId],
+    );
+    expect(rows[0]).toStrictEqual({ body: response.body, headers: response.headers });
+  });
+});
+
+const config: SandboxConfig = {
+  partners: [
+    {
+      id: 'partner_a',
+      profiles: [
+        { id: 'profile_a1', name: 'Shop A1' },
+        { id: 'profile_a2', name: 'Shop A2' },
+      ],
+    },
+    { id: 'partner_b', profiles: [{ id: 'profile_b1', name: 'Shop B1' }] },
+  ],
+  clients: [
+    {
+      token: 'token-of-a-0123456789',
+      partner_id: 'partner_a',
+      profile_ids: ['profile_a1', 'profile_a2'],
+      pci_dss_compliant: true,
+    },
+    { token: 'token-of-b-0123456789', partner_id: 'partner_b', profile_ids: ['profile_b1'], pci_dss_compliant: false },
+  ],
+};
+
+describe('postgres credential store', () => {
+  const fresh = async () => {
+    await resetTables(db.pool);
+    const store = createPostgresCredentialStore({ pool: db.pool });
+    expect(await expectOk(store.importConfig(config))).toEqual({ profiles: 3, clients: 2 });
+    return store;
+  };
+
+  it('authenticates like the in-memory store, with the same client ids', async () => {
+    const store = await fresh();
+    const memory = createMemoryCredentialStore(config);
+    for (const token of ['token-of-a-0123456789', 'token-of-b-0123456789']) {
+      const fromPostgres = await expectOk(store.authenticate(token));
+      const fromMemory = await expectOk(memory.authenticate(token));
+      expect(fromPostgres).toStrictEqual(fromMemory);
+      expect(fromPostgres).not.toBeNull();
+    }
+    expect(await expectOk(store.authenticate('token-of-a-012345678'))).toBeNull();
+    expect(await expectOk(store.authenticate(''))).toBeNull();
+    expect(await expectOk(store.findProfile('profile_a2'))).toEqual({
+      id: 'profile_a2',
+      partnerId: 'partner_a',
+      name: 'Shop A2',
+    });
+    expect(await expectOk(store.findProfile('profile_zz'))).toBeNull();
+  });
+
+  it('keeps only SHA-256 digests of tokens at rest', async () => {
+    await fresh();
+    const { rows } = await db.pool.query(
+      `SELECT row_to_json(c)::text AS client, encode(token_sha256, 'hex') AS digest FROM paystate_clients c ORDER BY id`,
+    );
+    const digests = config.clients.map((client) => createHash('sha256').update(client.token).digest('hex'));
+    for (const row of rows as { client: string; digest: string }[]) {
+      expect(digests).toContain(row.digest);
+      for (const client of config.clients) expect(row.client).not.toContain(client.token);
+    }
+  });
+
+  it('re-imports idempotently and updates a client with the same token', async () => {
+    const store = await fresh();
+    const changed: SandboxConfig = {
+      ...config,
+      clients: [{ ...config.clients[0]!, profile_ids: ['profile_a1'], pci_dss_compliant: false }],
+    };
+    await expectOk(store.importConfig(changed));
+    const client = await expectOk(store.authenticate('token-of-a-0123456789'));
+    expect(client).toMatchObject({ profileIds: ['profile_a1'], pciDssCompliant: false });
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM paystate_clients');
+    expect(rows[0]).toEqual({ n: 2 });
+  });
+
+  it('refuses an invalid config without naming its tokens, and stores nothing of it', async () => {
+    const store = await fresh();
+    const invalid = {
+      partners: config.partners,
+      clients: [{ ...config.clients[0]!, token: 'secret-token-xyz', partner_id: 'partner_unknown' }],
+    } as SandboxConfig;
+    const error = await expectErr(store.importConfig(invalid));
+    expect(error.code).toBe('invalid_config');
+    expect(error.message).not.toContain('secret-token-xyz');
+    expect(await expectOk(store.authenticate('secret-token-xyz'))).toBeNull();
+  });
+
+  it('registers clients and profiles one by one', async () => {
+    const store = await fresh();
+    await expectOk(store.putProfile({ id: 'profile_c1', partnerId: 'partner_c', name: 'Shop C1' }));
+    const client = await expectOk(
+      store.putClient({ token: 'token-c', partnerId: 'partner_c', profileIds: ['profile_c1'], pciDssCompliant: true }),
+    );
+    expect(client.id).toMatch(/^client_[0-9a-f]{16}$/);
+    expect(await expectOk(store.authenticate('token-c'))).toStrictEqual(client);
+    expect(await expectOk(store.findProfile('profile_c1'))).toMatchObject({ name: 'Shop C1' });
+  });
+});

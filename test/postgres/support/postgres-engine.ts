@@ -1,0 +1,143 @@
+import type pg from 'pg';
+import {
+  createMemoryCardVault,
+  createMemoryEventSink,
+  createSequentialIdGenerator,
+  createTestClock,
+  type TestClock,
+} from '../../../adapters/memory/index.js';
+import {
+  createPostgresPaymentRepository,
+  type PostgresPaymentRepository,
+  type PostgresPaymentRepositoryTuning,
+} from '../../../adapters/postgres/index.js';
+import {
+  createChallengeResponse,
+  createSandboxAcquirer,
+  createSandboxThreeDSProvider,
+} from '../../../adapters/sandbox/index.js';
+import type {
+  Acquirer,
+  CardVault,
+  Client,
+  Payment,
+  PaymentEngineOptions,
+  PaymentRepository,
+  ThreeDSProvider,
+} from '../../../src/index.js';
+import { createPaymentEngine } from '../../../src/index.js';
+
+export const CHALLENGE_SECRET = 'postgres-test-secret';
+
+export const compliantClient: Client = {
+  id: 'client_compliant',
+  partnerId: 'partner_0001',
+  profileIds: ['profile_0001', 'profile_0002'],
+  pciDssCompliant: true,
+};
+
+/** Counts the repository's writes (each one commit) while passing every call on. */
+export interface CountingRepository extends PaymentRepository {
+  readonly writes: { inserts: number; updates: number };
+}
+
+export function countingRepository(inner: PaymentRepository): CountingRepository {
+  const writes = { inserts: 0, updates: 0 };
+  return {
+    writes,
+    insert: (record, events) => {
+      writes.inserts += 1;
+      return inner.insert(record, events);
+    },
+    update: (record, events) => {
+      writes.updates += 1;
+      return inner.update(record, events);
+    },
+    load: (id) => inner.load(id),
+    list: (query) => inner.list(query),
+    findDue: (query) => inner.findDue(query),
+    readOutbox: (limit) => inner.readOutbox(limit),
+    markDelivered: (sequences) => inner.markDelivered(sequences),
+  };
+}
+
+export interface PostgresEngineHarnessOptions {
+  readonly pool: pg.Pool;
+  /** Id generator seed; give every engine sharing a database its own. */
+  readonly seed?: number;
+  readonly clock?: TestClock;
+  readonly acquirer?: Acquirer;
+  readonly threeDS?: ThreeDSProvider;
+  readonly cardVault?: CardVault;
+  readonly options?: PaymentEngineOptions;
+  readonly repository?: PostgresPaymentRepositoryTuning;
+}
+
+/**
+ * An engine like `test/support/engine-harness.ts` builds (sandbox acquirer and 3DS, in-memory
+ * card vault and event sink, hand-driven clock) but storing payments in Postgres.
+ */
+export function makePostgresEngine(config: PostgresEngineHarnessOptions) {
+  const clock = config.clock ?? createTestClock();
+  const ids = createSequentialIdGenerator(config.seed ?? 0);
+  const postgres: PostgresPaymentRepository = createPostgresPaymentRepository({
+    pool: config.pool,
+    ...config.repository,
+  });
+  const repository = countingRepository(postgres);
+  const sandboxAcquirer = createSandboxAcquirer();
+  const acquirer = config.acquirer ?? sandboxAcquirer;
+  let transactions = 0;
+  const threeDS =
+    config.threeDS ??
+    createSandboxThreeDSProvider({
+      challengeUrl: (paymentId, transactionId) => `https://acs.sandbox.test/challenge/${paymentId}/${transactionId}`,
+      secret: CHALLENGE_SECRET,
+      transactionId: () =>
+        `threeds_${(config.seed ?? 0).toString(16).padStart(8, '0')}${(++transactions).toString(16).padStart(24, '0')}`,
+    });
+  const cardVault = config.cardVault ?? createMemoryCardVault(clock);
+  const events = createMemoryEventSink();
+  const engine = createPaymentEngine({
+    repository,
+    acquirer,
+    threeDS,
+    cardVault,
+    clock,
+    ids,
+    events,
+    options: { retries: 2, ...config.options },
+  });
+
+  /** What the simulated issuer page would post back for this payment's challenge. */
+  const challengeAnswer = async (paymentId: string, decision: 'authorise' | 'refuse') => {
+    const record = (await engine.getPaymentRecord(paymentId))._unsafeUnwrap();
+    const transactionId = record.threeDS?.transactionId ?? '';
+    return {
+      paymentId,
+      transactionId,
+      cres: createChallengeResponse({ secret: CHALLENGE_SECRET, paymentId, transactionId, decision }),
+    };
+  };
+
+  /** The hosted page token carried by `next.redirect`. */
+  const hostedToken = (payment: Payment): string =>
+    new URL(payment.next?.redirect ?? 'http://x/').searchParams.get('token') ?? '';
+
+  return {
+    engine,
+    clock,
+    repository,
+    postgres,
+    acquirer,
+    sandboxAcquirer,
+    threeDS,
+    cardVault,
+    events,
+    challengeAnswer,
+    hostedToken,
+    close: () => postgres.close(),
+  };
+}
+
+export type PostgresEngineHarness = ReturnType<typeof makePostgresEngine>;
