@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * The paystate command line: `paystate demo [--port 3000] [--host 127.0.0.1] [--config file]`
- * starts the sandbox server (decisions.md section 7).
+ * The paystate command line:
+ * - `paystate demo [--port 3000] [--host 127.0.0.1] [--config file] [--database-url url]` starts
+ *   the sandbox server (decisions.md section 7);
+ * - `paystate migrate [--database-url url]` brings a Postgres schema up to date.
  */
 import { parseArgs } from 'node:util';
 import type { SandboxConfig } from '../adapters/memory/index.js';
@@ -14,6 +16,7 @@ import {
 } from '../adapters/sandbox-server/index.js';
 
 const USAGE = `Usage: paystate demo [options]
+       paystate migrate [--database-url <url>]
 
 Starts the paystate sandbox: the v1 HTTP API, the hosted payment page and a simulated
 issuer, in memory, with the simulated acquirer and 3-D Secure.
@@ -186,6 +189,14 @@ async function demo(args: readonly string[]): Promise<void> {
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'demo') {
   void demo(rest);
+} else if (command === 'migrate') {
+  // Loaded only here: `pg` is an optional peer dependency that `demo` does not need.
+  void import('../adapters/postgres/index.js').then(
+    async ({ runMigrateCli }) => {
+      process.exitCode = await runMigrateCli(rest);
+    },
+    () => fail('paystate migrate needs the `pg` package: npm install pg', 1),
+  );
 } else if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
   process.stdout.write(USAGE);
 } else {
