@@ -11,6 +11,7 @@ export default defineConfig({
     'sandbox-server': 'adapters/sandbox-server/index.ts',
     cli: 'bin/paystate.ts',
     postgres: 'adapters/postgres/index.ts',
+    'hosted-page': 'adapters/hosted-page/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -7,6 +7,16 @@ export { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAYED_HEADER } from 
 export { MAX_JSON_DEPTH } from './json-body.js';
 export { createNodeListener, serveNodeRequest, writeAnswer, type NodeServeOptions } from './node-listener.js';
 export {
+  composePages,
+  createOpenApiDocument,
+  createOpenApiPages,
+  DEFAULT_OPENAPI_SERVERS,
+  renderReferencePage,
+  type OpenApiDocument,
+  type OpenApiOptions,
+  type OpenApiPagesOptions,
+} from './openapi/index.js';
+export {
   DEFAULT_PROBLEM_TYPE_BASE,
   PROBLEM_STATUS,
   problem,

@@ -4,8 +4,11 @@ import type { PaymentEngineOptions } from '../../src/engine/engine-options.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stampClientIp } from '../hosted-page/client-ip.js';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../http/fetch-handler.js';
 import { createNodeListener } from '../http/node-listener.js';
+import { composePages } from '../http/openapi/compose-pages.js';
+import { createOpenApiPages } from '../http/openapi/openapi-pages.js';
 import { createMemoryCardVault } from '../memory/card-vault.js';
 import { createMemoryCredentialStore, type MemoryCredentialStore } from '../memory/credential-store.js';
 import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../memory/idempotency-store.js';
@@ -109,9 +112,14 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
     idempotency,
     clock,
     logger,
-    pages: createSandboxPages(app),
+    pages: composePages(createOpenApiPages(), createSandboxPages(app)),
   };
   const handler = createFetchHandler(handlerOptions);
-  const listener = createNodeListener(handlerOptions);
+  const nodeListener = createNodeListener(handlerOptions);
+  // The hosted page sends the cardholder's IP address to 3DS: taken from the socket, never from the client.
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    stampClientIp(req);
+    nodeListener(req, res);
+  };
   return app;
 }

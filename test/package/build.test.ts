@@ -27,6 +27,7 @@ const EXPECTED: Record<string, string> = {
   './express': 'paystate',
   './sandbox-server': 'startSandboxServer',
   './postgres': 'createPostgresPaymentRepository',
+  './hosted-page': 'createHostedPageHandler',
 };
 
 describe('npm run build', () => {

@@ -83,7 +83,8 @@ describe('startSandboxServer', () => {
     const page = await call(hosted.json.next.redirect);
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.text).toContain('not built yet');
+    expect(page.text).toContain('Sandbox Webshop');
+    expect(page.text).toContain('autocomplete="cc-number"');
 
     const direct = await post(webshop, PCI, directRequest('4000000000003220'));
     expect(direct.json.state).toBe('processing');
@@ -91,7 +92,7 @@ describe('startSandboxServer', () => {
     expect(challengeUrl.origin).toBe(server.url);
     const [, , , , paymentId, transactionId] = challengeUrl.pathname.split('/');
     expect(challengeUrl.pathname).toBe(`/sandbox/issuer/challenge/${direct.json.id}/${transactionId}`);
-    expect((await call(challengeUrl.href)).text).toContain('not built yet');
+    expect((await call(challengeUrl.href)).text).toContain('Confirm this payment');
 
     const cres = server.challengeResponse(paymentId ?? '', transactionId ?? '', 'authorise');
     expect(

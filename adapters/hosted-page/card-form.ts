@@ -1,0 +1,107 @@
+import { err, ok, type Result } from 'neverthrow';
+import { cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
+import { CARD_MESSAGES, type CardField } from './card-messages.js';
+
+/** What the cardholder typed, as the form posts it. */
+export interface CardFormInput {
+  readonly number: string;
+  readonly expiry: string;
+  readonly cvc: string;
+  readonly holder_name: string;
+}
+
+/** One message per field that is wrong. */
+export type FieldErrors = Partial<Record<CardField, string>>;
+
+/** `creditcard` as the engine takes it. */
+export interface CreditCardBody {
+  readonly number: string;
+  readonly cvc: string;
+  readonly expiration: string;
+  readonly holder_name: string;
+}
+
+const MONTH_YEAR = /^(\d{1,2})\/(\d{2}|\d{4})$/;
+const MMYY = /^(\d{2})(\d{2})$/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** The digits of a card number typed with spaces or dashes between groups. */
+export function cardDigits(text: string): string {
+  return text.replace(/[\s-]/g, '');
+}
+
+/** `MM/YY`, `MM / YY`, `MMYY` or `MM/YYYY` as month and four-digit year; null when it is none of these. */
+export function parseExpiry(text: string): { readonly month: number; readonly year: number } | null {
+  const compact = text.replace(/\s/g, '');
+  const match = MONTH_YEAR.exec(compact) ?? MMYY.exec(compact);
+  if (match === null) return null;
+  const month = Number(match[1]);
+  const yearText = match[2] ?? '';
+  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
+  return month >= 1 && month <= 12 ? { month, year } : null;
+}
+
+/** The API's form of an expiry month: `YYYY-MM-01T00:00:00.000Z`. */
+export function expirationOf(expiry: { readonly month: number; readonly year: number }): string {
+  return `${String(expiry.year).padStart(4, '0')}-${String(expiry.month).padStart(2, '0')}-01T00:00:00.000Z`;
+}
+
+function numberError(digits: string): string | undefined {
+  if (digits === '') return CARD_MESSAGES.numberRequired;
+  if (!/^\d+$/.test(digits)) return CARD_MESSAGES.numberFormat;
+  if (digits.length < 12 || digits.length > 19) return CARD_MESSAGES.numberLength;
+  if (!luhnValid(digits)) return CARD_MESSAGES.numberLuhn;
+  if (detectScheme(digits) === null) return CARD_MESSAGES.numberScheme;
+  return undefined;
+}
+
+function expiryError(text: string, now: number): string | undefined {
+  if (text.trim() === '') return CARD_MESSAGES.expiryRequired;
+  const expiry = parseExpiry(text);
+  if (expiry === null) return CARD_MESSAGES.expiryFormat;
+  const today = new Date(now);
+  const past = expiry.year * 12 + expiry.month - 1 < today.getUTCFullYear() * 12 + today.getUTCMonth();
+  return past ? CARD_MESSAGES.expiryPast : undefined;
+}
+
+function cvcError(cvc: string, digits: string): string | undefined {
+  if (cvc === '') return CARD_MESSAGES.cvcRequired;
+  const scheme = detectScheme(digits);
+  const expected = scheme === null ? null : cvcLength(scheme);
+  if (expected === null) return /^\d{3,4}$/.test(cvc) ? undefined : CARD_MESSAGES.cvcLength3;
+  if (!/^\d+$/.test(cvc) || cvc.length !== expected) {
+    return expected === 4 ? CARD_MESSAGES.cvcLength4 : CARD_MESSAGES.cvcLength3;
+  }
+  return undefined;
+}
+
+function nameError(name: string): string | undefined {
+  if (name.trim() === '') return CARD_MESSAGES.nameRequired;
+  if (CONTROL.test(name)) return CARD_MESSAGES.nameCharacters;
+  if (name.length < 2 || name.length > 45) return CARD_MESSAGES.nameLength;
+  return undefined;
+}
+
+/**
+ * Checks the card form the way the page script does (Luhn, scheme, expiry not before the current
+ * month of `now`, CVC length for the scheme, name length) and converts it to the engine's
+ * `creditcard`. The engine validates again; this gives the cardholder the page's own messages.
+ */
+export function validateCardForm(input: CardFormInput, now: number): Result<CreditCardBody, FieldErrors> {
+  const digits = cardDigits(input.number);
+  const cvc = input.cvc.trim();
+  const name = input.holder_name.trim();
+  const errors: FieldErrors = {};
+  const number = numberError(digits);
+  if (number !== undefined) errors.number = number;
+  const expiry = expiryError(input.expiry, now);
+  if (expiry !== undefined) errors.expiry = expiry;
+  const code = cvcError(cvc, digits);
+  if (code !== undefined) errors.cvc = code;
+  const holder = nameError(name);
+  if (holder !== undefined) errors.holder_name = holder;
+  const parsed = parseExpiry(input.expiry);
+  if (Object.keys(errors).length > 0 || parsed === null) return err(errors);
+  return ok({ number: digits, cvc, expiration: expirationOf(parsed), holder_name: name });
+}

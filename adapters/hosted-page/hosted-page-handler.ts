@@ -1,0 +1,395 @@
+import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import type { PaymentEngine } from '../../src/engine/payment-engine.js';
+import type { PaymentError, ValidationIssue } from '../../src/errors/payment-error.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { CredentialStore } from '../../src/ports/credential-store.js';
+import { silentLogger, type Logger } from '../../src/ports/logger.js';
+import { normalizeBasePath } from '../http/base-path.js';
+import { formatAmount } from './amount-format.js';
+import { assetResponse } from './assets.js';
+import { collectBrowserData, UNKNOWN_CLIENT_IP } from './browser-data.js';
+import { validateCardForm, type FieldErrors } from './card-form.js';
+import { CARD_FIELD_LABELS, CARD_MESSAGES, type CardField } from './card-messages.js';
+import { normalizeClientIp } from './client-ip.js';
+import { createCsrfGuard, CSRF_FIELD } from './csrf.js';
+import { readFormBody } from './form-body.js';
+import type { PaymentSummary } from './page-parts.js';
+import { htmlResponse, seeOther } from './page-response.js';
+import { renderPaymentFormPage, type PaymentFormView, type TestCardHint } from './payment-form-page.js';
+import { secretEqual } from './secret-equal.js';
+import { expiredPage, statePage, type StatusContext } from './state-pages.js';
+import { renderStatusPage, type StatusPageView } from './status-page.js';
+
+export interface HostedPageOptions {
+  /** The engine whose hosted-flow payments the page serves. */
+  readonly engine: Pick<PaymentEngine, 'getPaymentRecord' | 'submitCard'>;
+  /** Where the merchant's name comes from (the payment's profile). */
+  readonly credentials: Pick<CredentialStore, 'findProfile'>;
+  readonly clock: Clock;
+  /**
+   * HMAC key of the CSRF proof: at least 32 random characters, the same for every process that
+   * serves the page (a form opened on one may be posted to another).
+   */
+  readonly csrfSecret: string;
+  /**
+   * The client's IP address for 3DS. The fetch API does not carry the socket's address: a
+   * node:http host calls `stampClientIp(req)` and passes `clientIpFromHeader`; a host behind a
+   * proxy it trusts reads its forwarding header. When it returns nothing usable, `0.0.0.0` is sent.
+   */
+  readonly clientIp: (request: Request) => string | undefined;
+  /** One `info` line per page answer (payment id, outcome, ms); never card data or the token. */
+  readonly logger?: Logger;
+  /** Path prefix of the pages as the handler sees it: `{basePath}/{payment_id}`. Default `/pay`. */
+  readonly basePath?: string;
+  /** Locale of the amount's symbol and separators (the decimals follow ISO 4217). Default `en`. */
+  readonly locale?: string;
+  /** Test mode: marks the page as such and lists these cards (for a sandbox only). */
+  readonly testCards?: readonly TestCardHint[];
+  /** Adds `Secure` to the CSRF cookie; default when the request URL is `https:`. */
+  readonly secureCookies?: boolean;
+  /**
+   * How long a repeated form post waits for the first one's 3DS and authorization to finish before
+   * it sends the browser back to the merchant anyway. Default 15000 ms.
+   */
+  readonly settleTimeoutMs?: number;
+}
+
+/** Serves the hosted pages; undefined for a request outside `basePath`. */
+export type HostedPageHandler = (request: Request) => Promise<Response | undefined>;
+
+const SEGMENT = /^[^/]+$/;
+const IN_FLIGHT: ReadonlySet<PaymentRecord['state']> = new Set(['authenticating', 'authorizing']);
+const maskDigits = (text: string) => text.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(segment);
+    return decoded === '' || decoded.length > 200 ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Field errors for the engine's validation issues (the form's own checks make these rare). */
+function errorsFromIssues(issues: readonly ValidationIssue[]): { fields: FieldErrors; form?: string } {
+  const fields: FieldErrors = {};
+  let form: string | undefined;
+  const byPath: Readonly<Record<string, CardField>> = {
+    'creditcard.number': 'number',
+    'creditcard.cvc': 'cvc',
+    'creditcard.expiration': 'expiry',
+    'creditcard.holder_name': 'holder_name',
+  };
+  for (const issue of issues) {
+    const field = byPath[issue.path];
+    if (field === undefined) {
+      form = 'Your browser details could not be read. Please try again.';
+    } else if (fields[field] === undefined) {
+      fields[field] =
+        field === 'expiry' && issue.message.includes('expired')
+          ? CARD_MESSAGES.expiryPast
+          : `Check the ${CARD_FIELD_LABELS[field].toLowerCase()}.`;
+    }
+  }
+  return form === undefined ? { fields } : { fields, form };
+}
+
+/**
+ * The hosted payment page (decisions.md section 1) as a fetch handler: `GET {basePath}/{id}?token=…`
+ * shows the payment and the card form, `POST {basePath}/{id}` submits it, and
+ * `{basePath}/assets/…` serves its style sheet and script. After a submit the browser is sent
+ * (`303`) to the issuer's challenge page or to `session.redirect_url`; a payment that no longer
+ * takes card data gets a page that says why, with a way back to the merchant. An unknown payment
+ * and a wrong token get the same 404 page. Card data is never logged, stored or echoed.
+ */
+export function createHostedPageHandler(options: HostedPageOptions): HostedPageHandler {
+  const basePath = normalizeBasePath(options.basePath ?? '/pay');
+  const logger = options.logger ?? silentLogger;
+  const csrf = createCsrfGuard({
+    secret: options.csrfSecret,
+    ...(options.secureCookies !== undefined && { secureCookies: options.secureCookies }),
+  });
+  const testMode = options.testCards !== undefined && options.testCards.length > 0;
+  const settleTimeoutMs = options.settleTimeoutMs ?? 15_000;
+  const now = () => options.clock.now();
+
+  const log = (paymentId: string | undefined, outcome: string, started: number) =>
+    logger.info({ paymentId, outcome, ms: now() - started }, 'hosted page');
+
+  async function summaryOf(record: PaymentRecord): Promise<PaymentSummary> {
+    const found = await options.credentials.findProfile(record.profileId);
+    const merchantName = found.isOk() && found.value !== null ? found.value.name : 'the merchant';
+    return {
+      merchantName,
+      amount: formatAmount(record.amount, record.currency, options.locale),
+      description: record.description,
+    };
+  }
+
+  /** The record when `token` is its page token; undefined for an unknown payment or a wrong token alike. */
+  async function authorizedRecord(paymentId: string, token: string): Promise<PaymentRecord | undefined> {
+    const found = await options.engine.getPaymentRecord(paymentId);
+    if (found.isErr()) {
+      if (found.error.code !== 'not_found') throw new Error(`getPaymentRecord failed: ${found.error.code}`);
+      return undefined;
+    }
+    const record = found.value;
+    if (record.hostedToken === null || token === '' || !secretEqual(token, record.hostedToken)) return undefined;
+    return record;
+  }
+
+  const isPastDeadline = (record: PaymentRecord) =>
+    (record.state === 'awaiting_card_data' || record.state === 'awaiting_challenge') &&
+    record.expiresAt !== null &&
+    record.expiresAt <= now();
+
+  function statusResponse(request: Request, status: number, view: StatusPageView): Response {
+    return htmlResponse(request, status, renderStatusPage(view));
+  }
+
+  function notFound(request: Request, assetPrefix: string): Response {
+    return statusResponse(request, 404, {
+      title: 'Payment page not found',
+      heading: 'Payment page not found',
+      message:
+        'This payment link is incomplete or not valid. Open the link the shop gave you again, or go back to the shop.',
+      tone: 'neutral',
+      icon: 'info',
+      assetPrefix,
+      testMode,
+    });
+  }
+
+  function simpleProblem(request: Request, status: number, heading: string, message: string, prefix: string) {
+    return statusResponse(request, status, {
+      title: heading,
+      heading,
+      message,
+      tone: 'failure',
+      icon: 'info',
+      assetPrefix: prefix,
+      testMode,
+    });
+  }
+
+  async function formPage(
+    request: Request,
+    record: PaymentRecord,
+    token: string,
+    status: number,
+    extra: Pick<PaymentFormView, 'values' | 'errors' | 'formError'> = {},
+  ): Promise<Response> {
+    const ticket = csrf.issue(request, [record.id, token]);
+    const body = renderPaymentFormPage({
+      ...(await summaryOf(record)),
+      paymentId: record.id,
+      token,
+      csrf: ticket.field,
+      redirectUrl: record.redirectUrl,
+      assetPrefix: 'assets/',
+      ...extra,
+      ...(options.testCards !== undefined && { testCards: options.testCards }),
+    });
+    return htmlResponse(
+      request,
+      status,
+      body,
+      ticket.setCookie === undefined ? {} : { 'set-cookie': ticket.setCookie },
+    );
+  }
+
+  async function statusContext(record: PaymentRecord): Promise<StatusContext> {
+    return { summary: await summaryOf(record), redirectUrl: record.redirectUrl, assetPrefix: 'assets/', testMode };
+  }
+
+  /** Waits while another request's 3DS lookup or authorization runs, up to `settleTimeoutMs`. */
+  async function settled(record: PaymentRecord): Promise<PaymentRecord> {
+    let current = record;
+    const deadline = Date.now() + settleTimeoutMs;
+    while (IN_FLIGHT.has(current.state) && current.authorizationStatus !== 'unknown' && Date.now() < deadline) {
+      await delay(100);
+      const again = await options.engine.getPaymentRecord(record.id);
+      if (again.isErr()) break;
+      current = again.value;
+    }
+    return current;
+  }
+
+  /** After a post that found the payment no longer awaiting card data. */
+  async function afterTheFact(request: Request, record: PaymentRecord): Promise<Response> {
+    const current = await settled(record);
+    if (current.state === 'awaiting_challenge' && current.nextRedirect !== null && !isPastDeadline(current)) {
+      return seeOther(current.nextRedirect);
+    }
+    if (IN_FLIGHT.has(current.state)) return seeOther(current.redirectUrl);
+    const context = await statusContext(current);
+    return statusResponse(request, 200, isPastDeadline(current) ? expiredPage(context) : statePage(current, context));
+  }
+
+  async function show(request: Request, paymentId: string): Promise<Response> {
+    const started = now();
+    const token = new URL(request.url).searchParams.get('token') ?? '';
+    const record = await authorizedRecord(paymentId, token);
+    if (record === undefined) {
+      log(undefined, 'not_found', started);
+      return notFound(request, 'assets/');
+    }
+    log(record.id, `view_${record.state}`, started);
+    if (record.state === 'awaiting_card_data' && !isPastDeadline(record)) return formPage(request, record, token, 200);
+    const context = await statusContext(record);
+    return statusResponse(request, 200, isPastDeadline(record) ? expiredPage(context) : statePage(record, context));
+  }
+
+  async function submit(request: Request, paymentId: string): Promise<Response> {
+    const started = now();
+    const form = await readFormBody(request);
+    if (form.isErr()) {
+      log(paymentId, form.error, started);
+      return form.error === 'too_large'
+        ? simpleProblem(request, 413, 'Form too large', 'The form could not be read. Go back and try again.', 'assets/')
+        : simpleProblem(
+            request,
+            415,
+            'Form not understood',
+            'The form could not be read. Go back and try again.',
+            'assets/',
+          );
+    }
+    const fields = form.value;
+    const token = fields.get('token') ?? '';
+    const record = await authorizedRecord(paymentId, token);
+    if (record === undefined) {
+      log(undefined, 'not_found', started);
+      return notFound(request, 'assets/');
+    }
+    if (!csrf.verify(request, fields.get(CSRF_FIELD), [record.id, token])) {
+      log(record.id, 'csrf_rejected', started);
+      return statusResponse(request, 403, {
+        title: 'Please try again',
+        heading: 'Please try again',
+        message:
+          'For your security, the card form must be sent from the payment page itself, in the browser that opened it. Reload the payment page and enter your card details again.',
+        tone: 'failure',
+        icon: 'info',
+        action: {
+          href: `${encodeURIComponent(record.id)}?token=${encodeURIComponent(token)}`,
+          label: 'Reload the payment page',
+        },
+        assetPrefix: 'assets/',
+        testMode,
+      });
+    }
+    if (record.state !== 'awaiting_card_data' || isPastDeadline(record)) {
+      log(record.id, `submit_${record.state}`, started);
+      return afterTheFact(request, record);
+    }
+
+    const values = {
+      number: fields.get('number') ?? '',
+      expiry: fields.get('expiry') ?? '',
+      cvc: fields.get('cvc') ?? '',
+      holder_name: fields.get('holder_name') ?? '',
+    };
+    const echo = { expiry: values.expiry.slice(0, 7), holder_name: values.holder_name.slice(0, 45) };
+    const card = validateCardForm(values, now());
+    if (card.isErr()) {
+      log(record.id, 'invalid_form', started);
+      return formPage(request, record, token, 422, { values: echo, errors: card.error });
+    }
+    const ip = normalizeClientIp(options.clientIp(request));
+    if (ip === undefined) logger.warn({ paymentId: record.id }, 'hosted page: client IP unknown, sending 0.0.0.0');
+    const user = collectBrowserData(request, fields, ip ?? UNKNOWN_CLIENT_IP);
+
+    const result = await options.engine.submitCard({
+      paymentId: record.id,
+      token,
+      body: { creditcard: card.value, user },
+    });
+    if (result.isOk()) {
+      const payment = result.value;
+      const challenge = payment.next?.redirect;
+      log(record.id, challenge !== undefined ? 'challenge' : `submitted_${payment.state}`, started);
+      return seeOther(challenge ?? payment.session.redirect_url);
+    }
+    return submitFailed(request, record, token, result.error, echo, started);
+  }
+
+  async function submitFailed(
+    request: Request,
+    record: PaymentRecord,
+    token: string,
+    error: PaymentError,
+    echo: { expiry: string; holder_name: string },
+    started: number,
+  ): Promise<Response> {
+    log(record.id, `submit_${error.code}`, started);
+    switch (error.code) {
+      case 'validation_failed': {
+        const mapped = errorsFromIssues(error.errors);
+        return formPage(request, record, token, 422, {
+          values: echo,
+          errors: mapped.fields,
+          ...(mapped.form !== undefined && { formError: mapped.form }),
+        });
+      }
+      case 'not_found':
+        return notFound(request, 'assets/');
+      default: {
+        const again = await options.engine.getPaymentRecord(record.id);
+        const current = again.isOk() ? again.value : record;
+        if (current.state === 'awaiting_card_data' && !isPastDeadline(current)) {
+          return formPage(request, current, token, 503, {
+            values: echo,
+            formError:
+              'The payment could not be processed just now and your card has not been charged. Please try again.',
+          });
+        }
+        return afterTheFact(request, current);
+      }
+    }
+  }
+
+  return async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
+    const rest = path.slice(basePath.length + 1);
+    const parts = rest.split('/');
+    const depth = Math.max(parts.length - 1, 0);
+    const prefix = `${'../'.repeat(depth)}assets/`;
+
+    if (parts.length === 2 && parts[0] === 'assets' && parts[1] !== undefined) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return notFound(request, prefix);
+      return assetResponse(parts[1], request.method) ?? notFound(request, prefix);
+    }
+    const paymentId = parts.length === 1 && SEGMENT.test(rest) ? decodeSegment(rest) : undefined;
+    if (paymentId === undefined) return notFound(request, prefix);
+    try {
+      switch (request.method) {
+        case 'GET':
+        case 'HEAD':
+          return await show(request, paymentId);
+        case 'POST':
+          return await submit(request, paymentId);
+        default:
+          return new Response(null, {
+            status: 405,
+            headers: { allow: 'GET, HEAD, POST', 'cache-control': 'no-store', 'content-length': '0' },
+          });
+      }
+    } catch (error) {
+      logger.error(
+        // Only the kind and a digit-masked message: nothing that could carry card data.
+        { paymentId, error: error instanceof Error ? `${error.name}: ${maskDigits(error.message)}` : typeof error },
+        'hosted page: unexpected error',
+      );
+      return simpleProblem(
+        request,
+        503,
+        'Something went wrong',
+        'The payment page is not available right now. Please try again in a moment.',
+        prefix,
+      );
+    }
+  };
+}

@@ -1,0 +1,24 @@
+import { pageSecurityHeaders } from './security-headers.js';
+
+/** The CSP sources of the hosted page: its own style sheet and script, nothing else. */
+const PAGE_HEADERS = pageSecurityHeaders({ script: ["'self'"], style: ["'self'"] });
+
+/** An HTML page with the card-page security headers (no body for `HEAD`). */
+export function htmlResponse(
+  request: Request,
+  status: number,
+  body: string,
+  headers: Readonly<Record<string, string>> = {},
+): Response {
+  const all = new Headers({ 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS, ...headers });
+  all.set('content-length', String(Buffer.byteLength(body, 'utf8')));
+  return new Response(request.method === 'HEAD' ? null : body, { status, headers: all });
+}
+
+/** `303 See Other` to `location`: the browser follows with a GET, whatever the method was. */
+export function seeOther(location: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': '0' },
+  });
+}

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { addressSchema } from '../../../src/schemas/address.js';
+import { browserDataSchema } from '../../../src/schemas/browser-data.js';
+import { contactSchema } from '../../../src/schemas/contact.js';
+import { createPaymentRequestSchema, sessionSchema } from '../../../src/schemas/create-payment-request.js';
+import { creditCardRequestSchema } from '../../../src/schemas/credit-card.js';
+import { paymentListSchema, paymentSchema, publicCreditCardSchema } from '../../../src/schemas/payment-response.js';
+import { validationIssueSchema } from '../../../src/schemas/validation-issues.js';
+import { problemDocumentSchema, profileResourceSchema } from './http-schemas.js';
+import { registrySchemas, type SchemaMeta, type SchemaRegistry, type SchemaSide } from './json-schema.js';
+import type { JsonSchema } from './openapi-types.js';
+
+/** A named schema of the document: which zod schema, read as request (input) or answer (output), or both. */
+interface ComponentDefinition {
+  readonly id: string;
+  readonly schema: z.ZodType;
+  readonly sides: readonly SchemaSide[];
+  readonly description: string;
+}
+
+const COMPONENTS: readonly ComponentDefinition[] = [
+  {
+    id: 'CreatePaymentRequest',
+    schema: createPaymentRequestSchema,
+    sides: ['input'],
+    description:
+      'Creates a payment. Without `creditcard` it is the hosted flow: the answer carries `next.redirect`, the hosted payment page. With `creditcard` and `user` it is the direct flow, for clients registered as PCI DSS compliant only. A card whose expiry month is before the current month is refused.',
+  },
+  { id: 'Contact', schema: contactSchema, sides: ['input', 'output'], description: 'A billing or shipping contact.' },
+  { id: 'Address', schema: addressSchema, sides: ['input', 'output'], description: 'A postal address.' },
+  {
+    id: 'Session',
+    schema: sessionSchema,
+    sides: ['input'],
+    description: 'Where the cardholder is sent back after the payment, whatever its outcome.',
+  },
+  {
+    id: 'CreditCardRequest',
+    schema: creditCardRequestSchema,
+    sides: ['input'],
+    description:
+      'The card, direct flow only. The number must pass the Luhn check and belong to a supported scheme; the CVC has 4 digits for American Express and 3 otherwise. Never returned, logged or stored.',
+  },
+  {
+    id: 'BrowserData',
+    schema: browserDataSchema,
+    sides: ['input'],
+    description:
+      "The cardholder's browser, for EMV 3-D Secure (direct flow only). Every field is required; `accept_encoding` and `accept_language` may be empty.",
+  },
+  {
+    id: 'Payment',
+    schema: paymentSchema,
+    sides: ['output'],
+    description:
+      'A payment. `state` is the truth: the cardholder may return to `session.redirect_url` while the payment is still `processing`. Never contains the card number or the CVC.',
+  },
+  {
+    id: 'PublicCreditCard',
+    schema: publicCreditCardSchema,
+    sides: ['output'],
+    description:
+      'What the API returns about the card: BIN, last four digits, scheme, expiry and holder; after an approved authorization also the retrieval reference number, fees and card details.',
+  },
+  {
+    id: 'PaymentList',
+    schema: paymentListSchema,
+    sides: ['output'],
+    description:
+      'A page of payments, newest first. `next_cursor` is present when more payments follow: pass it as `after` for the next page.',
+  },
+  {
+    id: 'Profile',
+    schema: profileResourceSchema,
+    sides: ['output'],
+    description: "A profile (merchant account) of the client's partner.",
+  },
+  {
+    id: 'Problem',
+    schema: problemDocumentSchema,
+    sides: ['output'],
+    description: 'An RFC 9457 problem document: every error answer of the API (`application/problem+json`).',
+  },
+  {
+    id: 'ValidationIssue',
+    schema: validationIssueSchema,
+    sides: ['output'],
+    description:
+      'One invalid field: its dotted `path` in the body (`billing.address.country`), the query (`limit`) or the headers (`Idempotency-Key`), and a fixed message.',
+  },
+];
+
+const requestFields = createPaymentRequestSchema.shape;
+const paymentFields = paymentSchema.shape;
+const cardFields = publicCreditCardSchema.shape.card.shape;
+
+/** Descriptions of single fields (schemas used in one place only). */
+const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
+  [requestFields.amount, 'The amount in minor units of the currency (cents for EUR), from 1 to 999,999,999,999.'],
+  [requestFields.currency, 'An active ISO 4217 currency code, upper case.'],
+  [requestFields.description, 'Free text for the merchant.'],
+  [requestFields.reference, "The merchant's own reference, e.g. an order number."],
+  [requestFields.method, 'The payment method: always `creditcard`.'],
+  [sessionSchema.shape.redirect_url, 'An absolute URL; https, or http for localhost and loopback addresses only.'],
+  [
+    creditCardRequestSchema.shape.number,
+    'The card number: 12 to 19 digits, no spaces, passing the Luhn check, of a supported scheme.',
+  ],
+  [creditCardRequestSchema.shape.cvc, '3 digits; 4 for American Express.'],
+  [
+    creditCardRequestSchema.shape.expiration,
+    'The first day of the expiry month, midnight UTC; not before the current month.',
+  ],
+  [contactSchema.shape.phone, 'International format: `+` and 8 to 15 digits.'],
+  [addressSchema.shape.premise, 'House or building number.'],
+  [addressSchema.shape.thoroughfare, 'Street.'],
+  [addressSchema.shape.locality, 'City.'],
+  [addressSchema.shape.state, 'Region.'],
+  [addressSchema.shape.country, 'An officially assigned ISO 3166-1 alpha-2 code, upper case.'],
+  [browserDataSchema.shape.ip_address, "The cardholder's IPv4 or IPv6 address."],
+  [browserDataSchema.shape.language, 'A BCP 47 language tag such as `en-US`.'],
+  [browserDataSchema.shape.color_depth, 'Bits per pixel as the browser reports it; 30 is sent on as 24.'],
+  [browserDataSchema.shape.timezone_offset, 'Minutes from UTC as `Date.prototype.getTimezoneOffset()` reports them.'],
+  [paymentFields.id, 'The payment id.'],
+  [paymentFields.amount, 'The amount in minor units of the currency.'],
+  [paymentFields.currency, 'The ISO 4217 currency code.'],
+  [paymentFields.description, 'As sent when the payment was created.'],
+  [paymentFields.reference, 'As sent when the payment was created.'],
+  [paymentFields.session, 'As sent: where the cardholder returns after the payment.'],
+  [paymentFields.next, "Where to send the cardholder now: the hosted payment page or the issuer's 3-D Secure page."],
+  [paymentFields.state, 'The public state; `succeeded`, `failed` and `expired` are final.'],
+  [paymentFields.failure_reason, 'Why the payment failed (`state` = `failed` only).'],
+  [paymentFields.created, 'When the payment was created: ISO 8601, UTC, milliseconds.'],
+  [paymentFields._links, 'The payment itself and its profile, as paths under the API root.'],
+  [publicCreditCardSchema.shape.rrn, 'The retrieval reference number of the authorization.'],
+  [publicCreditCardSchema.shape.fees, 'Fees in minor units (`assesment` is spelt as in the specification).'],
+  [cardFields.bin, 'The first 6 digits of the card number, 8 for numbers of 16 digits or more.'],
+  [cardFields.last4, 'The last four digits of the card number.'],
+  [cardFields.type, 'Card type reported by the acquirer, e.g. `consumer` or `commercial`.'],
+  [cardFields.region, '`domestic`, `intra` or `inter` (regional) as reported by the acquirer.'],
+  [paymentListSchema.shape.next_cursor, 'The `after` of the next page; absent on the last page.'],
+  [
+    problemDocumentSchema.shape.type,
+    "A URI naming the problem: the handler's `problemTypeBase` (default `urn:paystate:problem:`) and the code.",
+  ],
+  [problemDocumentSchema.shape.title, 'A short summary of the problem type.'],
+  [problemDocumentSchema.shape.status, 'The HTTP status code of the answer.'],
+  [problemDocumentSchema.shape.detail, 'What went wrong with this request. Never repeats request values.'],
+  [problemDocumentSchema.shape.code, 'A stable snake_case code to branch on.'],
+  [problemDocumentSchema.shape.errors, '`validation_failed` only: one issue per invalid field, sorted by path.'],
+];
+
+/** The registry of named schemas and descriptions the document is generated from. */
+export function createSchemaRegistry(): SchemaRegistry {
+  const registry = z.registry<SchemaMeta>();
+  for (const component of COMPONENTS) {
+    registry.add(component.schema, { id: component.id, description: component.description });
+  }
+  for (const [schema, description] of FIELD_DESCRIPTIONS) registry.add(schema, { description });
+  return registry;
+}
+
+/**
+ * `components.schemas`: each named schema read on its side of the API. A schema used in both
+ * requests and answers must come out the same on both sides.
+ */
+export function componentSchemas(registry: SchemaRegistry): Record<string, JsonSchema> {
+  const bySide: Record<SchemaSide, Record<string, JsonSchema>> = {
+    input: registrySchemas(registry, 'input'),
+    output: registrySchemas(registry, 'output'),
+  };
+  const out: Record<string, JsonSchema> = {};
+  for (const component of COMPONENTS) {
+    const [first, ...others] = component.sides.map((side) => bySide[side][component.id]);
+    if (first === undefined) throw new Error(`Component ${component.id} was not generated`);
+    if (others.some((other) => JSON.stringify(other) !== JSON.stringify(first))) {
+      throw new Error(`Component ${component.id} differs between requests and answers: give each side its own`);
+    }
+    out[component.id] = first;
+  }
+  return out;
+}

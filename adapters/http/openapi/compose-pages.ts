@@ -1,0 +1,15 @@
+import type { PagesHandler } from '../fetch-handler.js';
+
+/**
+ * One `pages` handler from several: each is asked in turn, and the first response wins
+ * (`composePages(createOpenApiPages(), hostedPages)`). Undefined when none serves the request.
+ */
+export function composePages(...handlers: readonly PagesHandler[]): PagesHandler {
+  return async (request) => {
+    for (const handler of handlers) {
+      const response = await handler(request);
+      if (response !== undefined) return response;
+    }
+    return undefined;
+  };
+}

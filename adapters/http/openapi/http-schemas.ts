@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { validationIssueSchema } from '../../../src/schemas/validation-issues.js';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency.js';
+import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
+
+/**
+ * The zod schemas of what the HTTP layer adds around the engine's schemas (`src/schemas`):
+ * problem documents, the profile resource, parameters and headers. The OpenAPI document is
+ * generated from these and from the engine's schemas, never written by hand.
+ */
+
+/** Every problem `code`, in the order of `PROBLEM_STATUS`. */
+export const PROBLEM_CODES = Object.keys(PROBLEM_STATUS) as ProblemCode[];
+
+const linkSchema = z.object({ href: z.string(), type: z.literal('application/json') });
+
+/** An RFC 9457 problem document as the API sends it (`ProblemDocument`). */
+export const problemDocumentSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.int().min(400).max(599),
+  detail: z.string(),
+  code: z.enum(PROBLEM_CODES as [ProblemCode, ...ProblemCode[]]),
+  errors: z.array(validationIssueSchema).optional(),
+});
+
+/**
+ * What an operation's problem answers of one status hold beyond `problemDocumentSchema`: that
+ * status and the codes the operation answers with it (combined with the problem schema in `allOf`).
+ */
+export function problemNarrowingSchema(status: number, codes: readonly ProblemCode[]) {
+  return z.looseObject({ status: z.literal(status), code: z.enum(codes as [ProblemCode, ...ProblemCode[]]) });
+}
+
+/** The profile resource (`ProfileResource`): what a payment's `_links.profile` points at. */
+export const profileResourceSchema = z.object({
+  id: z.string().regex(/^profile_/),
+  partner_id: z.string().regex(/^partner_/),
+  name: z.string(),
+  _links: z.object({ self: linkSchema }),
+});
+
+/** Path parameters, by name. */
+export const pathParameterSchemas = {
+  profile_id: z.string().min(1),
+  partner_id: z.string().min(1),
+  payment_id: z.string().min(1),
+} as const;
+
+export type PathParameterName = keyof typeof pathParameterSchemas;
+
+/** Query parameters of the list. */
+export const listQuerySchemas = {
+  limit: z.int().min(1).max(100).default(20),
+  after: z.string(),
+} as const;
+
+/** The `Idempotency-Key` request header. */
+export const idempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+  .regex(/^[\x20-\x7e]+$/);
+
+/** Response headers, by name. */
+export const responseHeaderSchemas = {
+  Location: z.string(),
+  'Idempotency-Replayed': z.literal('true'),
+  'WWW-Authenticate': z.string(),
+  'Retry-After': z.int().min(0),
+} as const;
+
+export type ResponseHeaderName = keyof typeof responseHeaderSchemas;

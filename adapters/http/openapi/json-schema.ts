@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { caseInsensitivePattern } from './case-insensitive-pattern.js';
+import type { JsonSchema } from './openapi-types.js';
+
+/** Metadata a schema can carry into the document: a component id, a description. */
+export interface SchemaMeta {
+  readonly id?: string;
+  readonly description?: string;
+}
+
+export type SchemaRegistry = z.core.$ZodRegistry<SchemaMeta>;
+
+/** Which side of the API a schema describes: requests are read as zod's input, answers as its output. */
+export type SchemaSide = 'input' | 'output';
+
+export const COMPONENT_SCHEMA_PREFIX = '#/components/schemas/';
+
+/**
+ * JSON Schema's `pattern` has no flags: a case-insensitive regex is rewritten to match the
+ * same strings without the flag; any other flag that changes matching is refused.
+ */
+type Override = NonNullable<NonNullable<Parameters<typeof z.toJSONSchema>[1]>['override']>;
+
+const rewriteFlaggedPatterns: Override = (ctx) => {
+  const checks = (ctx.zodSchema._zod.def as { checks?: readonly z.core.$ZodCheck[] }).checks ?? [];
+  for (const check of checks) {
+    const pattern = (check._zod.def as { pattern?: unknown }).pattern;
+    if (!(pattern instanceof RegExp) || pattern.flags.replace(/[gyu]/g, '') === '') continue;
+    if (pattern.flags.replace(/[gyui]/g, '') !== '') {
+      throw new Error(`Cannot express the regex flags ${pattern.flags} of /${pattern.source}/ in JSON Schema`);
+    }
+    const rewritten = caseInsensitivePattern(pattern.source);
+    const json = ctx.jsonSchema as JsonSchema;
+    if (json['pattern'] === pattern.source) json['pattern'] = rewritten;
+    if (Array.isArray(json['allOf'])) {
+      for (const member of json['allOf'] as JsonSchema[]) {
+        if (member['pattern'] === pattern.source) member['pattern'] = rewritten;
+      }
+    }
+  }
+};
+
+function withoutDialect(schema: JsonSchema): JsonSchema {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * Every schema of `registry` that has an `id`, converted for one side of the API, keyed by id;
+ * references between them point at `#/components/schemas/{id}`.
+ */
+export function registrySchemas(registry: SchemaRegistry, side: SchemaSide): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: side,
+    metadata: registry,
+    uri: (id) => `${COMPONENT_SCHEMA_PREFIX}${id}`,
+    override: rewriteFlaggedPatterns,
+  });
+  const out: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    if (id === '__shared') throw new Error('Unexpected shared definitions in the component schemas');
+    out[id] = withoutDialect(schema as JsonSchema);
+  }
+  return out;
+}
+
+/** One schema (a parameter, a header) converted on its own, with descriptions from `registry`. */
+export function inlineSchema(schema: z.ZodType, side: SchemaSide, registry?: SchemaRegistry): JsonSchema {
+  return withoutDialect(
+    z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io: side,
+      ...(registry !== undefined && { metadata: registry }),
+      override: rewriteFlaggedPatterns,
+    }) as JsonSchema,
+  );
+}
+
+/** A reference to a component schema. */
+export const componentRef = (id: string): JsonSchema => ({ $ref: `${COMPONENT_SCHEMA_PREFIX}${id}` });

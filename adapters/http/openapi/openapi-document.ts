@@ -1,0 +1,251 @@
+import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
+import { ROUTES } from '../routes/route-table.js';
+import { componentSchemas, createSchemaRegistry } from './component-schemas.js';
+import {
+  idempotencyKeySchema,
+  listQuerySchemas,
+  pathParameterSchemas,
+  problemNarrowingSchema,
+  responseHeaderSchemas,
+  type PathParameterName,
+  type ResponseHeaderName,
+} from './http-schemas.js';
+import { componentRef, inlineSchema, type SchemaRegistry } from './json-schema.js';
+import type {
+  OpenApiDocument,
+  OpenApiHeader,
+  OpenApiInfo,
+  OpenApiMethod,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiPathItem,
+  OpenApiReference,
+  OpenApiResponse,
+  OpenApiServer,
+} from './openapi-types.js';
+import { OPERATIONS, PROBLEM_WHEN, TAGS, type OperationDescription } from './operations.js';
+
+/** Options of `createOpenApiDocument`. */
+export interface OpenApiOptions {
+  /** Where the API is reached, with any mount prefix (`https://shop.example/payments`). Default: the local sandbox. */
+  readonly servers?: readonly OpenApiServer[];
+  /** Replaces fields of `info` (title, version, description, contact, …). */
+  readonly info?: Partial<OpenApiInfo>;
+}
+
+/** The servers of the committed document: the sandbox that `npm run demo` starts. */
+export const DEFAULT_OPENAPI_SERVERS: readonly OpenApiServer[] = [
+  { url: 'http://127.0.0.1:3000', description: 'The paystate sandbox (`npm run demo`)' },
+];
+
+const SECURITY_SCHEME = 'bearerAuth';
+
+const DESCRIPTION = `The v1 HTTP API of paystate, an embeddable engine for card-not-present card payments.
+
+Every request carries \`Authorization: Bearer <token>\`. A token belongs to one client; a client belongs to one partner, may act on a set of its profiles, and may or may not send card data (the direct flow needs PCI DSS compliance).
+
+Answers are JSON. Every error is an RFC 9457 problem document (\`application/problem+json\`) with a stable \`code\`; validation errors list each invalid field in \`errors\`. No answer ever contains a card number or a CVC.
+
+\`GET\` operations also answer \`HEAD\`. Any other method on these paths is answered \`405 method_not_allowed\` with an \`Allow\` header, any other path \`404 not_found\`, both as problem documents. Every answer carries \`Cache-Control: no-store\`.`;
+
+type ParameterComponent = 'ProfileId' | 'PartnerId' | 'PaymentId' | 'Limit' | 'After' | 'IdempotencyKey';
+
+const PATH_PARAMETER_COMPONENT: Readonly<Record<PathParameterName, ParameterComponent>> = {
+  profile_id: 'ProfileId',
+  partner_id: 'PartnerId',
+  payment_id: 'PaymentId',
+};
+
+const parameterRef = (name: ParameterComponent): OpenApiReference => ({ $ref: `#/components/parameters/${name}` });
+
+function parameterComponents(registry: SchemaRegistry): Record<ParameterComponent, OpenApiParameter> {
+  const path = (name: PathParameterName, description: string): OpenApiParameter => ({
+    name,
+    in: 'path',
+    description,
+    required: true,
+    schema: inlineSchema(pathParameterSchemas[name], 'input', registry),
+  });
+  return {
+    ProfileId: path('profile_id', 'The profile (merchant account), e.g. `profile_webshop` in the sandbox.'),
+    PartnerId: path('partner_id', "The client's partner, e.g. `partner_sandbox` in the sandbox."),
+    PaymentId: path('payment_id', 'The payment id (`payment_` and hex digits).'),
+    Limit: {
+      name: 'limit',
+      in: 'query',
+      description: 'How many payments per page, 1 to 100.',
+      required: false,
+      schema: inlineSchema(listQuerySchemas.limit, 'input', registry),
+    },
+    After: {
+      name: 'after',
+      in: 'query',
+      description: 'The `next_cursor` of the previous page.',
+      required: false,
+      schema: inlineSchema(listQuerySchemas.after, 'input', registry),
+    },
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      description:
+        'Makes retries safe: 1 to 255 printable ASCII characters, scoped to the client, kept 24 hours. The same request again gets the first answer; another request with the key gets `422`; a retry while the first runs gets `409`.',
+      required: false,
+      schema: inlineSchema(idempotencyKeySchema, 'input', registry),
+    },
+  };
+}
+
+const HEADER_DESCRIPTIONS: Readonly<Record<ResponseHeaderName, string>> = {
+  Location: 'The path of the new payment: its `_links.self.href`.',
+  'Idempotency-Replayed':
+    '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
+  'WWW-Authenticate': '`Bearer realm="paystate"`, with `error="invalid_token"` for a malformed or unknown token.',
+  'Retry-After': 'Seconds to wait before retrying.',
+};
+
+function header(name: ResponseHeaderName, required: boolean): OpenApiHeader {
+  return {
+    description: HEADER_DESCRIPTIONS[name],
+    required,
+    schema: inlineSchema(responseHeaderSchemas[name], 'output'),
+  };
+}
+
+const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
+/** The problem answers of one status, narrowed to the codes the operation can give with it. */
+function problemResponse(status: number, codes: readonly ProblemCode[], idempotent: boolean): OpenApiResponse {
+  const headers: Record<string, OpenApiHeader> = {};
+  if (status === 401) headers['WWW-Authenticate'] = header('WWW-Authenticate', true);
+  const retryAfter = codes.filter((code) => code === 'unavailable' || code === 'idempotency_in_progress');
+  if (retryAfter.length > 0) headers['Retry-After'] = header('Retry-After', retryAfter.length === codes.length);
+  // Only a 500 is kept for replay besides the success answer (its effects are unknown).
+  if (idempotent && status === 500) headers['Idempotency-Replayed'] = header('Idempotency-Replayed', false);
+  const description =
+    codes.length === 1
+      ? sentence(`\`${codes[0]}\`: ${PROBLEM_WHEN[codes[0] as ProblemCode]}`)
+      : codes.map((code) => `- \`${code}\`: ${PROBLEM_WHEN[code]}`).join('\n');
+  return {
+    description,
+    ...(Object.keys(headers).length > 0 && { headers }),
+    content: {
+      'application/problem+json': {
+        schema: { allOf: [componentRef('Problem'), inlineSchema(problemNarrowingSchema(status, codes), 'output')] },
+      },
+    },
+  };
+}
+
+function problemResponses(described: OperationDescription): Record<string, OpenApiResponse> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of described.problems) {
+    const status = PROBLEM_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, OpenApiResponse> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = problemResponse(status, codes, described.idempotent === true);
+  }
+  return responses;
+}
+
+function operation(pattern: readonly string[], described: OperationDescription): OpenApiOperation {
+  const parameters: OpenApiReference[] = [];
+  for (const segment of pattern) {
+    if (!segment.startsWith(':')) continue;
+    const component = PATH_PARAMETER_COMPONENT[segment.slice(1) as PathParameterName];
+    if (component === undefined) throw new Error(`No description of the path parameter ${segment}`);
+    parameters.push(parameterRef(component));
+  }
+  for (const name of described.query ?? []) parameters.push(parameterRef(name === 'limit' ? 'Limit' : 'After'));
+  if (described.idempotent === true) parameters.push(parameterRef('IdempotencyKey'));
+
+  const { success } = described;
+  const successHeaders: Record<string, OpenApiHeader> = {};
+  for (const name of success.headers ?? []) successHeaders[name] = header(name, name === 'Location');
+  const body = described.requestBody;
+  return {
+    operationId: described.operationId,
+    summary: described.summary,
+    description: described.description,
+    tags: [described.tag],
+    parameters,
+    ...(body !== undefined && {
+      requestBody: {
+        description: body.description,
+        required: true,
+        content: {
+          'application/json': {
+            schema: componentRef(body.component),
+            ...(body.examples !== undefined && { examples: { ...body.examples } }),
+          },
+        },
+      },
+    }),
+    responses: {
+      [String(success.status)]: {
+        description: success.description,
+        ...(success.headers !== undefined && { headers: successHeaders }),
+        content: { 'application/json': { schema: componentRef(success.component) } },
+      },
+      ...problemResponses(described),
+    },
+  };
+}
+
+/** `/v1/profiles/{profile_id}/payments` from `['v1', 'profiles', ':profile_id', 'payments']`. */
+export function openApiPath(pattern: readonly string[]): string {
+  return `/${pattern.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`;
+}
+
+/**
+ * The OpenAPI 3.1 document of the v1 API, generated from the zod schemas of requests and
+ * answers (`src/schemas`, plus the problem and profile schemas of the HTTP layer) and the route
+ * table the router serves: every endpoint, body, parameter, problem answer per status, the
+ * bearer security scheme and the `Idempotency-Key` header. Each call builds a new object.
+ * @throws Error when a route of the router has no description (a bug caught by the tests).
+ */
+export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const registry = createSchemaRegistry();
+  const schemas = componentSchemas(registry);
+  const parameters = parameterComponents(registry);
+  const paths: Record<string, OpenApiPathItem> = {};
+  const documented = new Set<string>();
+  for (const route of ROUTES) {
+    const described = OPERATIONS[route.name];
+    if (described === undefined) throw new Error(`The route ${route.name} has no OpenAPI description`);
+    documented.add(route.name);
+    const path = openApiPath(route.pattern);
+    const method = route.method.toLowerCase() as OpenApiMethod;
+    paths[path] = { ...paths[path], [method]: operation(route.pattern, described) };
+  }
+  const stale = Object.keys(OPERATIONS).filter((name) => !documented.has(name));
+  if (stale.length > 0) throw new Error(`OpenAPI descriptions of routes that do not exist: ${stale.join(', ')}`);
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'paystate API',
+      version: '1.0.0',
+      description: DESCRIPTION,
+      license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
+      ...options.info,
+    },
+    servers: (options.servers ?? DEFAULT_OPENAPI_SERVERS).map((server) => ({ ...server })),
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags: TAGS.map((tag) => ({ ...tag })),
+    paths,
+    components: {
+      schemas,
+      parameters,
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An access token of an API client. The sandbox tokens are in its config (`sandbox_pci_compliant_token`, `sandbox_hosted_only_token`, …).',
+        },
+      },
+    },
+  };
+}

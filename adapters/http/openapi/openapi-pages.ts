@@ -1,0 +1,80 @@
+import { normalizeBasePath, stripBasePath } from '../base-path.js';
+import type { PagesHandler } from '../fetch-handler.js';
+import { createOpenApiDocument, type OpenApiOptions } from './openapi-document.js';
+import type { OpenApiDocument } from './openapi-types.js';
+import { REFERENCE_PAGE_STYLE, renderReferencePage } from './reference-page.js';
+
+/** Options of `createOpenApiPages`. */
+export interface OpenApiPagesOptions extends OpenApiOptions {
+  /**
+   * The prefix the API is mounted under (`/payments`): the pages are then
+   * `/payments/openapi.json` and `/payments/docs`, whether or not the mount strips the prefix
+   * (as with the fetch handler's `basePath`), and the document's server ends in it. Default: none.
+   */
+  readonly basePath?: string;
+}
+
+const encoder = new TextEncoder();
+
+async function sha256Base64(text: string): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function respond(method: string, body: string, headers: Record<string, string>): Response {
+  const bytes = encoder.encode(body);
+  return new Response(method === 'HEAD' ? null : bytes, {
+    status: 200,
+    headers: {
+      ...headers,
+      'content-length': String(bytes.byteLength),
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
+
+/**
+ * Serves the API's OpenAPI document at `{basePath}/openapi.json` and a readable reference page
+ * rendered from it at `{basePath}/docs` (no script, no external resource, a strict
+ * Content-Security-Policy). Other requests resolve to `undefined`, so it composes with other
+ * `pages`. Without `servers`, the document names the server the request reached.
+ */
+export function createOpenApiPages(options: OpenApiPagesOptions = {}): PagesHandler {
+  const basePath = normalizeBasePath(options.basePath);
+  // Built on the first request for a page, not when the server starts.
+  let base: OpenApiDocument | undefined;
+  let styleHash: Promise<string> | undefined;
+  const documentFor = (url: URL): OpenApiDocument => {
+    base ??= createOpenApiDocument(options);
+    return options.servers === undefined
+      ? { ...base, servers: [{ url: `${url.origin}${basePath}`, description: 'This server' }] }
+      : base;
+  };
+
+  const contentSecurityPolicy = async () => {
+    styleHash ??= sha256Base64(REFERENCE_PAGE_STYLE);
+    return `default-src 'none'; style-src 'sha256-${await styleHash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  };
+
+  return async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    const url = new URL(request.url);
+    const path = stripBasePath(url.pathname, basePath);
+    if (path === '/openapi.json') {
+      return respond(request.method, JSON.stringify(documentFor(url), null, 2), {
+        'content-type': 'application/json',
+      });
+    }
+    if (path === '/docs') {
+      return respond(request.method, renderReferencePage(documentFor(url)), {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': await contentSecurityPolicy(),
+        'referrer-policy': 'no-referrer',
+      });
+    }
+    return undefined;
+  };
+}

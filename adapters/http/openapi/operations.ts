@@ -1,0 +1,138 @@
+import type { ProblemCode } from '../problem-details.js';
+import type { ResponseHeaderName } from './http-schemas.js';
+import type { OpenApiExample } from './openapi-types.js';
+import { CREATE_PAYMENT_EXAMPLES } from './request-examples.js';
+
+export const TAGS = [
+  { name: 'Payments', description: 'Create payments and follow them to a final state.' },
+  { name: 'Profiles', description: "The profiles (merchant accounts) of the client's partner." },
+] as const;
+
+export type TagName = (typeof TAGS)[number]['name'];
+
+/** What the document says about one route of `ROUTES`, beside what the schemas say. */
+export interface OperationDescription {
+  readonly operationId: string;
+  readonly tag: TagName;
+  readonly summary: string;
+  readonly description: string;
+  readonly query?: readonly ('limit' | 'after')[];
+  /** Accepts an `Idempotency-Key` header. */
+  readonly idempotent?: boolean;
+  readonly requestBody?: {
+    readonly component: string;
+    readonly description: string;
+    readonly examples?: Readonly<Record<string, OpenApiExample>>;
+  };
+  readonly success: {
+    readonly status: 200 | 201;
+    readonly description: string;
+    readonly component: string;
+    readonly headers?: readonly ResponseHeaderName[];
+  };
+  /** Every problem code the route can answer. */
+  readonly problems: readonly ProblemCode[];
+}
+
+const READ_PROBLEMS: readonly ProblemCode[] = [
+  'validation_failed',
+  'unauthorized',
+  'forbidden_profile',
+  'not_found',
+  'not_acceptable',
+  'internal_error',
+  'unavailable',
+];
+
+/** The route description table, keyed by the route's name in `ROUTES`. */
+export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
+  'POST /v1/profiles/{profile_id}/payments': {
+    operationId: 'createPayment',
+    tag: 'Payments',
+    summary: 'Create a payment',
+    description:
+      "Hosted flow (no `creditcard`): the payment starts `processing` with `next.redirect` set to the hosted payment page. Direct flow (`creditcard` and `user`, PCI DSS compliant clients only): 3-D Secure and, when no challenge is needed, the authorization run before the answer; a payment whose 3-D Secure needs a challenge answers `processing` with `next.redirect` set to the issuer's page.\n\nRetries are safe with an `Idempotency-Key`: the same request gets the first answer again with `Idempotency-Replayed: true`.",
+    idempotent: true,
+    requestBody: {
+      component: 'CreatePaymentRequest',
+      description: 'The payment, as UTF-8 JSON of at most 64 KiB.',
+      examples: CREATE_PAYMENT_EXAMPLES,
+    },
+    success: {
+      status: 201,
+      description: 'The payment was created. `Location` is its `_links.self.href`.',
+      component: 'Payment',
+      headers: ['Location', 'Idempotency-Replayed'],
+    },
+    problems: [
+      'invalid_json',
+      'validation_failed',
+      'unauthorized',
+      'forbidden_profile',
+      'direct_flow_not_permitted',
+      'not_acceptable',
+      'conflict',
+      'idempotency_in_progress',
+      'payload_too_large',
+      'unsupported_media_type',
+      'idempotency_key_reused',
+      'internal_error',
+      'unavailable',
+    ],
+  },
+  'GET /v1/profiles/{profile_id}/payments': {
+    operationId: 'listPayments',
+    tag: 'Payments',
+    summary: 'List payments',
+    description:
+      "The profile's payments, newest first, a page at a time. A cursor that is not a payment of the profile gives an empty page.",
+    query: ['limit', 'after'],
+    success: { status: 200, description: 'A page of payments.', component: 'PaymentList' },
+    problems: READ_PROBLEMS.filter((code) => code !== 'not_found'),
+  },
+  'GET /v1/profiles/{profile_id}/payments/{payment_id}': {
+    operationId: 'getPayment',
+    tag: 'Payments',
+    summary: 'Get a payment',
+    description: 'The payment as it is now. A payment of another profile is `404`: its existence is never revealed.',
+    success: { status: 200, description: 'The payment.', component: 'Payment' },
+    problems: READ_PROBLEMS,
+  },
+  'GET /v1/partners/{partner_id}/profiles/{profile_id}/payments/{payment_id}': {
+    operationId: 'getPartnerPayment',
+    tag: 'Payments',
+    summary: 'Get a payment by its self link',
+    description:
+      "The same payment as `getPayment`, at the path of its `_links.self.href`. A partner other than the client's is `404`.",
+    success: { status: 200, description: 'The payment.', component: 'Payment' },
+    problems: READ_PROBLEMS,
+  },
+  'GET /v1/partners/{partner_id}/profiles/{profile_id}': {
+    operationId: 'getProfile',
+    tag: 'Profiles',
+    summary: 'Get a profile',
+    description: "The target of a payment's `_links.profile.href`.",
+    success: { status: 200, description: 'The profile.', component: 'Profile' },
+    problems: READ_PROBLEMS,
+  },
+};
+
+/** When each problem is answered (the response descriptions). */
+export const PROBLEM_WHEN: Readonly<Record<ProblemCode, string>> = {
+  invalid_json: 'the body is not UTF-8 JSON',
+  validation_failed: 'the body, the query or the `Idempotency-Key` header breaks a rule; `errors` lists each field',
+  unauthorized: 'no, a malformed or an unknown bearer token',
+  forbidden_profile: 'a profile the client may not act on, or one that does not exist',
+  direct_flow_not_permitted: 'card data from a client not registered as PCI DSS compliant',
+  not_found: "an unknown payment or profile, or a partner other than the client's",
+  method_not_allowed: 'a method the path does not allow (`Allow` lists those it does)',
+  not_acceptable: '`Accept` excludes JSON',
+  conflict: 'the payment was changed concurrently; retry',
+  invalid_state: 'the payment cannot take this action in its state',
+  idempotency_in_progress: 'a request with the same `Idempotency-Key` is still running (`Retry-After`)',
+  payload_too_large: 'the body is larger than 64 KiB',
+  unsupported_media_type: 'the body is not `application/json`',
+  idempotency_key_reused: 'the `Idempotency-Key` was used with a different request',
+  internal_error: 'a bug; never the answer to anything a client sends',
+  unavailable: 'storage or a provider is unavailable; retry after `Retry-After` seconds',
+};

@@ -1,0 +1,252 @@
+import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import { formatAmount } from '../hosted-page/amount-format.js';
+import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
+import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
+import { readFormBody } from '../hosted-page/form-body.js';
+import { html, raw, type SafeHtml } from '../hosted-page/html.js';
+import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
+import type { PagesHandler } from '../http/fetch-handler.js';
+import type { SandboxChallenge } from '../sandbox/sandbox-three-ds.js';
+import type { SandboxApp } from './sandbox-app.js';
+
+const ISSUER_PAGE = /^\/sandbox\/issuer\/challenge\/([^/]+)\/([^/]+)$/;
+
+const STYLE = `
+*, *::before, *::after { box-sizing: border-box; }
+body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; font-size: 16px; line-height: 1.5; color: #0f172a; background: #e2e8f0; }
+.shell { min-height: 100vh; display: flex; flex-direction: column; align-items: center; padding: 56px 16px 40px; }
+.panel { width: 100%; max-width: 420px; background: #fff; border-radius: 14px; overflow: hidden; box-shadow: 0 1px 2px rgba(15,23,42,.08), 0 12px 32px rgba(15,23,42,.12); }
+.bank { display: flex; align-items: center; justify-content: space-between; gap: 12px; padding: 16px 24px; background: #0f172a; color: #f8fafc; }
+.bank-name { display: flex; align-items: center; gap: 10px; font-weight: 700; letter-spacing: .01em; }
+.bank-mark { width: 28px; height: 28px; border-radius: 8px; display: grid; place-items: center; background: #14b8a6; color: #042f2e; font-size: .9rem; }
+.secure { font-size: .8125rem; color: #cbd5e1; }
+.content { padding: 24px 24px 28px; }
+h1 { margin: 0 0 6px; font-size: 1.375rem; line-height: 1.3; }
+.lead { margin: 0 0 18px; color: #334155; }
+dl { display: grid; grid-template-columns: auto 1fr; align-items: baseline; gap: 10px 16px; margin: 0 0 20px; padding: 16px; border-radius: 10px; background: #f1f5f9; }
+dt { color: #475569; }
+dd { margin: 0; font-weight: 600; text-align: right; overflow-wrap: anywhere; }
+.amount { font-size: 1.25rem; font-variant-numeric: tabular-nums; }
+.buttons { display: grid; gap: 10px; }
+button, .button { display: flex; align-items: center; justify-content: center; width: 100%; min-height: 50px; border-radius: 10px; font: inherit; font-weight: 600; cursor: pointer; text-decoration: none; }
+.authorise { border: 0; background: #0f766e; color: #fff; }
+.authorise:hover { background: #115e59; }
+.refuse { border: 1px solid #64748b; background: #fff; color: #0f172a; }
+.refuse:hover { background: #f1f5f9; }
+button:focus-visible, .button:focus-visible, a:focus-visible { outline: 3px solid #0f766e; outline-offset: 3px; }
+.button { border: 0; background: #0f172a; color: #fff; }
+.note { margin: 8px 0 0; font-size: .8125rem; color: #475569; }
+.status { min-height: 1.25em; margin: 8px 0 0; font-size: .875rem; text-align: center; color: #334155; }
+.status:empty { min-height: 0; margin: 0; }
+.sandbox { margin: 16px 0 0; font-size: .8125rem; color: #334155; text-align: center; max-width: 420px; }
+[aria-busy="true"] button { cursor: progress; opacity: .85; }
+@media (max-width: 480px) { .shell { padding: 16px 12px 28px; } .content { padding: 20px 18px 24px; } .bank { padding: 14px 18px; } }
+`;
+
+const SCRIPT = `(function () {
+  var form = document.getElementById('challenge-form');
+  if (!form) return;
+  var sent = false;
+  form.addEventListener('submit', function (event) {
+    if (sent) { event.preventDefault(); return; }
+    sent = true;
+    form.setAttribute('aria-busy', 'true');
+    var status = document.getElementById('challenge-status');
+    if (status) status.textContent = 'Sending your answer to the shop…';
+  });
+})();`;
+
+const HEADERS = pageSecurityHeaders({ style: [cspHash(STYLE)], script: [cspHash(SCRIPT)] });
+/** One interpolation, so that no formatter can add a byte inside the elements whose hashes the CSP lists. */
+const INLINE_HEAD = raw(`<style>${STYLE}</style><script>${SCRIPT}</script>`);
+
+function page(request: Request, status: number, title: string, content: SafeHtml, setCookie?: string): Response {
+  const body = html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>${title} · Sandbox Bank</title>
+        ${INLINE_HEAD}
+      </head>
+      <body>
+        <main class="shell">
+          <section class="panel" aria-labelledby="page-title">
+            <div class="bank">
+              <span class="bank-name"><span class="bank-mark" aria-hidden="true">SB</span>Sandbox Bank</span
+              ><span class="secure">3-D Secure</span>
+            </div>
+            <div class="content">${content}</div>
+          </section>
+          <p class="sandbox">
+            This is the simulated issuer of the paystate sandbox. A real bank would ask for a code or a confirmation in
+            its app.
+          </p>
+        </main>
+      </body>
+    </html> `.__html;
+  const headers = new Headers({ 'content-type': 'text/html; charset=utf-8', ...HEADERS });
+  headers.set('content-length', String(Buffer.byteLength(body, 'utf8')));
+  if (setCookie !== undefined) headers.set('set-cookie', setCookie);
+  return new Response(request.method === 'HEAD' ? null : body, { status, headers });
+}
+
+function message(request: Request, status: number, heading: string, text: string, link?: string): Response {
+  return page(
+    request,
+    status,
+    heading,
+    html`<h1 id="page-title">${heading}</h1>
+      <p class="lead">${text}</p>
+      ${link !== undefined && html`<a class="button" href="${link}">Return to the shop</a>`}`,
+  );
+}
+
+function notFound(request: Request): Response {
+  return message(request, 404, 'Request not found', 'This authentication request does not exist.');
+}
+
+function seeOther(location: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': '0' },
+  });
+}
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface IssuerPageOptions {
+  /** HMAC key of the form's CSRF proof (at least 32 characters). */
+  readonly csrfSecret: string;
+}
+
+/**
+ * The simulated issuer's (ACS) challenge page, `/sandbox/issuer/challenge/{payment_id}/{transaction_id}`:
+ * the merchant, the amount and the masked card, with "Authorise" and "Refuse". Its answer goes
+ * back to the engine as a real ACS result would: a `cres` signed with the 3DS server's key,
+ * which the engine has the 3DS provider verify for this payment and transaction. The browser
+ * then goes to `session.redirect_url`, whatever the outcome. Left alone, the payment expires.
+ */
+export function createIssuerPageHandler(app: SandboxApp, options: IssuerPageOptions): PagesHandler {
+  const csrf = createCsrfGuard({ secret: options.csrfSecret });
+
+  async function load(
+    paymentId: string,
+    transactionId: string,
+  ): Promise<{ record: PaymentRecord; challenge: SandboxChallenge } | undefined> {
+    const challenge = app.threeDS.challenge(paymentId, transactionId);
+    if (challenge === undefined) return undefined;
+    const found = await app.engine.getPaymentRecord(paymentId);
+    if (found.isErr() || found.value.threeDS?.transactionId !== transactionId) return undefined;
+    return { record: found.value, challenge };
+  }
+
+  const isOpen = (record: PaymentRecord, challenge: SandboxChallenge) =>
+    record.state === 'awaiting_challenge' &&
+    challenge.status === 'pending' &&
+    (record.expiresAt === null || record.expiresAt > app.clock.now());
+
+  async function show(request: Request, paymentId: string, transactionId: string): Promise<Response> {
+    const found = await load(paymentId, transactionId);
+    if (found === undefined) return notFound(request);
+    const { record, challenge } = found;
+    if (!isOpen(record, challenge)) {
+      return message(
+        request,
+        200,
+        'This request has ended',
+        'This payment no longer needs your confirmation. The shop will show you its result.',
+        record.redirectUrl,
+      );
+    }
+    const profile = await app.credentials.findProfile(record.profileId);
+    const merchant = profile.isOk() && profile.value !== null ? profile.value.name : record.profileId;
+    const minutes =
+      record.expiresAt === null ? null : Math.max(1, Math.ceil((record.expiresAt - app.clock.now()) / 60_000));
+    const ticket = csrf.issue(request, [paymentId, transactionId]);
+    const content = html`<h1 id="page-title">Confirm this payment</h1>
+      <p class="lead">
+        ${
+          challenge.reason === 'data_mismatch'
+            ? 'We could not confirm it is you automatically. Please check the payment below.'
+            : 'Check the payment below and confirm that it is you paying.'
+        }
+      </p>
+      <dl>
+        <dt>Merchant</dt>
+        <dd>${merchant}</dd>
+        <dt>Amount</dt>
+        <dd class="amount">${formatAmount(challenge.amount, challenge.currency)}</dd>
+        <dt>Card</dt>
+        <dd>${SCHEME_LABELS[challenge.scheme] ?? challenge.scheme} •••• ${challenge.last4}</dd>
+      </dl>
+      <form id="challenge-form" method="post" action="${encodeURIComponent(transactionId)}" aria-busy="false">
+        <input type="hidden" name="${CSRF_FIELD}" value="${ticket.field}" />
+        <div class="buttons">
+          <button class="authorise" type="submit" name="decision" value="authorise">Authorise</button>
+          <button class="refuse" type="submit" name="decision" value="refuse">Refuse</button>
+        </div>
+        <p id="challenge-status" class="status" role="status" aria-live="polite"></p>
+      </form>
+      ${minutes !== null && html`<p class="note">This request expires in ${minutes} minute${minutes === 1 ? '' : 's'}. If you do nothing, the payment is not made.</p>`}`;
+    return page(request, 200, 'Confirm this payment', content, ticket.setCookie);
+  }
+
+  async function answer(request: Request, paymentId: string, transactionId: string): Promise<Response> {
+    const form = await readFormBody(request);
+    const found = await load(paymentId, transactionId);
+    if (found === undefined) return notFound(request);
+    const { record } = found;
+    if (form.isErr())
+      return message(request, 400, 'Not understood', 'The answer could not be read.', record.redirectUrl);
+    if (!csrf.verify(request, form.value.get(CSRF_FIELD), [paymentId, transactionId])) {
+      app.logger.info({ paymentId, outcome: 'csrf_rejected' }, 'sandbox issuer');
+      return page(
+        request,
+        403,
+        'Please try again',
+        html`<h1 id="page-title">Please try again</h1>
+          <p class="lead">For your security, answer from the page your bank showed you, in the same browser.</p>
+          <a class="button" href="${encodeURIComponent(transactionId)}">Reload the request</a>`,
+      );
+    }
+    const decision = form.value.get('decision');
+    if (decision !== 'authorise' && decision !== 'refuse') {
+      return show(request, paymentId, transactionId);
+    }
+    const cres = app.challengeResponse(paymentId, transactionId, decision);
+    const result = await app.engine.completeChallenge({ paymentId, transactionId, cres });
+    app.logger.info(
+      { paymentId, decision, outcome: result.isOk() ? result.value.state : result.error.code },
+      'sandbox issuer',
+    );
+    // Whatever happened (accepted, refused, too late, already answered), the cardholder goes back
+    // to the merchant: the payment record, not this redirect, tells the outcome.
+    return seeOther(record.redirectUrl);
+  }
+
+  return async (request) => {
+    const match = ISSUER_PAGE.exec(new URL(request.url).pathname);
+    if (match === null) return undefined;
+    const paymentId = decode(match[1] ?? '');
+    const transactionId = decode(match[2] ?? '');
+    if (paymentId === undefined || transactionId === undefined) return notFound(request);
+    switch (request.method) {
+      case 'GET':
+      case 'HEAD':
+        return show(request, paymentId, transactionId);
+      case 'POST':
+        return answer(request, paymentId, transactionId);
+      default:
+        return new Response(null, { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-length': '0' } });
+    }
+  };
+}

@@ -1,0 +1,106 @@
+import { err, ok } from 'neverthrow';
+import {
+  failureReasonFromResponseCode,
+  type Acquirer,
+  type AcquirerError,
+  type AuthorizationOutcome,
+  type AuthorizationRequest,
+} from 'paystate';
+import {
+  BankTimeoutError,
+  BankUnreachableError,
+  type BankReply,
+  type ChargeRequest,
+  type FakeBank,
+} from './fake-bank.js';
+
+/**
+ * The bank's reason codes as ISO 8583 response codes (data element 39), the vocabulary paystate's
+ * `failureReasonFromResponseCode` speaks. The one place where the bank's codes are translated.
+ */
+const ISO_RESPONSE_CODES: Readonly<Record<string, string>> = {
+  A000: '00', // approved
+  R051: '51', // insufficient funds
+  R054: '54', // expired card
+  R005: '05', // do not honour
+  R014: '14', // invalid card number
+  E096: '96', // system malfunction
+};
+
+/** The bank's reply as paystate's authorization outcome. */
+function toOutcome(reply: BankReply): AuthorizationOutcome {
+  const responseCode = ISO_RESPONSE_CODES[reply.reasonCode] ?? '05';
+  switch (reply.result) {
+    case 'AUTHORISED':
+      return {
+        kind: 'approved',
+        rrn: reply.authorisationId ?? '',
+        responseCode,
+        fees: { interchange: reply.fees?.interchangeMinor ?? 0, assesment: reply.fees?.schemeMinor ?? 0 },
+        card: {
+          type: reply.card?.category === 'CORPORATE' ? 'commercial' : 'consumer',
+          region: reply.card?.region === 'DOMESTIC' ? 'domestic' : reply.card?.region === 'EEA' ? 'intra' : 'inter',
+          issuingCountry: reply.card?.issuerCountry ?? '',
+        },
+      };
+    case 'REFUSED':
+      return { kind: 'declined', responseCode, reason: failureReasonFromResponseCode(responseCode) };
+    case 'ERROR':
+      // The bank says it failed to decide: the charge may or may not stand. paystate inquires later.
+      return { kind: 'unknown', detail: `The bank answered ${reply.reasonCode}` };
+  }
+}
+
+/** A failure of the call itself. Only our own words: an SDK's message may quote the request. */
+function toError(error: unknown): AcquirerError {
+  if (error instanceof BankUnreachableError) {
+    return { code: 'unavailable', message: 'The bank could not be reached', retryable: true };
+  }
+  if (error instanceof BankTimeoutError) {
+    return { code: 'unavailable', message: 'The bank did not answer in time', retryable: true };
+  }
+  return { code: 'unavailable', message: 'The call to the bank failed', retryable: true };
+}
+
+function toChargeRequest(request: AuthorizationRequest): ChargeRequest {
+  const [year = '0', month = '0'] = request.card.expiration.split('-');
+  const { eci, transactionId } = request.threeDS ?? { eci: null, transactionId: null };
+  return {
+    merchantReference: request.paymentId, // one payment, one charge: the bank de-duplicates on it
+    amountMinor: request.amount,
+    currency: request.currency,
+    card: {
+      pan: request.card.number,
+      cvv: request.card.cvc,
+      expMonth: Number(month),
+      expYear: Number(year),
+      holder: request.card.holderName,
+    },
+    ...(eci !== null && { authentication: { eci, dsTransactionId: transactionId } }),
+  };
+}
+
+/**
+ * paystate's `Acquirer` port on the bank's SDK. It keeps nothing itself: the card data goes
+ * into the one charge call and is gone; the bank's reference (the payment id) is what makes
+ * `authorize` at-most-once and `inquire` possible. It never throws: every failure is a value.
+ */
+export function createBankAcquirer(bank: FakeBank): Acquirer {
+  return {
+    async authorize(request) {
+      try {
+        return ok(toOutcome(await bank.charge(toChargeRequest(request))));
+      } catch (error) {
+        return err(toError(error));
+      }
+    },
+    async inquire({ paymentId }) {
+      try {
+        const reply = await bank.findCharge(paymentId);
+        return ok(reply === null ? { kind: 'not_found' } : toOutcome(reply));
+      } catch (error) {
+        return err(toError(error));
+      }
+    },
+  };
+}
