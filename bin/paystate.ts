@@ -13,6 +13,7 @@ import {
   readSandboxConfigFile,
   startSandboxServer,
   type SandboxServer,
+  type SandboxStorage,
 } from '../adapters/sandbox-server/index.js';
 
 const USAGE = `Usage: paystate demo [options]
@@ -25,6 +26,9 @@ Options:
   --port <n>       port to listen on (default 3000; 0 picks a free one)
   --host <host>    interface to listen on (default 127.0.0.1)
   --config <file>  partners, profiles and clients as JSON (default: the bundled sandbox config)
+  --database-url <url>
+                   keep payments, idempotency keys and credentials in Postgres instead of
+                   memory (the schema is migrated first); DATABASE_URL is not read implicitly
   -h, --help       show this help
 `;
 
@@ -92,7 +96,7 @@ function curl(url: string, token: string, body: string, key: string): string {
   ].join(' \\\n');
 }
 
-function printBanner(server: SandboxServer, config: SandboxConfig, bundled: boolean): void {
+function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfig, bundled: boolean): void {
   const lines = [`paystate sandbox listening on ${server.url}`, ''];
   if (!bundled) {
     const profiles = config.partners.reduce((n, partner) => n + partner.profiles.length, 0);
@@ -132,7 +136,7 @@ function printBanner(server: SandboxServer, config: SandboxConfig, bundled: bool
 }
 
 async function demo(args: readonly string[]): Promise<void> {
-  let values: { port?: string; host?: string; config?: string; help?: boolean };
+  let values: { port?: string; host?: string; config?: string; 'database-url'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -140,6 +144,7 @@ async function demo(args: readonly string[]): Promise<void> {
         port: { type: 'string' },
         host: { type: 'string' },
         config: { type: 'string' },
+        'database-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -160,14 +165,39 @@ async function demo(args: readonly string[]): Promise<void> {
   }
 
   const logger = createConsoleLogger({ level: 'info' });
-  let server: SandboxServer;
+  const databaseUrl = values['database-url'];
+  let closeStorage = async (): Promise<void> => undefined;
+  let server: SandboxServer<SandboxStorage>;
   try {
-    server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger });
+    if (databaseUrl === undefined) {
+      server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger });
+    } else {
+      // Loaded only here: `pg` is an optional peer dependency.
+      const postgres = await import('../adapters/postgres/index.js');
+      const adapters = await postgres.createPostgresAdapters({ connectionString: databaseUrl });
+      closeStorage = () => adapters.close();
+      await adapters.credentials.importConfig(config);
+      const storage = {
+        repository: adapters.repository,
+        idempotency: adapters.idempotency,
+        credentials: adapters.credentials,
+      };
+      server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger, storage });
+    }
   } catch (error) {
+    await closeStorage();
     const code = (error as { code?: string }).code;
-    fail(code === 'EADDRINUSE' ? `port ${port} is already in use (try --port 0)` : String(error), 1);
+    fail(
+      code === 'EADDRINUSE'
+        ? `port ${port} is already in use (try --port 0)`
+        : error instanceof Error
+          ? error.message
+          : String(error),
+      1,
+    );
   }
   printBanner(server, config, values.config === undefined);
+  if (databaseUrl !== undefined) process.stdout.write('Storage: Postgres (payments survive a restart).\n\n');
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -177,10 +207,13 @@ async function demo(args: readonly string[]): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    server
+      .close()
+      .then(closeStorage)
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

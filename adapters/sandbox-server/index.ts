@@ -1,4 +1,11 @@
-export { createSandboxApp, type SandboxApp, type SandboxAppOptions } from './sandbox-app.js';
+export {
+  createSandboxApp,
+  type MemorySandboxStorage,
+  type SandboxApp,
+  type SandboxAppOptions,
+  type SandboxStorage,
+} from './sandbox-app.js';
+export { createIssuerPageHandler, type IssuerPageOptions } from './issuer-page.js';
 export { createSandboxPages } from './pages.js';
 export { BUNDLED_SANDBOX_CONFIG, readSandboxConfigFile, type SandboxConfigFileError } from './sandbox-config.js';
 export { startSandboxServer, type SandboxServer, type SandboxServerOptions } from './sandbox-server.js';

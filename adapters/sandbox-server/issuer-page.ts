@@ -7,7 +7,7 @@ import { html, raw, type SafeHtml } from '../hosted-page/html.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
 import type { SandboxChallenge } from '../sandbox/sandbox-three-ds.js';
-import type { SandboxApp } from './sandbox-app.js';
+import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 
 const ISSUER_PAGE = /^\/sandbox\/issuer\/challenge\/([^/]+)\/([^/]+)$/;
 
@@ -135,7 +135,7 @@ export interface IssuerPageOptions {
  * which the engine has the 3DS provider verify for this payment and transaction. The browser
  * then goes to `session.redirect_url`, whatever the outcome. Left alone, the payment expires.
  */
-export function createIssuerPageHandler(app: SandboxApp, options: IssuerPageOptions): PagesHandler {
+export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options: IssuerPageOptions): PagesHandler {
   const csrf = createCsrfGuard({ secret: options.csrfSecret });
 
   async function load(

@@ -3,7 +3,7 @@ import { clientIpFromHeader } from '../hosted-page/client-ip.js';
 import { createHostedPageHandler } from '../hosted-page/hosted-page-handler.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
 import { createIssuerPageHandler } from './issuer-page.js';
-import type { SandboxApp } from './sandbox-app.js';
+import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 
 /** The test cards the sandbox's hosted page lists, one per outcome a newcomer wants to see. */
 const LISTED_CARDS: Readonly<Record<string, string>> = {
@@ -19,7 +19,7 @@ const LISTED_CARDS: Readonly<Record<string, string>> = {
  * issuer's challenge page (`/sandbox/issuer/challenge/{payment_id}/{transaction_id}`). The
  * client's IP comes from the header the sandbox's node listener stamps (`stampClientIp`).
  */
-export function createSandboxPages(app: SandboxApp): PagesHandler {
+export function createSandboxPages(app: SandboxApp<SandboxStorage>): PagesHandler {
   const csrfSecret = randomBytes(32).toString('base64url');
   const hosted = createHostedPageHandler({
     engine: app.engine,

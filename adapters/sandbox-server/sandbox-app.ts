@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createPaymentEngine, type PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { PaymentEngineOptions } from '../../src/engine/engine-options.js';
 import type { Clock } from '../../src/ports/clock.js';
+import type { CredentialStore } from '../../src/ports/credential-store.js';
+import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
+import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stampClientIp } from '../hosted-page/client-ip.js';
@@ -23,7 +26,26 @@ import { createLoggingEventSink } from './logging-event-sink.js';
 import { createSandboxPages } from './pages.js';
 import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
 
-export interface SandboxAppOptions {
+/** Where the sandbox keeps payments, idempotency keys and credentials. */
+export interface SandboxStorage {
+  readonly repository: PaymentRepository;
+  readonly idempotency: IdempotencyStore;
+  readonly credentials: CredentialStore;
+}
+
+/** The default storage: everything in memory, gone when the process ends. */
+export interface MemorySandboxStorage extends SandboxStorage {
+  readonly repository: MemoryPaymentRepository;
+  readonly idempotency: MemoryIdempotencyStore;
+  readonly credentials: MemoryCredentialStore;
+}
+
+export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStorage> {
+  /**
+   * Storage to use instead of memory (e.g. the Postgres adapters of `paystate/postgres`, with
+   * the config's credentials imported). The card vault stays in memory either way.
+   */
+  readonly storage?: S;
   /** Partners, profiles and clients. Default: the bundled sandbox config. */
   readonly config?: SandboxConfig;
   /**
@@ -42,15 +64,15 @@ export interface SandboxAppOptions {
 }
 
 /** The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler. */
-export interface SandboxApp {
+export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   readonly engine: PaymentEngine;
   /** The v1 API and the sandbox's pages, as a fetch handler. */
   readonly handler: FetchHandler;
   /** The same as a node:http request listener (what the sandbox server runs). */
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
-  readonly repository: MemoryPaymentRepository;
-  readonly credentials: MemoryCredentialStore;
-  readonly idempotency: MemoryIdempotencyStore;
+  readonly repository: S['repository'];
+  readonly credentials: S['credentials'];
+  readonly idempotency: S['idempotency'];
   readonly acquirer: SandboxAcquirer;
   readonly threeDS: SandboxThreeDSProvider;
   readonly clock: Clock;
@@ -61,13 +83,20 @@ export interface SandboxApp {
 }
 
 /** Builds the sandbox (decisions.md section 7) without listening anywhere. */
-export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
+export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage>(
+  options: SandboxAppOptions<S>,
+): SandboxApp<S> {
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const challengeSecret = randomBytes(32).toString('base64url');
-  const repository = createMemoryPaymentRepository();
-  const credentials = createMemoryCredentialStore(options.config ?? BUNDLED_SANDBOX_CONFIG);
-  const idempotency = createMemoryIdempotencyStore();
+  const storage: S =
+    options.storage ??
+    ({
+      repository: createMemoryPaymentRepository(),
+      credentials: createMemoryCredentialStore(options.config ?? BUNDLED_SANDBOX_CONFIG),
+      idempotency: createMemoryIdempotencyStore(),
+    } satisfies MemorySandboxStorage as unknown as S);
+  const { repository, credentials, idempotency } = storage;
   const acquirer = createSandboxAcquirer({ latencyMs: options.acquirerLatencyMs ?? 0 });
   const threeDS = createSandboxThreeDSProvider({
     secret: challengeSecret,
@@ -91,7 +120,7 @@ export function createSandboxApp(options: SandboxAppOptions): SandboxApp {
     },
   });
 
-  const app: SandboxApp = {
+  const app: SandboxApp<S> = {
     engine,
     handler: (request) => handler(request),
     listener: (req, res) => listener(req, res),

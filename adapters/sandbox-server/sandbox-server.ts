@@ -1,9 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerClientErrors } from './client-errors.js';
-import { createSandboxApp, type SandboxApp, type SandboxAppOptions } from './sandbox-app.js';
+import {
+  createSandboxApp,
+  type MemorySandboxStorage,
+  type SandboxApp,
+  type SandboxAppOptions,
+  type SandboxStorage,
+} from './sandbox-app.js';
 
-export interface SandboxServerOptions extends Omit<SandboxAppOptions, 'baseUrl'> {
+export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxStorage> extends Omit<
+  SandboxAppOptions<S>,
+  'baseUrl'
+> {
   /** Default 3000; 0 picks a free port. */
   readonly port?: number;
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -15,7 +24,7 @@ export interface SandboxServerOptions extends Omit<SandboxAppOptions, 'baseUrl'>
 }
 
 /** A running sandbox: its URL, everything it is made of (for tests and tools), and `close`. */
-export interface SandboxServer extends SandboxApp {
+export interface SandboxServer<S extends SandboxStorage = MemorySandboxStorage> extends SandboxApp<S> {
   /** Base URL, e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
   readonly port: number;
@@ -44,9 +53,12 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
  * and simulated issuer routes, in-memory adapters, the simulated acquirer and 3DS, and the
  * background worker (sweeper every second). Resolves once it listens.
  */
-export async function startSandboxServer(options: SandboxServerOptions = {}): Promise<SandboxServer> {
+export async function startSandboxServer<S extends SandboxStorage = MemorySandboxStorage>(
+  options: SandboxServerOptions<S> = {},
+): Promise<SandboxServer<S>> {
   let baseUrl = '';
-  const app = createSandboxApp({
+  const app = createSandboxApp<S>({
+    ...(options.storage !== undefined && { storage: options.storage }),
     baseUrl: () => baseUrl,
     ...(options.config !== undefined && { config: options.config }),
     ...(options.logger !== undefined && { logger: options.logger }),
