@@ -6,7 +6,7 @@ const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.m
 };
 
 describe('package-lock.json', () => {
-  it('lists every optional dependency of every package, so `npm ci` accepts it (run scripts/complete-lockfile.mjs after npm install)', () => {
+  it('lists every optional dependency of every package, so `npm ci` accepts it (run scripts/complete-lockfile.ts after npm install)', () => {
     const missing: string[] = [];
     for (const [key, entry] of Object.entries(lock.packages)) {
       for (const name of Object.keys(entry.optionalDependencies ?? {})) {
