@@ -75,7 +75,7 @@ function authenticationEvent(result: AuthenticationResult): (at: number) => Paym
   }
 }
 
-export function authorizationEvent(outcome: AuthorizationOutcome): (at: number) => PaymentMachineEvent {
+function authorizationEvent(outcome: AuthorizationOutcome): (at: number) => PaymentMachineEvent {
   switch (outcome.kind) {
     case 'approved':
       return (at) => ({ type: 'authorization.approved', at });

@@ -44,7 +44,7 @@ export function patch(working: WorkingPayment, fields: Partial<PaymentRecord>): 
   working.dirty = true;
 }
 
-export function lifecycleOf(record: PaymentRecord): LifecycleState {
+function lifecycleOf(record: PaymentRecord): LifecycleState {
   return {
     state: record.state,
     context: {

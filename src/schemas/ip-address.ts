@@ -4,12 +4,12 @@ const HEX_GROUP = /^[0-9A-Fa-f]{1,4}$/;
 const groupsOf = (part: string): string[] => (part === '' ? [] : part.split(':'));
 
 /** Dotted-quad IPv4 without leading zeros (`192.0.2.1`). */
-export function isIpv4(value: string): boolean {
+function isIpv4(value: string): boolean {
   return IPV4.test(value);
 }
 
 /** IPv6 in RFC 4291 text form, with `::` compression and an optional embedded IPv4 tail; no zone id. */
-export function isIpv6(value: string): boolean {
+function isIpv6(value: string): boolean {
   if (value.length < 2 || value.length > 45) return false;
   const lastColon = value.lastIndexOf(':');
   if (lastColon === -1) return false;

@@ -1,6 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { CURRENCY_CODES, currencyExponent, isCurrencyCode } from '../../src/domain/currency.js';
 
+/** cards-and-3ds.md: the ISO 4217 codes whose minor unit is not 2. */
+const EXPONENT_0 = [
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'ISK',
+  'JPY',
+  'KMF',
+  'KRW',
+  'PYG',
+  'RWF',
+  'UGX',
+  'UYI',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+];
+const EXPONENT_3 = ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'];
+const EXPONENT_4 = ['CLF', 'UYW'];
+
 describe('currency table', () => {
   it('holds the active ISO 4217 codes, upper case, sorted, once each', () => {
     expect(CURRENCY_CODES.length).toBeGreaterThanOrEqual(160);
@@ -18,61 +41,14 @@ describe('currency table', () => {
     expect(currencyExponent('CLF')).toBe(4);
   });
 
-  it.each([
-    'BIF',
-    'CLP',
-    'DJF',
-    'GNF',
-    'ISK',
-    'JPY',
-    'KMF',
-    'KRW',
-    'PYG',
-    'RWF',
-    'UGX',
-    'UYI',
-    'VND',
-    'VUV',
-    'XAF',
-    'XOF',
-    'XPF',
-  ])('%s has exponent 0', (code) => expect(currencyExponent(code)).toBe(0));
+  it.each(EXPONENT_0)('%s has exponent 0', (code) => expect(currencyExponent(code)).toBe(0));
 
-  it.each(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'])('%s has exponent 3', (code) =>
-    expect(currencyExponent(code)).toBe(3),
-  );
+  it.each(EXPONENT_3)('%s has exponent 3', (code) => expect(currencyExponent(code)).toBe(3));
 
-  it.each(['CLF', 'UYW'])('%s has exponent 4', (code) => expect(currencyExponent(code)).toBe(4));
+  it.each(EXPONENT_4)('%s has exponent 4', (code) => expect(currencyExponent(code)).toBe(4));
 
   it('every other code has exponent 2', () => {
-    const special = new Set([
-      'BIF',
-      'CLP',
-      'DJF',
-      'GNF',
-      'ISK',
-      'JPY',
-      'KMF',
-      'KRW',
-      'PYG',
-      'RWF',
-      'UGX',
-      'UYI',
-      'VND',
-      'VUV',
-      'XAF',
-      'XOF',
-      'XPF',
-      'BHD',
-      'IQD',
-      'JOD',
-      'KWD',
-      'LYD',
-      'OMR',
-      'TND',
-      'CLF',
-      'UYW',
-    ]);
+    const special = new Set([...EXPONENT_0, ...EXPONENT_3, ...EXPONENT_4]);
     for (const code of CURRENCY_CODES) if (!special.has(code)) expect(currencyExponent(code), code).toBe(2);
   });
 

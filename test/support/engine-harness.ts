@@ -12,7 +12,7 @@ import {
   createSandboxThreeDSProvider,
 } from '../../adapters/sandbox/index.js';
 import type { SandboxAcquirerOptions, SandboxThreeDSOptions } from '../../adapters/sandbox/index.js';
-import type { Client, Payment, PaymentEngineOptions } from '../../src/index.js';
+import type { Client, Payment, PaymentEngine, PaymentEngineOptions } from '../../src/index.js';
 import { createPaymentEngine } from '../../src/index.js';
 
 export const CHALLENGE_SECRET = 'engine-test-secret';
@@ -37,6 +37,20 @@ export interface HarnessAdapterOptions {
   readonly threeDS?: Pick<SandboxThreeDSOptions, 'failWith' | 'latencyMs'>;
   readonly events?: MemoryEventSinkOptions;
   readonly repository?: MemoryPaymentRepositoryOptions;
+}
+
+/** What the simulated issuer page would post back for a payment's challenge, signed with `secret`. */
+export function challengeAnswerFor(engine: PaymentEngine, secret: string) {
+  return async (paymentId: string, decision: 'authorise' | 'refuse') => {
+    const record = (await engine.getPaymentRecord(paymentId))._unsafeUnwrap();
+    const transactionId = record.threeDS?.transactionId ?? '';
+    return { paymentId, transactionId, cres: createChallengeResponse({ secret, paymentId, transactionId, decision }) };
+  };
+}
+
+/** The hosted page token carried by `next.redirect`. */
+export function hostedTokenOf(payment: Payment): string {
+  return new URL(payment.next?.redirect ?? 'http://x/').searchParams.get('token') ?? '';
 }
 
 /** An engine on in-memory adapters and the sandbox simulators, with a hand-driven clock. */
@@ -75,20 +89,8 @@ export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0, 
     options: { retries: 0, ...options },
   });
 
-  /** What the simulated issuer page would post back for this payment's challenge. */
-  const challengeAnswer = async (paymentId: string, decision: 'authorise' | 'refuse') => {
-    const record = (await engine.getPaymentRecord(paymentId))._unsafeUnwrap();
-    const transactionId = record.threeDS?.transactionId ?? '';
-    return {
-      paymentId,
-      transactionId,
-      cres: createChallengeResponse({ secret: CHALLENGE_SECRET, paymentId, transactionId, decision }),
-    };
-  };
-
-  /** The hosted page token carried by `next.redirect`. */
-  const hostedToken = (payment: Payment): string =>
-    new URL(payment.next?.redirect ?? 'http://x/').searchParams.get('token') ?? '';
+  const challengeAnswer = challengeAnswerFor(engine, CHALLENGE_SECRET);
+  const hostedToken = hostedTokenOf;
 
   return { engine, clock, ids, repository, acquirer, threeDS, cardVault, events, logs, challengeAnswer, hostedToken };
 }

@@ -11,21 +11,17 @@ import {
   type PostgresPaymentRepository,
   type PostgresPaymentRepositoryTuning,
 } from '../../../adapters/postgres/index.js';
-import {
-  createChallengeResponse,
-  createSandboxAcquirer,
-  createSandboxThreeDSProvider,
-} from '../../../adapters/sandbox/index.js';
+import { createSandboxAcquirer, createSandboxThreeDSProvider } from '../../../adapters/sandbox/index.js';
 import type {
   Acquirer,
   CardVault,
   Client,
-  Payment,
   PaymentEngineOptions,
   PaymentRepository,
   ThreeDSProvider,
 } from '../../../src/index.js';
 import { createPaymentEngine } from '../../../src/index.js';
+import { challengeAnswerFor, hostedTokenOf } from '../../support/engine-harness.js';
 
 export const CHALLENGE_SECRET = 'postgres-test-secret';
 
@@ -109,20 +105,8 @@ export function makePostgresEngine(config: PostgresEngineHarnessOptions) {
     options: { retries: 2, ...config.options },
   });
 
-  /** What the simulated issuer page would post back for this payment's challenge. */
-  const challengeAnswer = async (paymentId: string, decision: 'authorise' | 'refuse') => {
-    const record = (await engine.getPaymentRecord(paymentId))._unsafeUnwrap();
-    const transactionId = record.threeDS?.transactionId ?? '';
-    return {
-      paymentId,
-      transactionId,
-      cres: createChallengeResponse({ secret: CHALLENGE_SECRET, paymentId, transactionId, decision }),
-    };
-  };
-
-  /** The hosted page token carried by `next.redirect`. */
-  const hostedToken = (payment: Payment): string =>
-    new URL(payment.next?.redirect ?? 'http://x/').searchParams.get('token') ?? '';
+  const challengeAnswer = challengeAnswerFor(engine, CHALLENGE_SECRET);
+  const hostedToken = hostedTokenOf;
 
   return {
     engine,
