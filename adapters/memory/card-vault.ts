@@ -1,4 +1,4 @@
-import { okAsync } from 'neverthrow';
+import { ok } from 'neverthrow';
 import type { CardData } from '../../src/domain/card.js';
 import type { CardVault } from '../../src/ports/card-vault.js';
 import type { Clock } from '../../src/ports/clock.js';
@@ -46,12 +46,12 @@ export function createMemoryCardVault(clock: Clock): MemoryCardVault {
     put(paymentId, card, expiresAt) {
       entries.set(paymentId, { card: frozenCopy(card), expiresAt });
       if (entries.size >= purgeThreshold) purgeExpired();
-      return okAsync(undefined);
+      return ok(undefined);
     },
     take(paymentId) {
       const entry = entries.get(paymentId);
       entries.delete(paymentId);
-      return okAsync(entry !== undefined && clock.now() < entry.expiresAt ? entry.card : null);
+      return ok(entry !== undefined && clock.now() < entry.expiresAt ? entry.card : null);
     },
     purgeExpired,
     size: () => entries.size,

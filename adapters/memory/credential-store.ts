@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { okAsync } from 'neverthrow';
+import { ok } from 'neverthrow';
 import type { Client, CredentialStore, Profile } from '../../src/ports/credential-store.js';
 import { parseSandboxConfig, type SandboxConfig } from './sandbox-config.js';
 
@@ -63,9 +63,9 @@ export function createMemoryCredentialStore(config: SandboxConfig): MemoryCreden
     authenticate(token) {
       const digest = sha256(token);
       const entry = clients.get(digest.toString('hex'));
-      return okAsync(entry !== undefined && timingSafeEqual(entry.digest, digest) ? entry.client : null);
+      return ok(entry !== undefined && timingSafeEqual(entry.digest, digest) ? entry.client : null);
     },
-    findProfile: (profileId) => okAsync(profiles.get(profileId) ?? null),
+    findProfile: (profileId) => ok(profiles.get(profileId) ?? null),
     dumpState: () => ({
       clients: [...clients].map(([tokenSha256, entry]) => ({ tokenSha256, client: entry.client })),
       profiles: [...profiles.values()],

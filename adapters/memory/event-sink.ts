@@ -1,4 +1,4 @@
-import { errAsync, okAsync } from 'neverthrow';
+import { err, ok } from 'neverthrow';
 import type { DomainEvent } from '../../src/domain/domain-event.js';
 import type { EventSink, EventSinkError } from '../../src/ports/event-sink.js';
 import { frozenCopy } from './frozen-copy.js';
@@ -31,9 +31,9 @@ export function createMemoryEventSink(options: MemoryEventSinkOptions = {}): Mem
   return {
     publish(event) {
       const failure = injected.shift() ?? options.failOn?.(event) ?? null;
-      if (failure !== null) return errAsync(failure);
+      if (failure !== null) return err(failure);
       received.push(frozenCopy(event));
-      return okAsync(undefined);
+      return ok(undefined);
     },
     events: () => [...received],
     clear: () => {

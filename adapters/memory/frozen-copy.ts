@@ -1,5 +1,4 @@
-/** Objects this module copied and froze all the way down: safe to share instead of copying again. */
-const deeplyFrozen = new WeakSet<object>();
+import { deepFreeze, isDeepFrozen } from '../../src/domain/immutable.js';
 
 function isPlain(value: object): boolean {
   if (Array.isArray(value)) return true;
@@ -12,34 +11,28 @@ function isPlain(value: object): boolean {
  * a caller mutating its own object (or one it got back) cannot change stored state. Subtrees
  * that an earlier call already copied and froze are shared rather than copied again (the engine
  * builds each new record by spreading the previous one, so most of a record is such subtrees).
+ * Values frozen all the way down already (the engine's records and events: `deepFreeze`) are
+ * kept as they are.
  * Values other than plain objects and arrays are structured-cloned. Pass one `copies` map to
  * several calls that belong together so that what they share is copied once.
  */
-export function frozenCopy<T>(value: T, copies: Map<object, object> = new Map()): T {
+export function frozenCopy<T>(value: T, copies?: Map<object, object>): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (deeplyFrozen.has(value)) return value;
+  if (isDeepFrozen(value)) return value;
+  const shared = copies ?? new Map<object, object>();
   // An object met twice in one write (a record and its events share contacts) is copied once.
-  const seen = copies.get(value);
+  const seen = shared.get(value);
   if (seen !== undefined) return seen as T;
   let copy: object;
   if (!isPlain(value)) {
-    copy = structuredClone(value) as object;
-    deepFreeze(copy);
+    copy = deepFreeze(structuredClone(value) as object);
   } else if (Array.isArray(value)) {
-    copy = Object.freeze(value.map((item: unknown) => frozenCopy(item, copies)));
+    copy = Object.freeze(value.map((item: unknown) => frozenCopy(item, shared)));
   } else {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key], copies);
+    for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key], shared);
     copy = Object.freeze(out);
   }
-  deeplyFrozen.add(copy);
-  copies.set(value, copy);
+  shared.set(value, copy);
   return copy as T;
-}
-
-function deepFreeze(value: unknown): void {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
 }

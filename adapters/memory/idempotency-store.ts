@@ -1,4 +1,4 @@
-import { okAsync } from 'neverthrow';
+import { ok } from 'neverthrow';
 import type { IdempotencyStore, StoredResponse } from '../../src/ports/idempotency-store.js';
 import { frozenCopy } from './frozen-copy.js';
 
@@ -50,9 +50,9 @@ export function createMemoryIdempotencyStore(): MemoryIdempotencyStore {
     begin({ clientId, key, fingerprint, now, ttlMs }) {
       const existing = find(clientId, key);
       if (existing !== undefined && existing.expiresAt > now) {
-        if (existing.fingerprint !== fingerprint) return okAsync({ kind: 'mismatch' as const });
-        if (existing.response === null) return okAsync({ kind: 'in_progress' as const });
-        return okAsync({ kind: 'completed' as const, response: existing.response });
+        if (existing.fingerprint !== fingerprint) return ok({ kind: 'mismatch' as const });
+        if (existing.response === null) return ok({ kind: 'in_progress' as const });
+        return ok({ kind: 'completed' as const, response: existing.response });
       }
       let keys = clients.get(clientId);
       if (keys === undefined) {
@@ -62,13 +62,13 @@ export function createMemoryIdempotencyStore(): MemoryIdempotencyStore {
       if (existing === undefined) count += 1;
       keys.set(key, { fingerprint, expiresAt: now + ttlMs, response: null });
       if (count >= purgeThreshold) purge(now);
-      return okAsync({ kind: 'started' as const });
+      return ok({ kind: 'started' as const });
     },
 
     complete({ clientId, key, response }) {
       const entry = find(clientId, key);
       if (entry !== undefined && entry.response === null) entry.response = frozenCopy(response);
-      return okAsync(undefined);
+      return ok(undefined);
     },
 
     release({ clientId, key }) {
@@ -79,10 +79,10 @@ export function createMemoryIdempotencyStore(): MemoryIdempotencyStore {
         count -= 1;
         if (keys.size === 0) clients.delete(clientId);
       }
-      return okAsync(undefined);
+      return ok(undefined);
     },
 
-    purgeExpired: (now) => okAsync(purge(now)),
+    purgeExpired: (now) => ok(purge(now)),
 
     size: () => count,
   };

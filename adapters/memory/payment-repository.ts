@@ -1,4 +1,4 @@
-import { err, ok, ResultAsync, type Result } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import type { DomainEvent } from '../../src/domain/domain-event.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type {
@@ -129,18 +129,14 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     return found;
   };
 
+  /** Answers at once (a plain `Result`): nothing here waits. A bug throws, as a port may only then. */
   const run = <T>(
     method: RepositoryMethod,
     args: readonly unknown[],
     operation: () => Result<T, RepositoryError>,
-  ): ResultAsync<T, RepositoryError> => {
-    try {
-      const failure = injected.get(method)?.shift() ?? options.failOn?.(method, args) ?? null;
-      return new ResultAsync(Promise.resolve(failure === null ? operation() : err(failure)));
-    } catch (error) {
-      // A bug (e.g. an uncloneable value): the port rejects rather than returning err().
-      return new ResultAsync(Promise.reject(error));
-    }
+  ): Result<T, RepositoryError> => {
+    const failure = injected.get(method)?.shift() ?? options.failOn?.(method, args) ?? null;
+    return failure === null ? operation() : err(failure);
   };
 
   return {

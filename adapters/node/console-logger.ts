@@ -3,8 +3,10 @@ import type { Logger } from '../../src/ports/logger.js';
 import { isSensitiveKey, REDACTED, redactCardNumbers, sanitize } from './redact.js';
 import { systemClock } from './system-clock.js';
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import type { LogLevel } from '../../src/ports/logger.js';
+
+export type { LogLevel };
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Anything with a `write(string)`: `process.stdout`, a file stream, a test collector. */
 export interface LogStream {
@@ -74,5 +76,11 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
       }
     };
 
-  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+  return {
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+    isLevelEnabled: (level) => LOG_LEVELS.indexOf(level) >= threshold,
+  };
 }

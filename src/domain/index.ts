@@ -1,4 +1,5 @@
 export { binOf, CARD_SCHEMES, summarizeCard } from './card.js';
+export { deepFreeze, isDeepFrozen } from './immutable.js';
 export type { CardData, CardProfile, CardScheme, CardSummary, Fees } from './card.js';
 export type { Address, BrowserData, Contact } from './contact.js';
 export { DOMAIN_EVENT_TYPES, type DomainEvent, type DomainEventType } from './domain-event.js';

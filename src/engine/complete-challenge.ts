@@ -1,12 +1,12 @@
-import { Effect } from 'effect';
-import type { PaymentError } from '../errors/payment-error.js';
+import { err } from 'neverthrow';
 import { paymentError } from '../errors/payment-error.js';
 import type { ChallengeResult } from '../ports/three-ds-provider.js';
 import { drive, shiftsLiability } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
 import { loadPayment } from './load-payment.js';
-import { callPort } from './run-port.js';
+import type { Outcome } from './outcome.js';
+import { awaitPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
 import { newWorkingPayment, patch, send } from './working-payment.js';
 
@@ -23,43 +23,46 @@ export interface CompleteChallengeCommand {
  * payment and transaction; an accepted challenge goes on to authorization with the card kept
  * in the vault, a refused one fails the payment, a late one finds it expired.
  */
-export function completeChallenge(
+export async function completeChallenge(
   ctx: EngineContext,
   command: CompleteChallengeCommand,
-): Effect.Effect<WorkingPayment, PaymentError> {
-  return Effect.gen(function* () {
-    const record = yield* loadPayment(ctx, command.paymentId);
-    if (record.threeDS?.transactionId !== command.transactionId) {
-      return yield* Effect.fail(paymentError.notFound('Challenge'));
-    }
-    if (record.state !== 'awaiting_challenge') {
-      return yield* Effect.fail(paymentError.invalidState(record.state, 'complete the challenge'));
-    }
-    const result = yield* callPort(
-      () =>
-        ctx.ports.threeDS.resolveChallenge({
-          paymentId: record.id,
-          transactionId: command.transactionId,
-          cres: command.cres,
-        }),
-      { timeoutMs: ctx.options.threeDSTimeoutMs, ...traced(ctx, 'threeDS.resolveChallenge', { paymentId: record.id }) },
-    ).pipe(
-      Effect.mapError((failure) =>
-        failure.kind === 'port' && failure.error.code === 'invalid_challenge'
-          ? paymentError.validation([{ path: 'cres', message: 'The challenge result does not belong to this payment' }])
-          : paymentError.unavailable('3DS provider did not answer'),
-      ),
+): Outcome<WorkingPayment> {
+  const loaded = await loadPayment(ctx, command.paymentId);
+  if (loaded.isErr()) return err(loaded.error);
+  const record = loaded.value;
+  if (record.threeDS?.transactionId !== command.transactionId) {
+    return err(paymentError.notFound('Challenge'));
+  }
+  if (record.state !== 'awaiting_challenge') {
+    return err(paymentError.invalidState(record.state, 'complete the challenge'));
+  }
+  const answer = await awaitPort(
+    () =>
+      ctx.ports.threeDS.resolveChallenge({
+        paymentId: record.id,
+        transactionId: command.transactionId,
+        cres: command.cres,
+      }),
+    { timeoutMs: ctx.options.threeDSTimeoutMs, ...traced(ctx, 'threeDS.resolveChallenge', { paymentId: record.id }) },
+  );
+  if (answer.isErr()) {
+    const failure = answer.error;
+    return err(
+      failure.kind === 'port' && failure.error.code === 'invalid_challenge'
+        ? paymentError.validation([{ path: 'cres', message: 'The challenge result does not belong to this payment' }])
+        : paymentError.unavailable('3DS provider did not answer'),
     );
+  }
+  const result = answer.value;
 
-    const working = newWorkingPayment(record, true);
-    patch(working, { threeDS: outcomeAfterChallenge(record.threeDS, result) });
-    const step = send(ctx, working, (at) =>
-      result.kind === 'accepted' ? { type: 'challenge.accepted', at } : { type: 'challenge.refused', at },
-    );
-    // The card stays in the vault until this command's write has won: authorization takes it
-    // after the intent commit, and a refused or expired challenge drops it after its commit.
-    return yield* drive(ctx, working, step.actions, 'vault');
-  });
+  const working = newWorkingPayment(record, true);
+  patch(working, { threeDS: outcomeAfterChallenge(record.threeDS, result) });
+  const step = send(ctx, working, (at) =>
+    result.kind === 'accepted' ? { type: 'challenge.accepted', at } : { type: 'challenge.refused', at },
+  );
+  // The card stays in the vault until this command's write has won: authorization takes it
+  // after the intent commit, and a refused or expired challenge drops it after its commit.
+  return drive(ctx, working, step.actions, 'vault');
 }
 
 function outcomeAfterChallenge(

@@ -1,6 +1,5 @@
-import { Effect } from 'effect';
+import { err, ok } from 'neverthrow';
 import type { PaymentRecord } from '../domain/payment-record.js';
-import type { PaymentError } from '../errors/payment-error.js';
 import { paymentError } from '../errors/payment-error.js';
 import { startPayment } from '../machine/step-payment.js';
 import type { Client } from '../ports/credential-store.js';
@@ -8,6 +7,7 @@ import { parseCreatePaymentRequest } from '../schemas/index.js';
 import { summarizeCard } from '../domain/card.js';
 import { drive } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
+import type { Outcome } from './outcome.js';
 import type { WorkingPayment } from './working-payment.js';
 import { applyStep, newWorkingPayment, persist } from './working-payment.js';
 
@@ -23,63 +23,58 @@ function carriesCardData(body: unknown): boolean {
   return typeof body === 'object' && body !== null && 'creditcard' in body;
 }
 
-export function createPayment(
-  ctx: EngineContext,
-  command: CreatePaymentCommand,
-): Effect.Effect<WorkingPayment, PaymentError> {
-  return Effect.gen(function* () {
-    const { client, profileId } = command;
-    if (!client.profileIds.includes(profileId)) return yield* Effect.fail(paymentError.forbiddenProfile(profileId));
-    // Decided before validation so that a non-compliant client's card data is not even parsed.
-    if (carriesCardData(command.body) && !client.pciDssCompliant) {
-      return yield* Effect.fail(paymentError.directFlowNotPermitted());
-    }
-    const now = ctx.ports.clock.now();
-    const parsed = parseCreatePaymentRequest(command.body, { now });
-    if (parsed.isErr()) return yield* Effect.fail(paymentError.validation(parsed.error));
-    const input = parsed.value;
-    const card = input.creditcard ?? null;
-    const flow = card === null ? 'hosted' : 'direct';
-    const id = `payment_${ctx.ports.ids.hex128()}`;
-    const hostedToken = flow === 'hosted' ? ctx.ports.ids.secret() : null;
-    const step = startPayment(ctx.machine, { flow, at: now });
+export async function createPayment(ctx: EngineContext, command: CreatePaymentCommand): Outcome<WorkingPayment> {
+  const { client, profileId } = command;
+  if (!client.profileIds.includes(profileId)) return err(paymentError.forbiddenProfile(profileId));
+  // Decided before validation so that a non-compliant client's card data is not even parsed.
+  if (carriesCardData(command.body) && !client.pciDssCompliant) {
+    return err(paymentError.directFlowNotPermitted());
+  }
+  const now = ctx.ports.clock.now();
+  const parsed = parseCreatePaymentRequest(command.body, { now });
+  if (parsed.isErr()) return err(paymentError.validation(parsed.error));
+  const input = parsed.value;
+  const card = input.creditcard ?? null;
+  const flow = card === null ? 'hosted' : 'direct';
+  const id = `payment_${ctx.ports.ids.hex128()}`;
+  const hostedToken = flow === 'hosted' ? ctx.ports.ids.secret() : null;
+  const step = startPayment(ctx.machine, { flow, at: now });
 
-    const record: PaymentRecord = {
-      id,
-      partnerId: client.partnerId,
-      profileId,
-      flow,
-      state: step.state,
-      version: 1,
-      description: input.description ?? null,
-      reference: input.reference ?? null,
-      method: input.method,
-      currency: input.currency,
-      amount: input.amount,
-      billing: input.billing,
-      shipping: input.shipping,
-      redirectUrl: input.session.redirect_url,
-      browser: input.user ?? null,
-      card: card === null ? null : summarizeCard(card),
-      threeDS: null,
-      nextRedirect: hostedToken === null ? null : ctx.options.hostedPageUrl({ id, token: hostedToken }),
-      hostedToken,
-      authorization: null,
-      authorizationStatus: null,
-      failureReason: null,
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: null,
-      nextInquiryAt: null,
-      inquiryAttempts: 0,
-    };
-    const working = newWorkingPayment(record, false);
-    applyStep(ctx, working, step, now);
-    ctx.inspection?.started(id, { type: 'xstate.init', input: { flow, at: now } }, step);
-    if (flow === 'hosted') {
-      yield* persist(ctx, working);
-      return working;
-    }
-    return yield* drive(ctx, working, step.actions, card);
-  });
+  const record: PaymentRecord = {
+    id,
+    partnerId: client.partnerId,
+    profileId,
+    flow,
+    state: step.state,
+    version: 1,
+    description: input.description ?? null,
+    reference: input.reference ?? null,
+    method: input.method,
+    currency: input.currency,
+    amount: input.amount,
+    billing: input.billing,
+    shipping: input.shipping,
+    redirectUrl: input.session.redirect_url,
+    browser: input.user ?? null,
+    card: card === null ? null : summarizeCard(card),
+    threeDS: null,
+    nextRedirect: hostedToken === null ? null : ctx.options.hostedPageUrl({ id, token: hostedToken }),
+    hostedToken,
+    authorization: null,
+    authorizationStatus: null,
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: null,
+    nextInquiryAt: null,
+    inquiryAttempts: 0,
+  };
+  const working = newWorkingPayment(record, false);
+  applyStep(ctx, working, step, now);
+  ctx.inspection?.started(id, { type: 'xstate.init', input: { flow, at: now } }, step);
+  if (flow === 'hosted') {
+    const stored = await persist(ctx, working);
+    return stored.isOk() ? ok(working) : err(stored.error);
+  }
+  return drive(ctx, working, step.actions, card);
 }

@@ -1,14 +1,16 @@
-import { Effect } from 'effect';
+import { err, ok } from 'neverthrow';
 import type { CardData } from '../domain/card.js';
 import type { ThreeDSOutcome } from '../domain/three-ds.js';
-import type { PaymentError } from '../errors/payment-error.js';
 import type { PaymentMachineAction } from '../machine/payment-machine.js';
 import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
+import type { StepResult } from '../machine/step-payment.js';
 import type { AuthorizationOutcome } from '../ports/acquirer.js';
 import type { AuthenticationResult } from '../ports/three-ds-provider.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
-import { callPort } from './run-port.js';
+import { done } from './outcome.js';
+import type { Outcome } from './outcome.js';
+import { awaitPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
 import { patch, persist, send } from './working-payment.js';
 
@@ -86,13 +88,13 @@ function authorizationEvent(outcome: AuthorizationOutcome): (at: number) => Paym
   }
 }
 
-function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardSource) {
+async function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardSource): Promise<StepResult> {
   const { record } = working;
   if (card === null || card === 'vault' || record.browser === null) {
-    return Effect.sync(() => send(ctx, working, (at) => ({ type: 'authentication.error', at })));
+    return send(ctx, working, (at) => ({ type: 'authentication.error', at }));
   }
   const browser = record.browser;
-  return callPort(
+  const answer = await awaitPort(
     () =>
       ctx.ports.threeDS.authenticate({
         paymentId: record.id,
@@ -103,24 +105,21 @@ function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardSou
         browser,
       }),
     { timeoutMs: ctx.options.threeDSTimeoutMs, ...traced(ctx, 'threeDS.authenticate', { paymentId: record.id }) },
-  ).pipe(
-    Effect.map((result) => {
-      patch(working, {
-        threeDS: threeDSOutcomeOf(result),
-        ...(result.kind === 'challenge' ? { nextRedirect: result.challengeUrl } : {}),
-      });
-      return send(ctx, working, authenticationEvent(result));
-    }),
-    Effect.catchAll((failure) =>
-      Effect.sync(() => {
-        ctx.logger.warn(
-          { paymentId: record.id, failure: failure.kind === 'timeout' ? 'timeout' : failure.error.code },
-          '3DS authentication failed',
-        );
-        return send(ctx, working, (at) => ({ type: 'authentication.error', at }));
-      }),
-    ),
   );
+  if (answer.isErr()) {
+    const failure = answer.error;
+    ctx.logger.warn(
+      { paymentId: record.id, failure: failure.kind === 'timeout' ? 'timeout' : failure.error.code },
+      '3DS authentication failed',
+    );
+    return send(ctx, working, (at) => ({ type: 'authentication.error', at }));
+  }
+  const result = answer.value;
+  patch(working, {
+    threeDS: threeDSOutcomeOf(result),
+    ...(result.kind === 'challenge' ? { nextRedirect: result.challengeUrl } : {}),
+  });
+  return send(ctx, working, authenticationEvent(result));
 }
 
 /**
@@ -128,41 +127,36 @@ function authenticate(ctx: EngineContext, working: WorkingPayment, card: CardSou
  * A concurrent writer makes the intent commit fail, so two commands never both authorize.
  * Any failure or time-out of the call is an unknown outcome, resolved later by inquiry.
  */
-function authorize(ctx: EngineContext, working: WorkingPayment, source: CardSource) {
-  return Effect.gen(function* () {
-    yield* persist(ctx, working);
-    const { record } = working;
-    const card = source === 'vault' ? yield* takeCard(ctx, record.id) : source;
-    if (card === null) {
-      ctx.logger.error({ paymentId: record.id }, 'no card data to authorize with (vault entry gone)');
-      return send(ctx, working, (at) => ({ type: 'authorization.declined', at, reason: 'processing_error' }));
-    }
-    const outcome = yield* callPort(
-      () =>
-        ctx.ports.acquirer.authorize({
-          paymentId: record.id,
-          profileId: record.profileId,
-          amount: record.amount,
-          currency: record.currency,
-          card,
-          threeDS: record.threeDS,
-        }),
-      { timeoutMs: ctx.options.acquirerTimeoutMs, ...traced(ctx, 'acquirer.authorize', { paymentId: record.id }) },
-    ).pipe(
-      Effect.catchAll((failure) =>
-        Effect.succeed<AuthorizationOutcome>({
-          kind: 'unknown',
-          detail: failure.kind === 'timeout' ? 'acquirer time-out' : failure.error.message,
-        }),
-      ),
-    );
-    if (outcome.kind === 'approved') {
-      patch(working, {
-        authorization: { rrn: outcome.rrn, responseCode: outcome.responseCode, fees: outcome.fees, card: outcome.card },
-      });
-    }
-    return send(ctx, working, authorizationEvent(outcome));
-  });
+async function authorize(ctx: EngineContext, working: WorkingPayment, source: CardSource): Outcome<StepResult> {
+  const intent = await persist(ctx, working);
+  if (intent.isErr()) return err(intent.error);
+  const { record } = working;
+  const card = source === 'vault' ? await takeCard(ctx, record.id) : source;
+  if (card === null) {
+    ctx.logger.error({ paymentId: record.id }, 'no card data to authorize with (vault entry gone)');
+    return ok(send(ctx, working, (at) => ({ type: 'authorization.declined', at, reason: 'processing_error' })));
+  }
+  const answer = await awaitPort(
+    () =>
+      ctx.ports.acquirer.authorize({
+        paymentId: record.id,
+        profileId: record.profileId,
+        amount: record.amount,
+        currency: record.currency,
+        card,
+        threeDS: record.threeDS,
+      }),
+    { timeoutMs: ctx.options.acquirerTimeoutMs, ...traced(ctx, 'acquirer.authorize', { paymentId: record.id }) },
+  );
+  const outcome: AuthorizationOutcome = answer.isOk()
+    ? answer.value
+    : { kind: 'unknown', detail: answer.error.kind === 'timeout' ? 'acquirer time-out' : answer.error.error.message };
+  if (outcome.kind === 'approved') {
+    patch(working, {
+      authorization: { rrn: outcome.rrn, responseCode: outcome.responseCode, fees: outcome.fees, card: outcome.card },
+    });
+  }
+  return ok(send(ctx, working, authorizationEvent(outcome)));
 }
 
 /**
@@ -170,30 +164,29 @@ function authorize(ctx: EngineContext, working: WorkingPayment, source: CardSour
  * machine, until nothing is left to do; then stores the result. `card` is the card data held
  * in memory for this command, if any.
  */
-export function drive(
+export async function drive(
   ctx: EngineContext,
   working: WorkingPayment,
   actions: readonly PaymentMachineAction[],
   card: CardSource,
-): Effect.Effect<WorkingPayment, PaymentError> {
-  return Effect.gen(function* () {
-    const waitedForChallenge = working.storedRecord?.state === 'awaiting_challenge';
-    const queue = [...actions];
-    let action: PaymentMachineAction | undefined;
-    while ((action = queue.shift()) !== undefined) {
-      if (action.type === 'startAuthentication') {
-        const step = yield* authenticate(ctx, working, card);
-        queue.push(...step.actions);
-      } else if (action.type === 'authorize') {
-        const step = yield* authorize(ctx, working, card);
-        queue.push(...step.actions);
-      }
+): Outcome<WorkingPayment> {
+  const waitedForChallenge = working.storedRecord?.state === 'awaiting_challenge';
+  const queue = [...actions];
+  let action: PaymentMachineAction | undefined;
+  while ((action = queue.shift()) !== undefined) {
+    if (action.type === 'startAuthentication') {
+      queue.push(...(await authenticate(ctx, working, card)).actions);
+    } else if (action.type === 'authorize') {
+      const step = await authorize(ctx, working, card);
+      if (step.isErr()) return err(step.error);
+      queue.push(...step.value.actions);
     }
-    yield* settle(ctx, working);
-    if (card !== null && card !== 'vault') yield* keepCardForChallenge(ctx, working, card);
-    if (waitedForChallenge && working.record.state !== 'awaiting_challenge') yield* dropCard(ctx, working.record.id);
-    return working;
-  });
+  }
+  const stored = await settle(ctx, working);
+  if (stored.isErr()) return err(stored.error);
+  if (card !== null && card !== 'vault') await keepCardForChallenge(ctx, working, card);
+  if (waitedForChallenge && working.record.state !== 'awaiting_challenge') await dropCard(ctx, working.record.id);
+  return ok(working);
 }
 
 /**
@@ -201,58 +194,52 @@ export function drive(
  * record is the truth if the outcome cannot be stored (still processing); the sweeper's
  * inquiry reconciles it with the acquirer later.
  */
-function settle(ctx: EngineContext, working: WorkingPayment): Effect.Effect<void, PaymentError> {
-  if (!working.dirty) return Effect.void;
+async function settle(ctx: EngineContext, working: WorkingPayment): Outcome<void> {
+  if (!working.dirty) return done;
   const stored = working.storedRecord;
-  if (stored === null || working.commits === 0) return persist(ctx, working);
-  return persist(ctx, working).pipe(
-    Effect.catchAll((error) =>
-      Effect.sync(() => {
-        ctx.logger.error(
-          { paymentId: stored.id, code: error.code },
-          'could not store the outcome; left for reconciliation',
-        );
-        working.record = stored;
-        working.dirty = false;
-      }),
-    ),
+  const written = await persist(ctx, working);
+  if (written.isOk() || stored === null || working.commits === 0) return written;
+  ctx.logger.error(
+    { paymentId: stored.id, code: written.error.code },
+    'could not store the outcome; left for reconciliation',
   );
+  working.record = stored;
+  working.dirty = false;
+  return done;
 }
 
 /** A challenge sits between 3DS and authorization: the card waits in the vault until the deadline. */
-function keepCardForChallenge(ctx: EngineContext, working: WorkingPayment, card: CardData): Effect.Effect<void> {
+async function keepCardForChallenge(ctx: EngineContext, working: WorkingPayment, card: CardData): Promise<void> {
   const { record } = working;
-  if (record.state !== 'awaiting_challenge' || record.expiresAt === null) return Effect.void;
+  if (record.state !== 'awaiting_challenge' || record.expiresAt === null) return;
   const expiresAt = record.expiresAt;
-  return callPort(() => ctx.ports.cardVault.put(record.id, card, expiresAt), {
+  const kept = await awaitPort(() => ctx.ports.cardVault.put(record.id, card, expiresAt), {
     ...traced(ctx, 'cardVault.put', { paymentId: record.id }),
     timeoutMs: ctx.options.storageTimeoutMs,
     retries: ctx.options.retries,
-  }).pipe(
-    Effect.catchAll(() =>
-      Effect.sync(() =>
-        ctx.logger.error(
-          { paymentId: record.id },
-          'card vault unavailable: the challenge cannot be followed by authorization',
-        ),
-      ),
-    ),
-  );
+  });
+  if (kept.isErr()) {
+    ctx.logger.error(
+      { paymentId: record.id },
+      'card vault unavailable: the challenge cannot be followed by authorization',
+    );
+  }
 }
 
 /** Takes the card out of the vault (it is then gone from there); null when it is not there. */
-function takeCard(ctx: EngineContext, paymentId: string): Effect.Effect<CardData | null> {
-  return callPort(() => ctx.ports.cardVault.take(paymentId), {
+async function takeCard(ctx: EngineContext, paymentId: string): Promise<CardData | null> {
+  const taken = await awaitPort(() => ctx.ports.cardVault.take(paymentId), {
     ...traced(ctx, 'cardVault.take', { paymentId }),
     timeoutMs: ctx.options.storageTimeoutMs,
     retries: ctx.options.retries,
-  }).pipe(Effect.catchAll(() => Effect.succeed(null)));
+  });
+  return taken.isOk() ? taken.value : null;
 }
 
 /**
  * Forgets the card kept for a challenge once the payment no longer waits for one (refused,
  * expired, or authorized): called only by the command whose write moved the payment on.
  */
-export function dropCard(ctx: EngineContext, paymentId: string): Effect.Effect<void> {
-  return takeCard(ctx, paymentId).pipe(Effect.asVoid);
+export async function dropCard(ctx: EngineContext, paymentId: string): Promise<void> {
+  await takeCard(ctx, paymentId);
 }

@@ -5,6 +5,8 @@ import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { Logger } from '../ports/logger.js';
+import { logsAt } from '../ports/logger.js';
+import type { PortTrace } from './run-port.js';
 import type { PaymentRepository } from '../ports/payment-repository.js';
 import type { ThreeDSProvider } from '../ports/three-ds-provider.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
@@ -32,7 +34,8 @@ export interface EngineContext {
   readonly inspection: Inspection | undefined;
 }
 
-/** The trace settings for a port call of this engine (logged at debug level). */
-export function traced(ctx: EngineContext, port: string, fields?: Record<string, unknown>) {
+/** The trace settings for a port call of this engine (logged at debug level; none when debug is off). */
+export function traced(ctx: EngineContext, port: string, fields?: Record<string, unknown>): { trace?: PortTrace } {
+  if (!logsAt(ctx.logger, 'debug')) return {};
   return { trace: { port, logger: ctx.logger, clock: ctx.ports.clock, ...(fields !== undefined ? { fields } : {}) } };
 }

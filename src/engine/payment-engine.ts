@@ -1,12 +1,13 @@
 import { Cause, Duration, Effect, Exit, Fiber, Option, Schedule } from 'effect';
 import { ResultAsync, err, ok } from 'neverthrow';
+import type { Result } from 'neverthrow';
 import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import type { PaymentError } from '../errors/payment-error.js';
 import { paymentError } from '../errors/payment-error.js';
 import { createPaymentMachine } from '../machine/payment-machine.js';
 import type { PaymentMachine } from '../machine/payment-machine.js';
-import { silentLogger } from '../ports/logger.js';
+import { logsAt, silentLogger } from '../ports/logger.js';
 import { completeChallenge } from './complete-challenge.js';
 import type { CompleteChallengeCommand } from './complete-challenge.js';
 import { createPayment } from './create-payment.js';
@@ -17,6 +18,7 @@ import type { PaymentEngineOptions } from './engine-options.js';
 import { resolveEngineOptions } from './engine-options.js';
 import { createInspection } from './inspection.js';
 import { loadPayment } from './load-payment.js';
+import type { Outcome } from './outcome.js';
 import { getPayment, listPayments } from './query-payments.js';
 import type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
 import { submitCard } from './submit-card.js';
@@ -65,9 +67,10 @@ export interface PaymentEngine {
 }
 
 /**
- * The one boundary between the engine's Effect programs and its public neverthrow API:
- * failures become `err(PaymentError)`, and a defect (a bug, an adapter that threw) becomes
- * `internal_error` after it is logged.
+ * The boundary between the engine and its public neverthrow API. Commands are plain async code
+ * returning `Result`s; the background programs (sweep, delivery) are Effect programs. Either way
+ * a failure becomes `err(PaymentError)`, and a defect (a bug, an adapter that threw) becomes
+ * `internal_error` after it is logged, never a rejected promise.
  */
 function toResultAsync<A>(ctx: EngineContext, command: string, program: Effect.Effect<A, PaymentError>) {
   return new ResultAsync(
@@ -75,33 +78,63 @@ function toResultAsync<A>(ctx: EngineContext, command: string, program: Effect.E
       if (Exit.isSuccess(exit)) return ok<A, PaymentError>(exit.value);
       const failure = Cause.failureOption(exit.cause);
       if (Option.isSome(failure)) return err<A, PaymentError>(failure.value);
-      ctx.logger.error({ command, cause: describeCause(exit.cause) }, 'engine defect');
-      return err<A, PaymentError>(paymentError.internal());
+      return defect<A>(ctx, command, Cause.squash(exit.cause));
     }),
   );
 }
 
-function logged<A>(
-  ctx: EngineContext,
-  command: string,
-  fields: Record<string, unknown>,
-  program: Effect.Effect<A, PaymentError>,
-) {
+/** Logs how a background program ended, as `runCommand` does for commands. */
+function logged<A>(ctx: EngineContext, command: string, program: Effect.Effect<A, PaymentError>) {
   const started = ctx.ports.clock.now();
   return program.pipe(
     Effect.tapBoth({
       onFailure: (error) =>
         Effect.sync(() =>
-          ctx.logger.info(
-            { command, ...fields, code: error.code, ms: ctx.ports.clock.now() - started },
-            'command failed',
-          ),
+          ctx.logger.info({ command, code: error.code, ms: ctx.ports.clock.now() - started }, 'command failed'),
         ),
       onSuccess: () =>
-        Effect.sync(() =>
-          ctx.logger.debug({ command, ...fields, ms: ctx.ports.clock.now() - started }, 'command done'),
-        ),
+        Effect.sync(() => ctx.logger.debug({ command, ms: ctx.ports.clock.now() - started }, 'command done')),
     }),
+  );
+}
+
+function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<A, PaymentError> {
+  ctx.logger.error({ command, cause: describeDefect(error) }, 'engine defect');
+  return err(paymentError.internal());
+}
+
+/** Runs a command, logs how it ended (failures at info, successes at debug) and maps its value. */
+function runCommand<T, A>(
+  ctx: EngineContext,
+  command: string,
+  fields: Record<string, unknown>,
+  step: () => Outcome<T>,
+  map: (value: T) => A,
+): ResultAsync<A, PaymentError> {
+  const started = ctx.ports.clock.now();
+  let pending: Outcome<T>;
+  try {
+    pending = step();
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  return new ResultAsync(
+    pending.then(
+      (result): Result<A, PaymentError> => {
+        if (result.isErr()) {
+          if (logsAt(ctx.logger, 'info')) {
+            const ms = ctx.ports.clock.now() - started;
+            ctx.logger.info({ command, ...fields, code: result.error.code, ms }, 'command failed');
+          }
+          return err(result.error);
+        }
+        if (logsAt(ctx.logger, 'debug')) {
+          ctx.logger.debug({ command, ...fields, ms: ctx.ports.clock.now() - started }, 'command done');
+        }
+        return ok(map(result.value));
+      },
+      (error: unknown) => defect<A>(ctx, command, error),
+    ),
   );
 }
 
@@ -109,14 +142,15 @@ function logged<A>(
  * What a defect looks like in a log: the failure's kind and stack frames, with its message
  * reduced to what cannot carry card data (an adapter's error text may quote its request).
  */
-function describeCause(cause: Cause.Cause<unknown>): string {
-  const error = Cause.squash(cause);
+function describeDefect(error: unknown): string {
   if (!(error instanceof Error)) return `non-error defect (${typeof error})`;
   const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
   // Any run of three or more digits (a CVC, a card number, grouped or not) is masked.
   const message = error.message.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
   return [`${error.name}: ${message}`, ...frames.slice(0, 8)].join('\n');
 }
+
+const identity = <T>(value: T): T => value;
 
 const publicOf = (working: WorkingPayment): Payment => toPublicPayment(working.record);
 
@@ -131,8 +165,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     options: resolveEngineOptions(options),
     inspection: createInspection(machine, options.inspect),
   };
-  const run = <A>(command: string, fields: Record<string, unknown>, program: Effect.Effect<A, PaymentError>) =>
-    toResultAsync(ctx, command, logged(ctx, command, fields, program));
+  const run = <A>(command: string, program: Effect.Effect<A, PaymentError>) => toResultAsync(ctx, command, program);
   // One delivery at a time per engine, so one process never publishes an event twice.
   const deliveryLock = Effect.unsafeMakeSemaphore(1);
   const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
@@ -153,20 +186,25 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   return {
     machine: ctx.machine,
     createPayment: (command) =>
-      run('createPayment', { profileId: command.profileId }, createPayment(ctx, command).pipe(Effect.map(publicOf))),
+      runCommand(ctx, 'createPayment', { profileId: command.profileId }, () => createPayment(ctx, command), publicOf),
     submitCard: (command) =>
-      run('submitCard', { paymentId: command.paymentId }, submitCard(ctx, command).pipe(Effect.map(publicOf))),
+      runCommand(ctx, 'submitCard', { paymentId: command.paymentId }, () => submitCard(ctx, command), publicOf),
     completeChallenge: (command) =>
-      run(
+      runCommand(
+        ctx,
         'completeChallenge',
         { paymentId: command.paymentId },
-        completeChallenge(ctx, command).pipe(Effect.map(publicOf)),
+        () => completeChallenge(ctx, command),
+        publicOf,
       ),
-    getPayment: (query) => run('getPayment', { paymentId: query.paymentId }, getPayment(ctx, query)),
-    listPayments: (query) => run('listPayments', { profileId: query.profileId }, listPayments(ctx, query)),
-    getPaymentRecord: (paymentId) => run('getPaymentRecord', { paymentId }, loadPayment(ctx, paymentId)),
-    sweep: () => run('sweep', {}, sweep(ctx)),
-    deliverEvents: () => run('deliverEvents', {}, deliver),
+    getPayment: (query) =>
+      runCommand(ctx, 'getPayment', { paymentId: query.paymentId }, () => getPayment(ctx, query), identity),
+    listPayments: (query) =>
+      runCommand(ctx, 'listPayments', { profileId: query.profileId }, () => listPayments(ctx, query), identity),
+    getPaymentRecord: (paymentId) =>
+      runCommand(ctx, 'getPaymentRecord', { paymentId }, () => loadPayment(ctx, paymentId), identity),
+    sweep: () => run('sweep', logged(ctx, 'sweep', sweep(ctx))),
+    deliverEvents: () => run('deliverEvents', logged(ctx, 'deliverEvents', deliver)),
     startBackgroundWorker: (workerOptions = {}) => {
       const interval = Duration.millis(workerOptions.intervalMs ?? 1000);
       // A tick is never cut short (a delivery cut between publish and mark would publish again):

@@ -1,10 +1,10 @@
-import { Effect } from 'effect';
+import { err, ok } from 'neverthrow';
 import type { Payment } from '../domain/payment.js';
-import type { PaymentError } from '../errors/payment-error.js';
 import { paymentError } from '../errors/payment-error.js';
 import type { EngineContext } from './engine-context.js';
 import { isPaymentId, loadPayment } from './load-payment.js';
-import { callPort, toPaymentError } from './run-port.js';
+import type { Outcome } from './outcome.js';
+import { awaitPort, toPaymentError } from './run-port.js';
 import { toPublicPayment } from './to-public-payment.js';
 
 export interface GetPaymentQuery {
@@ -29,25 +29,24 @@ export interface PaymentList {
 }
 
 /** A payment of another profile or partner is `not_found`: its existence is never revealed. */
-export function getPayment(ctx: EngineContext, query: GetPaymentQuery): Effect.Effect<Payment, PaymentError> {
-  return loadPayment(ctx, query.paymentId).pipe(
-    Effect.flatMap((record) =>
-      record.profileId !== query.profileId || (query.partnerId !== undefined && record.partnerId !== query.partnerId)
-        ? Effect.fail(paymentError.notFound('Payment'))
-        : Effect.succeed(toPublicPayment(record)),
-    ),
-  );
+export async function getPayment(ctx: EngineContext, query: GetPaymentQuery): Outcome<Payment> {
+  const loaded = await loadPayment(ctx, query.paymentId);
+  if (loaded.isErr()) return err(loaded.error);
+  const record = loaded.value;
+  return record.profileId !== query.profileId || (query.partnerId !== undefined && record.partnerId !== query.partnerId)
+    ? err(paymentError.notFound('Payment'))
+    : ok(toPublicPayment(record));
 }
 
-export function listPayments(ctx: EngineContext, query: ListPaymentsQuery): Effect.Effect<PaymentList, PaymentError> {
+export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery): Outcome<PaymentList> {
   const limit = query.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    return Effect.fail(paymentError.validation([{ path: 'limit', message: 'Must be an integer from 1 to 100' }]));
+    return err(paymentError.validation([{ path: 'limit', message: 'Must be an integer from 1 to 100' }]));
   }
   if (query.after !== undefined && !isPaymentId(query.after)) {
-    return Effect.fail(paymentError.validation([{ path: 'after', message: 'Must be a payment id' }]));
+    return err(paymentError.validation([{ path: 'after', message: 'Must be a payment id' }]));
   }
-  return callPort(
+  const listed = await awaitPort(
     () =>
       ctx.ports.repository.list({
         profileId: query.profileId,
@@ -55,11 +54,11 @@ export function listPayments(ctx: EngineContext, query: ListPaymentsQuery): Effe
         ...(query.after !== undefined ? { after: query.after } : {}),
       }),
     { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true },
-  ).pipe(
-    Effect.mapError(toPaymentError('payment storage')),
-    Effect.map((page) => ({
-      items: page.items.map(toPublicPayment),
-      ...(page.nextCursor !== null ? { next_cursor: page.nextCursor } : {}),
-    })),
   );
+  if (listed.isErr()) return err(toPaymentError('payment storage')(listed.error));
+  const page = listed.value;
+  return ok({
+    items: page.items.map(toPublicPayment),
+    ...(page.nextCursor !== null ? { next_cursor: page.nextCursor } : {}),
+  });
 }

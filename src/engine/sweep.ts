@@ -6,6 +6,7 @@ import type { InquiryOutcome } from '../ports/acquirer.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
 import { dropCard } from './drive-payment.js';
+import { fromOutcome } from './outcome.js';
 import { callPort, toPaymentError } from './run-port.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
 
@@ -40,8 +41,10 @@ function expire(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handle
   const working = newWorkingPayment(record, true);
   send(ctx, working, (at) => ({ type: 'expiry.due', at }));
   if (!working.dirty) return Effect.succeed('skipped');
-  return persist(ctx, working).pipe(
-    Effect.zipRight(record.state === 'awaiting_challenge' ? dropCard(ctx, record.id) : Effect.void),
+  return fromOutcome(() => persist(ctx, working)).pipe(
+    Effect.zipRight(
+      record.state === 'awaiting_challenge' ? Effect.promise(() => dropCard(ctx, record.id)) : Effect.void,
+    ),
     Effect.as<Handled>('expired'),
   );
 }
@@ -62,7 +65,7 @@ function reconcile(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Han
       });
     }
     send(ctx, working, (at) => ({ type: 'inquiry.answered', at, outcome: answerOf(outcome) }));
-    yield* persist(ctx, working);
+    yield* fromOutcome(() => persist(ctx, working));
     return working.record.state === 'authorizing' ? 'stillUnknown' : 'reconciled';
   });
 }

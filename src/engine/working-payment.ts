@@ -1,14 +1,16 @@
-import { Effect } from 'effect';
+import { err } from 'neverthrow';
 import type { DomainEvent } from '../domain/domain-event.js';
+import { deepFreeze } from '../domain/immutable.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
-import type { PaymentError } from '../errors/payment-error.js';
 import { cardholderMustAct } from '../machine/public-state.js';
 import type { LifecycleState, StepResult } from '../machine/step-payment.js';
 import { stepPayment } from '../machine/step-payment.js';
 import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
-import { callPort, toPaymentError } from './run-port.js';
+import { done } from './outcome.js';
+import type { Outcome } from './outcome.js';
+import { awaitPort, toPaymentError } from './run-port.js';
 import { toPublicPayment } from './to-public-payment.js';
 
 /**
@@ -119,30 +121,26 @@ export function send(
  * for a new payment, else an update guarded by the stored version (a concurrent writer makes
  * it fail with `conflict`, and nothing is written).
  */
-export function persist(ctx: EngineContext, working: WorkingPayment): Effect.Effect<void, PaymentError> {
+export async function persist(ctx: EngineContext, working: WorkingPayment): Outcome<void> {
   const isNew = working.storedVersion === null;
   const version = isNew ? 1 : (working.storedVersion ?? 0) + 1;
-  const record: PaymentRecord = { ...working.record, version };
-  const events = working.pendingEvents;
+  // Frozen all the way down, so that a storage adapter may keep them without copying.
+  const record: PaymentRecord = deepFreeze({ ...working.record, version });
+  const events = deepFreeze([...working.pendingEvents]);
   const policy = {
     timeoutMs: ctx.options.storageTimeoutMs,
     retries: ctx.options.retries,
     ...traced(ctx, isNew ? 'repository.insert' : 'repository.update', { paymentId: record.id, state: record.state }),
   };
-  const write = isNew
-    ? callPort(() => ctx.ports.repository.insert(record, events), policy)
-    : callPort(() => ctx.ports.repository.update(record, events), policy);
-  return write.pipe(
-    Effect.mapError(toPaymentError('payment storage')),
-    Effect.tap(() =>
-      Effect.sync(() => {
-        working.record = record;
-        working.storedVersion = version;
-        working.pendingEvents = [];
-        working.dirty = false;
-        working.storedRecord = record;
-        working.commits += 1;
-      }),
-    ),
-  );
+  const written = await (isNew
+    ? awaitPort(() => ctx.ports.repository.insert(record, events), policy)
+    : awaitPort(() => ctx.ports.repository.update(record, events), policy));
+  if (written.isErr()) return err(toPaymentError('payment storage')(written.error));
+  working.record = record;
+  working.storedVersion = version;
+  working.pendingEvents = [];
+  working.dirty = false;
+  working.storedRecord = record;
+  working.commits += 1;
+  return done;
 }

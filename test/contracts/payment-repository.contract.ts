@@ -24,7 +24,7 @@ export interface PaymentRepositoryHarness {
 
 /** Resolves an ok result to its value; fails the test on an error. */
 export async function expectOk<T, E extends { readonly code: string; readonly message: string }>(
-  result: PromiseLike<Result<T, E>>,
+  result: Result<T, E> | PromiseLike<Result<T, E>>,
 ): Promise<T> {
   const settled = await result;
   if (settled.isErr()) throw new Error(`expected ok, got ${settled.error.code}: ${settled.error.message}`);
@@ -32,7 +32,7 @@ export async function expectOk<T, E extends { readonly code: string; readonly me
 }
 
 /** Resolves an error result to its error; fails the test on ok. */
-export async function expectErr<T, E>(result: PromiseLike<Result<T, E>>): Promise<E> {
+export async function expectErr<T, E>(result: Result<T, E> | PromiseLike<Result<T, E>>): Promise<E> {
   const settled = await result;
   if (settled.isOk()) throw new Error('expected an error, got ok');
   return settled.error;

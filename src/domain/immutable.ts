@@ -1,0 +1,33 @@
+function isPlain(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Freezes `value` in place and everything it holds, and returns it. The engine freezes every
+ * record and event it hands to a repository, so that storage adapters may keep them as they are
+ * instead of copying them (see `isDeepFrozen`). No registry is kept: a WeakSet of frozen
+ * objects costs about a microsecond per entry in garbage collection, more than walking again.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    if (!Object.isFrozen(value)) Object.freeze(value);
+    // Walked even when frozen: a shallow-frozen object may hold mutable ones.
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/**
+ * True when `value` is plain data (plain objects, arrays, primitives) frozen all the way down,
+ * so that nobody can change it: safe to keep without a copy.
+ */
+export function isDeepFrozen(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function';
+  if (!Object.isFrozen(value) || !isPlain(value)) return false;
+  for (const key of Object.keys(value)) {
+    if (!isDeepFrozen((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
