@@ -89,20 +89,18 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     return index;
   };
 
-  const addToIndexes = (record: PaymentRecord): void => {
-    profileIndex(record.profileId).add(creationKey(record));
-    const expiry = expiryKey(record);
-    if (expiry !== null) expiries.add(expiry);
-    const inquiry = inquiryKey(record);
-    if (inquiry !== null) inquiries.add(inquiry);
+  /** Moves a record in one due-time index when its key changed (most writes change none). */
+  const reindex = (index: SortedIndex, before: IndexKey | null, after: IndexKey | null): void => {
+    if (before !== null && after !== null && before.time === after.time) return;
+    if (before !== null) index.remove(before);
+    if (after !== null) index.add(after);
   };
 
-  const removeFromIndexes = (record: PaymentRecord): void => {
-    byProfile.get(record.profileId)?.remove(creationKey(record));
-    const expiry = expiryKey(record);
-    if (expiry !== null) expiries.remove(expiry);
-    const inquiry = inquiryKey(record);
-    if (inquiry !== null) inquiries.remove(inquiry);
+  const updateIndexes = (previous: PaymentRecord | undefined, record: PaymentRecord): void => {
+    // The creation key never changes: a record enters its profile's index once, when inserted.
+    if (previous === undefined) profileIndex(record.profileId).add(creationKey(record));
+    reindex(expiries, previous === undefined ? null : expiryKey(previous), expiryKey(record));
+    reindex(inquiries, previous === undefined ? null : inquiryKey(previous), inquiryKey(record));
   };
 
   /** Copies first, then writes: a copy that throws leaves the store untouched. */
@@ -110,9 +108,8 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     const copies = new Map<object, object>();
     const stored = frozenCopy(record, copies);
     const storedEvents = events.map((event) => frozenCopy(event, copies));
-    if (previous !== undefined) removeFromIndexes(previous);
     records.set(stored.id, stored);
-    addToIndexes(stored);
+    updateIndexes(previous, stored);
     for (const event of storedEvents) {
       lastSequence += 1;
       outbox.set(lastSequence, Object.freeze({ sequence: lastSequence, event }));

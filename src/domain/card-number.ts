@@ -53,6 +53,9 @@ const SCHEME_LENGTHS: Readonly<Record<CardScheme, ReadonlySet<number>>> = {
 
 const DIGITS = /^\d+$/;
 
+/** The longest prefix any rule reads. */
+const PREFIX_DIGITS = Math.max(...PREFIX_RULES.map((rule) => rule.digits));
+
 /**
  * Luhn (mod 10) check: from the rightmost digit, double every second digit, subtract 9 from
  * results above 9, sum all; valid when the sum is a multiple of 10. False for anything that is
@@ -81,9 +84,13 @@ export function luhnValid(digits: string): boolean {
  */
 export function detectScheme(number: string): CardScheme | null {
   if (!DIGITS.test(number)) return null;
+  // The first four digits as a number, read once; a rule of n digits divides it by 10^(4 - n).
+  const head = number.length < PREFIX_DIGITS ? number.padEnd(PREFIX_DIGITS, '0') : number;
+  let first = 0;
+  for (let i = 0; i < PREFIX_DIGITS; i++) first = first * 10 + head.charCodeAt(i) - 48;
   for (const rule of PREFIX_RULES) {
     if (number.length < rule.digits) continue;
-    const prefix = Number(number.slice(0, rule.digits));
+    const prefix = Math.floor(first / 10 ** (PREFIX_DIGITS - rule.digits));
     if (prefix >= rule.from && prefix <= rule.to) {
       return SCHEME_LENGTHS[rule.scheme].has(number.length) ? rule.scheme : null;
     }

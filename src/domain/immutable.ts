@@ -14,7 +14,7 @@ export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
     if (!Object.isFrozen(value)) Object.freeze(value);
     // Walked even when frozen: a shallow-frozen object may hold mutable ones.
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
 }
@@ -26,7 +26,7 @@ export function deepFreeze<T>(value: T): T {
 export function isDeepFrozen(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return typeof value !== 'function';
   if (!Object.isFrozen(value) || !isPlain(value)) return false;
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     if (!isDeepFrozen((value as Record<string, unknown>)[key])) return false;
   }
   return true;

@@ -12,6 +12,7 @@ import { done } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { awaitPort, toPaymentError } from './run-port.js';
 import { toPublicPayment } from './to-public-payment.js';
+import { logsAt } from '../ports/logger.js';
 
 /**
  * A payment being worked on by one command: the record as it is in memory, the version that
@@ -27,6 +28,8 @@ export interface WorkingPayment {
   storedRecord: PaymentRecord | null;
   /** How many writes this command has made. */
   commits: number;
+  /** The last machine step taken, whose snapshot the next step starts from when it still applies. */
+  lastStep: StepResult | undefined;
 }
 
 export function newWorkingPayment(record: PaymentRecord, stored: boolean): WorkingPayment {
@@ -37,6 +40,7 @@ export function newWorkingPayment(record: PaymentRecord, stored: boolean): Worki
     dirty: !stored,
     storedRecord: stored ? record : null,
     commits: 0,
+    lastStep: undefined,
   };
 }
 
@@ -64,7 +68,7 @@ function lifecycleOf(record: PaymentRecord): LifecycleState {
 /** Folds a machine step into the working record and queues the domain events it asked for. */
 export function applyStep(ctx: EngineContext, working: WorkingPayment, step: StepResult, at: number): void {
   const { context } = step;
-  if (step.state !== working.record.state || working.storedVersion === null) {
+  if ((step.state !== working.record.state || working.storedVersion === null) && logsAt(ctx.logger, 'info')) {
     ctx.logger.info(
       {
         paymentId: working.record.id,
@@ -88,6 +92,7 @@ export function applyStep(ctx: EngineContext, working: WorkingPayment, step: Ste
     updatedAt: at,
   };
   working.dirty = true;
+  working.lastStep = step;
   for (const action of step.actions) {
     if (action.type !== 'emitEvent') continue;
     working.pendingEvents.push({
@@ -110,8 +115,9 @@ export function send(
 ): StepResult {
   const at = ctx.ports.clock.now();
   const machineEvent = event(at);
-  const step = stepPayment(ctx.machine, lifecycleOf(working.record), machineEvent);
+  const step = stepPayment(ctx.machine, lifecycleOf(working.record), machineEvent, working.lastStep);
   if (step.changed) applyStep(ctx, working, step, at);
+  else working.lastStep = step;
   ctx.inspection?.stepped(working.record.id, machineEvent, step);
   return step;
 }

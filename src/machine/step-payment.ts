@@ -44,6 +44,29 @@ function actionsOf(executable: ReadonlyArray<{ type: string; params?: unknown }>
   return actions;
 }
 
+type Same<T, U> = [T] extends [U] ? ([U] extends [T] ? true : false) : false;
+/** `sameLifecycle` compares every context field: adding one to the machine fails to compile here. */
+const comparesEveryField: Same<
+  keyof PaymentMachineContext,
+  'flow' | 'createdAt' | 'expiresAt' | 'failureReason' | 'authorizationStatus' | 'nextInquiryAt' | 'inquiryAttempts'
+> = true;
+void comparesEveryField;
+
+function sameLifecycle(a: LifecycleState, b: LifecycleState): boolean {
+  if (a.state !== b.state) return false;
+  const x = a.context;
+  const y = b.context;
+  return (
+    x.flow === y.flow &&
+    x.createdAt === y.createdAt &&
+    x.expiresAt === y.expiresAt &&
+    x.failureReason === y.failureReason &&
+    x.authorizationStatus === y.authorizationStatus &&
+    x.nextInquiryAt === y.nextInquiryAt &&
+    x.inquiryAttempts === y.inquiryAttempts
+  );
+}
+
 /** Rebuilds the machine snapshot of a stored payment without replaying its history. */
 export function restoreSnapshot(machine: PaymentMachine, lifecycle: LifecycleState): Snapshot {
   const value =
@@ -81,8 +104,13 @@ export function stepPayment(
   machine: PaymentMachine,
   lifecycle: LifecycleState,
   event: PaymentMachineEvent,
+  previous?: StepResult,
 ): StepResult {
-  const before = restoreSnapshot(machine, lifecycle);
+  // The snapshot of the step that led here, when it is this lifecycle: no need to rebuild it.
+  const before =
+    previous !== undefined && sameLifecycle(previous, lifecycle)
+      ? previous.snapshot
+      : restoreSnapshot(machine, lifecycle);
   const [after, executable] = transitionsOf(machine).next(before, event);
   const actions = actionsOf(executable);
   const state = stateOf(after);

@@ -4,6 +4,8 @@ import { initialTransition, transition } from 'xstate';
 import { FAILURE_REASONS } from '../../src/domain/index.js';
 import type { PaymentMachineEvent } from '../../src/machine/index.js';
 import { createPaymentMachine, createPureTransitions, PAYMENT_MACHINE_EVENT_TYPES } from '../../src/machine/index.js';
+import type { StepResult } from '../../src/machine/step-payment.js';
+import { startPayment, stepPayment } from '../../src/machine/step-payment.js';
 import { NUM_RUNS } from '../support/property-runs.js';
 
 const machine = createPaymentMachine({ hostedPageTimeoutMs: 5_000, challengeTimeoutMs: 3_000 });
@@ -51,5 +53,38 @@ describe('createPureTransitions', () => {
       ),
       { numRuns: NUM_RUNS },
     );
+  });
+});
+
+describe('stepPayment from the previous step', () => {
+  it('gives the same step as restoring the stored lifecycle', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('hosted' as const, 'direct' as const),
+        fc.array(event, { maxLength: 30 }),
+        (flow, events) => {
+          let chained: StepResult = startPayment(machine, { flow, at: 0 });
+          for (const e of events) {
+            const lifecycle = { state: chained.state, context: chained.context };
+            const restored = stepPayment(machine, lifecycle, e);
+            const reused = stepPayment(machine, lifecycle, e, chained);
+            expect(reused.state).toBe(restored.state);
+            expect(reused.context).toEqual(restored.context);
+            expect(reused.actions).toEqual(restored.actions);
+            expect(reused.changed).toBe(restored.changed);
+            chained = reused;
+          }
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('restores instead when the previous step is of another lifecycle', () => {
+    const hosted = startPayment(machine, { flow: 'hosted', at: 0 });
+    const direct = startPayment(machine, { flow: 'direct', at: 0 });
+    const step = stepPayment(machine, hosted, { type: 'card.submitted', at: 1 }, direct);
+    expect(step.state).toBe('authenticating');
+    expect(step.changed).toBe(true);
   });
 });
