@@ -12,8 +12,18 @@ import { callPort, toPaymentError } from './run-port.js';
  * de-duplicate on `id`).
  */
 export function deliverEvents(ctx: EngineContext): Effect.Effect<number, PaymentError> {
+  return Effect.map(deliverBatch(ctx), (batch) => batch.delivered);
+}
+
+/** One delivery batch: how many events went out, and whether the batch read was full (more may wait). */
+export interface DeliveryBatch {
+  readonly delivered: number;
+  readonly full: boolean;
+}
+
+export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, PaymentError> {
   const sink = ctx.ports.events;
-  if (sink === undefined) return Effect.succeed(0);
+  if (sink === undefined) return Effect.succeed({ delivered: 0, full: false });
   const storage = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true };
   return Effect.gen(function* () {
     const entries = yield* callPort(() => ctx.ports.repository.readOutbox(ctx.options.batchSize), storage).pipe(
@@ -45,6 +55,6 @@ export function deliverEvents(ctx: EngineContext): Effect.Effect<number, Payment
         Effect.mapError(toPaymentError('payment storage')),
       );
     }
-    return delivered.length;
+    return { delivered: delivered.length, full: entries.length >= ctx.options.batchSize };
   });
 }

@@ -18,8 +18,13 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
   };
   /** Bounded retries of transient failures (storage, inquiries, event delivery). Default 2. */
   readonly retries?: number;
-  /** How many due payments or outbox events one sweeper tick handles at most. Default 100. */
+  /** How many due payments or outbox events one batch (and one `sweep()` or `deliverEvents()` call) handles at most. Default 100. */
   readonly batchSize?: number;
+  /**
+   * How many batches one background-worker tick runs back to back while batches come back full,
+   * so that a backlog drains faster than one batch per interval. Default 50.
+   */
+  readonly batchesPerTick?: number;
   /** How many due payments are handled at once in a tick. Default 8. */
   readonly sweepConcurrency?: number;
   /**
@@ -39,6 +44,7 @@ export interface ResolvedEngineOptions {
   readonly eventSinkTimeoutMs: number;
   readonly retries: number;
   readonly batchSize: number;
+  readonly batchesPerTick: number;
   readonly sweepConcurrency: number;
 }
 
@@ -71,6 +77,7 @@ function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {
     eventSinkTimeoutMs: options.timeouts?.eventSinkMs ?? 10_000,
     retries: options.retries ?? 2,
     batchSize: options.batchSize ?? 100,
+    batchesPerTick: options.batchesPerTick ?? 50,
     sweepConcurrency: options.sweepConcurrency ?? 8,
   };
 }

@@ -12,7 +12,7 @@ import { completeChallenge } from './complete-challenge.js';
 import type { CompleteChallengeCommand } from './complete-challenge.js';
 import { createPayment } from './create-payment.js';
 import type { CreatePaymentCommand } from './create-payment.js';
-import { deliverEvents } from './deliver-events.js';
+import { deliverBatch, deliverEvents } from './deliver-events.js';
 import type { EngineContext, PaymentEnginePorts } from './engine-context.js';
 import type { PaymentEngineOptions } from './engine-options.js';
 import { resolveEngineOptions } from './engine-options.js';
@@ -23,7 +23,7 @@ import { getPayment, listPayments } from './query-payments.js';
 import type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
 import { submitCard } from './submit-card.js';
 import type { SubmitCardCommand } from './submit-card.js';
-import { sweep } from './sweep.js';
+import { addSweepReports, emptySweepReport, sweep, sweepBatch } from './sweep.js';
 import type { SweepReport } from './sweep.js';
 import { toPublicPayment } from './to-public-payment.js';
 import type { WorkingPayment } from './working-payment.js';
@@ -170,7 +170,27 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const deliveryLock = Effect.unsafeMakeSemaphore(1);
   const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
 
-  const tick = Effect.all([sweep(ctx), deliver]).pipe(
+  // A tick drains: it runs batches back to back while they come back full and make progress,
+  // up to `batchesPerTick`, so that a backlog does not wait one interval per batch.
+  const sweepTick = Effect.gen(function* () {
+    let total = emptySweepReport;
+    for (let batches = 0; batches < ctx.options.batchesPerTick; batches++) {
+      const { report, full } = yield* sweepBatch(ctx);
+      total = addSweepReports(total, report);
+      if (!full || report.expired + report.reconciled + report.stillUnknown === 0) break;
+    }
+    return total;
+  });
+  const deliverTick = Effect.gen(function* () {
+    let total = 0;
+    for (let batches = 0; batches < ctx.options.batchesPerTick; batches++) {
+      const { delivered, full } = yield* deliveryLock.withPermits(1)(deliverBatch(ctx));
+      total += delivered;
+      if (!full || delivered === 0) break;
+    }
+    return total;
+  });
+  const tick = Effect.all([sweepTick, deliverTick]).pipe(
     Effect.tap(([report, delivered]) =>
       Effect.sync(() => {
         if (report.expired + report.reconciled + report.stillUnknown + delivered > 0) {

@@ -183,11 +183,19 @@ export function awaitPort<T, E extends PortFailure<string>>(
       return err(failure);
     }
   }
-  return Effect.runPromiseExit(retrying(attempt(call, policy, { answer, log }), policy)).then((exit) => {
-    if (Exit.isSuccess(exit)) return ok(exit.value);
-    const failure = Cause.failureOption(exit.cause);
-    if (failure._tag === 'Some') return err(failure.value);
-    throw Cause.squash(exit.cause);
+  const program =
+    (policy.retries ?? 0) === 0 && isPending(answer)
+      ? awaitPending(answer, policy.timeoutMs, log)
+      : retrying(attempt(call, policy, { answer, log }), policy);
+  return new Promise((resolve, reject) => {
+    Effect.runCallback(program, {
+      onExit: (exit) => {
+        if (Exit.isSuccess(exit)) return resolve(ok(exit.value));
+        const failure = Cause.failureOption(exit.cause);
+        if (failure._tag === 'Some') return resolve(err(failure.value));
+        reject(Cause.squash(exit.cause));
+      },
+    });
   });
 }
 

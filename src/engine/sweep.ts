@@ -70,17 +70,26 @@ function reconcile(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Han
   });
 }
 
+/** One sweeper batch and whether it was full (more may be due). */
+export interface SweepBatch {
+  readonly report: SweepReport;
+  readonly full: boolean;
+}
+
 /**
- * One sweeper tick: expires what is due (hosted page and challenge deadlines, by the clock
- * port) and re-inquires authorizations whose outcome is unknown. Safe to run from several
- * instances at once: every change is a versioned write, and a lost race is counted, not failed.
+ * One sweeper batch: expires what is due (hosted page and challenge deadlines, by the clock
+ * port) and re-inquires authorizations whose outcome is unknown, at most `batchSize` of each.
+ * Safe to run from several instances at once: every change is a versioned write, and a lost
+ * race is counted, not failed.
  */
-export function sweep(ctx: EngineContext): Effect.Effect<SweepReport, PaymentError> {
+export function sweepBatch(ctx: EngineContext): Effect.Effect<SweepBatch, PaymentError> {
   return Effect.gen(function* () {
-    const due = yield* callPort(
-      () => ctx.ports.repository.findDue({ now: ctx.ports.clock.now(), limit: ctx.options.batchSize }),
-      { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true },
-    ).pipe(Effect.mapError(toPaymentError('payment storage')));
+    const limit = ctx.options.batchSize;
+    const due = yield* callPort(() => ctx.ports.repository.findDue({ now: ctx.ports.clock.now(), limit }), {
+      timeoutMs: ctx.options.storageTimeoutMs,
+      retries: ctx.options.retries,
+      retryTimeouts: true,
+    }).pipe(Effect.mapError(toPaymentError('payment storage')));
     const work = [
       ...due.expiries.map((record) => expire(ctx, record)),
       ...due.inquiries.map((record) => reconcile(ctx, record)),
@@ -97,12 +106,30 @@ export function sweep(ctx: EngineContext): Effect.Effect<SweepReport, PaymentErr
     );
     const results = yield* Effect.all(work, { concurrency: ctx.options.sweepConcurrency });
     const count = (kind: Handled) => results.filter((result) => result === kind).length;
-    return {
+    const report: SweepReport = {
       expired: count('expired'),
       reconciled: count('reconciled'),
       stillUnknown: count('stillUnknown'),
       conflicts: count('conflicts'),
       errors: count('errors'),
     };
+    return { report, full: due.expiries.length >= limit || due.inquiries.length >= limit };
   });
+}
+
+/** One sweeper batch (see `sweepBatch`); the engine's public `sweep`. */
+export function sweep(ctx: EngineContext): Effect.Effect<SweepReport, PaymentError> {
+  return Effect.map(sweepBatch(ctx), (batch) => batch.report);
+}
+
+export const emptySweepReport: SweepReport = { expired: 0, reconciled: 0, stillUnknown: 0, conflicts: 0, errors: 0 };
+
+export function addSweepReports(a: SweepReport, b: SweepReport): SweepReport {
+  return {
+    expired: a.expired + b.expired,
+    reconciled: a.reconciled + b.reconciled,
+    stillUnknown: a.stillUnknown + b.stillUnknown,
+    conflicts: a.conflicts + b.conflicts,
+    errors: a.errors + b.errors,
+  };
 }

@@ -744,6 +744,31 @@ describe('background worker', () => {
   });
 });
 
+describe('background worker backlog', () => {
+  // One batch per interval would cap delivery at batchSize events a second: a shop taking more
+  // payments than that would see its events fall further behind for ever.
+  it('drains a backlog larger than one batch within one tick, up to batchesPerTick', async () => {
+    const h = makeEngineHarness({ batchSize: 3, batchesPerTick: 3 });
+    for (let i = 0; i < 11; i++) await createHosted(h);
+    h.clock.advance(60 * MINUTE);
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
+    try {
+      // The first tick: three full batches of each (9 of 11), then it waits for the next tick.
+      await vi.waitFor(() => expect(h.repository.snapshot().filter((p) => p.state === 'expired')).toHaveLength(9), {
+        timeout: 2_000,
+        interval: 5,
+      });
+      await vi.waitFor(() => expect(h.events.events()).toHaveLength(9), { timeout: 2_000, interval: 5 });
+      await new Promise((done) => setTimeout(done, 50));
+      expect(h.repository.snapshot().filter((p) => p.state === 'expired')).toHaveLength(9);
+      expect(h.events.events()).toHaveLength(9);
+    } finally {
+      await worker.stop();
+    }
+    expect(h.logs.some((log) => log.message === 'background tick' && log.fields['expired'] === 9)).toBe(true);
+  });
+});
+
 describe('background worker shutdown', () => {
   // BackgroundWorker.stop() is documented as "Stops after the current tick", but it interrupts
   // the worker fiber at once: a delivery cut between publish and markDelivered leaves published
