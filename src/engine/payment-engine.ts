@@ -5,6 +5,7 @@ import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import type { PaymentError } from '../errors/payment-error.js';
 import { paymentError } from '../errors/payment-error.js';
+import { deepFreeze } from '../domain/immutable.js';
 import { createPaymentMachine } from '../machine/payment-machine.js';
 import type { PaymentMachine } from '../machine/payment-machine.js';
 import { logsAt, silentLogger } from '../ports/logger.js';
@@ -25,8 +26,8 @@ import { submitCard } from './submit-card.js';
 import type { SubmitCardCommand } from './submit-card.js';
 import { addSweepReports, emptySweepReport, sweep, sweepBatch } from './sweep.js';
 import type { SweepReport } from './sweep.js';
-import { toPublicPayment } from './to-public-payment.js';
 import type { WorkingPayment } from './working-payment.js';
+import { publicPayment } from './working-payment.js';
 
 export interface PaymentEngineConfig extends PaymentEnginePorts {
   readonly options?: PaymentEngineOptions;
@@ -151,8 +152,10 @@ function describeDefect(error: unknown): string {
 }
 
 const identity = <T>(value: T): T => value;
+const frozen = <T>(value: T): T => deepFreeze(value);
 
-const publicOf = (working: WorkingPayment): Payment => toPublicPayment(working.record);
+/** Every payment the engine returns is frozen all the way down (it may be an event's own payload). */
+const publicOf = (working: WorkingPayment): Payment => deepFreeze(publicPayment(working));
 
 /** Builds a payment engine on the given ports. */
 export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine {
@@ -218,9 +221,9 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         publicOf,
       ),
     getPayment: (query) =>
-      runCommand(ctx, 'getPayment', { paymentId: query.paymentId }, () => getPayment(ctx, query), identity),
+      runCommand(ctx, 'getPayment', { paymentId: query.paymentId }, () => getPayment(ctx, query), frozen),
     listPayments: (query) =>
-      runCommand(ctx, 'listPayments', { profileId: query.profileId }, () => listPayments(ctx, query), identity),
+      runCommand(ctx, 'listPayments', { profileId: query.profileId }, () => listPayments(ctx, query), frozen),
     getPaymentRecord: (paymentId) =>
       runCommand(ctx, 'getPaymentRecord', { paymentId }, () => loadPayment(ctx, paymentId), identity),
     sweep: () => run('sweep', logged(ctx, 'sweep', sweep(ctx))),

@@ -583,6 +583,21 @@ describe('events', () => {
 });
 
 describe('getPayment and listPayments', () => {
+  it('returns payments frozen all the way down, whichever command made them', async () => {
+    const h = makeEngineHarness();
+    const hosted = await createHosted(h);
+    const direct = await createDirect(h, VISA);
+    const read = (await h.engine.getPayment({ paymentId: direct.id, profileId: PROFILE }))._unsafeUnwrap();
+    const listed = (await h.engine.listPayments({ profileId: PROFILE }))._unsafeUnwrap();
+    for (const payment of [hosted, direct, read, ...listed.items]) {
+      expect(Object.isFrozen(payment)).toBe(true);
+      expect(Object.isFrozen(payment._links.self)).toBe(true);
+      expect(Object.isFrozen(payment.billing)).toBe(true);
+    }
+    expect(Object.isFrozen(direct.creditcard?.card)).toBe(true);
+    expect(Object.isFrozen(listed.items)).toBe(true);
+  });
+
   it('finds a payment only through its own profile and partner', async () => {
     const h = makeEngineHarness();
     const payment = await createHosted(h);
