@@ -174,10 +174,14 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
 
   // A tick drains: it runs batches back to back while they come back full and make progress,
-  // up to `batchesPerTick`, so that a backlog does not wait one interval per batch.
+  // up to `batchesPerTick`, so that a backlog does not wait one interval per batch. Between
+  // batches it lets the event loop serve requests: adapters that answer at once (in memory)
+  // would otherwise hold it for the whole backlog.
+  const betweenBatches = Effect.sleep(Duration.zero);
   const sweepTick = Effect.gen(function* () {
     let total = emptySweepReport;
     for (let batches = 0; batches < ctx.options.batchesPerTick; batches++) {
+      if (batches > 0) yield* betweenBatches;
       const { report, full } = yield* sweepBatch(ctx);
       total = addSweepReports(total, report);
       if (!full || report.expired + report.reconciled + report.stillUnknown === 0) break;
@@ -187,6 +191,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const deliverTick = Effect.gen(function* () {
     let total = 0;
     for (let batches = 0; batches < ctx.options.batchesPerTick; batches++) {
+      if (batches > 0) yield* betweenBatches;
       const { delivered, full } = yield* deliveryLock.withPermits(1)(deliverBatch(ctx));
       total += delivered;
       if (!full || delivered === 0) break;
