@@ -7,14 +7,14 @@ function isPlain(value: object): boolean {
 /**
  * Freezes `value` in place and everything it holds, and returns it. The engine freezes every
  * record and event it hands to a repository, so that storage adapters may keep them as they are
- * instead of copying them (see `isDeepFrozen`). No registry is kept: a WeakSet of frozen
- * objects costs about a microsecond per entry in garbage collection, more than walking again.
+ * instead of copying them (see `isDeepFrozen`). Objects found frozen are walked too: a
+ * shallow-frozen object may hold mutable ones. No registry of frozen objects is kept: a WeakSet
+ * costs about a microsecond per entry in garbage collection, more than the walk it would save.
  */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
-    if (!Object.isFrozen(value)) Object.freeze(value);
-    // Walked even when frozen: a shallow-frozen object may hold mutable ones.
     for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+    if (!Object.isFrozen(value)) Object.freeze(value);
   }
   return value;
 }

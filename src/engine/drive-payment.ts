@@ -1,5 +1,6 @@
 import { err, ok } from 'neverthrow';
-import type { CardData } from '../domain/card.js';
+import type { CardData, CardProfile, Fees } from '../domain/card.js';
+import type { AuthorizationRecord } from '../domain/payment-record.js';
 import type { ThreeDSOutcome } from '../domain/three-ds.js';
 import type { PaymentMachineAction } from '../machine/payment-machine.js';
 import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
@@ -20,6 +21,25 @@ import { patch, persist, send } from './working-payment.js';
  * command's intent commit has won), or nowhere.
  */
 export type CardSource = CardData | 'vault' | null;
+
+/**
+ * What is stored of an approval: the fields the record keeps, copied out of the acquirer's
+ * answer, so that nothing an adapter still holds (or added) ends up in a stored record.
+ */
+export function authorizationRecordOf(outcome: {
+  readonly rrn: string;
+  readonly responseCode: string;
+  readonly fees: Fees;
+  readonly card: CardProfile;
+}): AuthorizationRecord {
+  const { fees, card } = outcome;
+  return {
+    rrn: outcome.rrn,
+    responseCode: outcome.responseCode,
+    fees: { interchange: fees.interchange, assesment: fees.assesment },
+    card: { type: card.type, region: card.region, issuingCountry: card.issuingCountry },
+  };
+}
 
 /** ECI values that shift fraud liability to the issuer: authenticated or attempted (visa-style 05/06, mastercard 02/01). */
 const LIABILITY_SHIFT_ECI = new Set(['05', '06', '02', '01']);
@@ -153,7 +173,7 @@ async function authorize(ctx: EngineContext, working: WorkingPayment, source: Ca
     : { kind: 'unknown', detail: answer.error.kind === 'timeout' ? 'acquirer time-out' : answer.error.error.message };
   if (outcome.kind === 'approved') {
     patch(working, {
-      authorization: { rrn: outcome.rrn, responseCode: outcome.responseCode, fees: outcome.fees, card: outcome.card },
+      authorization: authorizationRecordOf(outcome),
     });
   }
   return ok(send(ctx, working, authorizationEvent(outcome)));

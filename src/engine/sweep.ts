@@ -5,7 +5,7 @@ import type { InquiryAnswer } from '../machine/payment-machine-events.js';
 import type { InquiryOutcome } from '../ports/acquirer.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
-import { dropCard } from './drive-payment.js';
+import { authorizationRecordOf, dropCard } from './drive-payment.js';
 import { fromOutcome } from './outcome.js';
 import { callPort, toPaymentError } from './run-port.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
@@ -61,7 +61,7 @@ function reconcile(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Han
     const working = newWorkingPayment(record, true);
     if (outcome.kind === 'approved') {
       patch(working, {
-        authorization: { rrn: outcome.rrn, responseCode: outcome.responseCode, fees: outcome.fees, card: outcome.card },
+        authorization: authorizationRecordOf(outcome),
       });
     }
     send(ctx, working, (at) => ({ type: 'inquiry.answered', at, outcome: answerOf(outcome) }));
