@@ -126,34 +126,50 @@ export interface CoreBenchFigures {
   readonly directCreateMs: { readonly p50: number; readonly p99: number };
 }
 
-export async function runCoreBench(options: { seconds?: number; samples?: number } = {}): Promise<CoreBenchFigures> {
-  const seconds = options.seconds ?? 3;
+/**
+ * Every variant is measured in `rounds` interleaved rounds of `seconds / rounds` each, and the
+ * median round is reported: on a shared 2-core machine a single run of one variant swings by a
+ * quarter between runs, and interleaving spreads slow phases over all variants alike.
+ */
+export async function runCoreBench(
+  options: { seconds?: number; samples?: number; rounds?: number } = {},
+): Promise<CoreBenchFigures> {
+  const seconds = options.seconds ?? 5;
+  const rounds = options.rounds ?? 5;
+  const slice = seconds / rounds;
+  const variants = {
+    engineHosted: () => engineLifecycles('hosted', slice),
+    engineDirect: () => engineLifecycles('direct', slice),
+    machineHosted: () => bareMachine('hosted', slice, 'pure'),
+    machineDirect: () => bareMachine('direct', slice, 'pure'),
+    stockHosted: () => bareMachine('hosted', slice, 'stock'),
+    stockDirect: () => bareMachine('direct', slice, 'stock'),
+    baselineHosted: () => handWritten('hosted', slice),
+    baselineDirect: () => handWritten('direct', slice),
+  };
+  type Variant = keyof typeof variants;
   // Warm up every path once so the JIT has seen it before anything is measured.
-  await engineLifecycles('hosted', 0.5);
-  await engineLifecycles('direct', 0.5);
-  await bareMachine('hosted', 0.3, 'pure');
-  await bareMachine('hosted', 0.3, 'stock');
-  await handWritten('hosted', 0.3);
-  const figures: CoreBenchFigures = {
-    engine: { hosted: await engineLifecycles('hosted', seconds), direct: await engineLifecycles('direct', seconds) },
-    machine: {
-      hosted: await bareMachine('hosted', seconds, 'pure'),
-      direct: await bareMachine('direct', seconds, 'pure'),
-    },
-    stockMachine: {
-      hosted: await bareMachine('hosted', seconds, 'stock'),
-      direct: await bareMachine('direct', seconds, 'stock'),
-    },
-    baseline: { hosted: await handWritten('hosted', seconds), direct: await handWritten('direct', seconds) },
+  for (const run of Object.values(variants)) await run();
+  const results = new Map<Variant, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, run] of Object.entries(variants) as [Variant, () => Promise<number>][]) {
+      results.set(name, [...(results.get(name) ?? []), await run()]);
+    }
+  }
+  const median = (name: Variant) => percentile(results.get(name) ?? [], 50);
+  return {
+    engine: { hosted: median('engineHosted'), direct: median('engineDirect') },
+    machine: { hosted: median('machineHosted'), direct: median('machineDirect') },
+    stockMachine: { hosted: median('stockHosted'), direct: median('stockDirect') },
+    baseline: { hosted: median('baselineHosted'), direct: median('baselineDirect') },
     directCreateMs: await directCreateLatency(options.samples ?? 20_000),
   };
-  return figures;
 }
 
 export function printCoreBench(f: CoreBenchFigures): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const r = (x: number) => x.toFixed(3);
-  console.log('\n== core: lifecycles per second, one core, in-memory adapters ==');
+  console.log('\n== core: lifecycles per second, one core, in-memory adapters (median of 5 interleaved rounds) ==');
   console.log('flow    (a) engine API   (b) bare machine   (c) hand-written   a/b     b/c');
   for (const flow of ['hosted', 'direct'] as const) {
     console.log(
