@@ -1,0 +1,101 @@
+import { err, ok, type Result } from 'neverthrow';
+import { describe, expect, it } from 'vitest';
+import { awaitPort } from '../../src/engine/run-port.js';
+import type { PortFailure } from '../../src/ports/port-result.js';
+
+type Failure = PortFailure<'unavailable'>;
+const unavailable = (retryable: boolean): Failure => ({ code: 'unavailable', message: 'down', retryable });
+
+/** A port that answers from a script, one entry per call, and counts its calls. */
+function scripted<T>(...answers: (() => Result<T, Failure> | Promise<Result<T, Failure>>)[]) {
+  let calls = 0;
+  const call = () => {
+    const next = answers[Math.min(calls, answers.length - 1)];
+    calls += 1;
+    if (next === undefined) throw new Error('no answer scripted');
+    return next();
+  };
+  return { call, calls: () => calls };
+}
+
+const isPromise = (value: unknown): boolean => typeof (value as { then?: unknown } | null)?.then === 'function';
+
+describe('awaitPort', () => {
+  it('hands back an answer given at once as it is: no promise, no timer', () => {
+    const port = scripted(() => ok(42));
+    const answer = awaitPort(port.call, { timeoutMs: 1_000, retries: 2 });
+    expect(isPromise(answer)).toBe(false);
+    expect((answer as Result<number, unknown>)._unsafeUnwrap()).toBe(42);
+    expect(port.calls()).toBe(1);
+  });
+
+  it('fails at once, without retrying, for a failure the adapter says is not retryable', () => {
+    const port = scripted<number>(() => err(unavailable(false)));
+    const answer = awaitPort(port.call, { timeoutMs: 1_000, retries: 2 });
+    expect(isPromise(answer)).toBe(false);
+    expect((answer as Result<number, unknown>)._unsafeUnwrapErr()).toEqual({ kind: 'port', error: unavailable(false) });
+    expect(port.calls()).toBe(1);
+  });
+
+  it('retries a retryable failure on the back-off schedule, starting from the answer in hand', async () => {
+    const port = scripted<number>(
+      () => err(unavailable(true)),
+      () => Promise.resolve(err(unavailable(true))),
+      () => ok(7),
+    );
+    const answer = awaitPort(port.call, { timeoutMs: 1_000, retries: 2, backoffMs: 1 });
+    expect(isPromise(answer)).toBe(true);
+    expect((await answer)._unsafeUnwrap()).toBe(7);
+    expect(port.calls()).toBe(3);
+  });
+
+  it('gives up after the retries, with the last failure', async () => {
+    const port = scripted<number>(() => err(unavailable(true)));
+    const answer = await awaitPort(port.call, { timeoutMs: 1_000, retries: 2, backoffMs: 1 });
+    expect(answer._unsafeUnwrapErr()).toEqual({ kind: 'port', error: unavailable(true) });
+    expect(port.calls()).toBe(3);
+  });
+
+  it('times a pending answer out, and retries time-outs only when asked to', async () => {
+    const hang = () => new Promise<Result<number, Failure>>(() => undefined);
+    const once = scripted(hang);
+    expect((await awaitPort(once.call, { timeoutMs: 20, retries: 2, backoffMs: 1 }))._unsafeUnwrapErr()).toEqual({
+      kind: 'timeout',
+    });
+    expect(once.calls()).toBe(1);
+
+    const again = scripted(hang, () => Promise.resolve(ok(5)));
+    const answer = await awaitPort(again.call, { timeoutMs: 20, retries: 1, retryTimeouts: true, backoffMs: 1 });
+    expect(answer._unsafeUnwrap()).toBe(5);
+    expect(again.calls()).toBe(2);
+  });
+
+  it('treats a port that throws or rejects as a defect, not a failure', async () => {
+    const throws = scripted<number>(() => {
+      throw new Error('adapter bug');
+    });
+    expect(() => awaitPort(throws.call, { timeoutMs: 1_000 })).toThrow('adapter bug');
+    const rejects = scripted<number>(() => Promise.reject(new Error('adapter bug')));
+    await expect(awaitPort(rejects.call, { timeoutMs: 1_000 })).rejects.toThrow('adapter bug');
+  });
+
+  it('logs each attempt at debug level when traced', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = {
+      debug: (fields: Record<string, unknown>) => lines.push(fields),
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const port = scripted<number>(
+      () => err(unavailable(true)),
+      () => ok(1),
+    );
+    const trace = { port: 'test.port', logger, clock: { now: () => 0 }, fields: { paymentId: 'p' } };
+    await awaitPort(port.call, { timeoutMs: 1_000, retries: 1, backoffMs: 1, trace });
+    expect(lines.map((line) => [line['port'], line['outcome'], line['paymentId']])).toEqual([
+      ['test.port', 'unavailable', 'p'],
+      ['test.port', 'ok', 'p'],
+    ]);
+  });
+});
