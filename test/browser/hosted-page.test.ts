@@ -1,49 +1,21 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxServer, type SandboxServer } from '../../adapters/sandbox-server/index.js';
-import { HAS_CHROMIUM, launchChromium } from './support/chromium.js';
-import { createHosted, readPayment, typeCard, watchForErrors } from './support/flow.js';
-import { startMerchantServer, type MerchantServer } from './support/merchant-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowserFixture } from './support/browser-fixture.js';
+import { HAS_CHROMIUM } from './support/chromium.js';
+import { createHosted, readPayment, typeCard } from './support/flow.js';
 
 describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
-  let browser: Browser;
-  let server: SandboxServer;
-  let merchant: MerchantServer;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    [browser, server, merchant] = await Promise.all([
-      launchChromium(),
-      startSandboxServer({ port: 0 }),
-      startMerchantServer(),
-    ]);
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), server?.close(), merchant?.close()]);
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
-  async function open(options: BrowserContextOptions = {}): Promise<{ page: Page; errors: string[] }> {
-    context = await browser.newContext({ locale: 'en-GB', timezoneId: 'Asia/Tokyo', ...options });
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    return { page, errors: watchForErrors(page) };
-  }
+  const fx = useBrowserFixture({ timezoneId: 'Asia/Tokyo' });
 
   /** Opens a new hosted payment's page; the merchant tells payments apart by `order`. */
   async function hostedPage(page: Page, order: string) {
-    const payment = await createHosted(server, `${merchant.returnUrl}?order=${order}`);
+    const payment = await createHosted(fx.server, fx.returnUrl(order));
     await page.goto(payment.next.redirect);
     return payment;
   }
 
-  const atMerchant = (order: string) => (url: URL) => url.href === `${merchant.returnUrl}?order=${order}`;
-
   it('no-3DS card: shows progress, pays, lands at the redirect URL; the page script sent the browser data', async () => {
-    const { page, errors } = await open();
+    const { page, errors } = await fx.open();
     const payment = await hostedPage(page, 'no-3ds');
     await expect(page.getByText('Sandbox Webshop').first().isVisible()).resolves.toBe(true);
     await expect(page.locator('.amount').textContent()).resolves.toBe('€19.99');
@@ -82,12 +54,12 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
       spinner: true,
       readOnly: true,
     });
-    await page.waitForURL(atMerchant('no-3ds'));
+    await page.waitForURL(fx.atMerchant('no-3ds'));
 
-    const read = await readPayment(server, payment.id);
+    const read = await readPayment(fx.server, payment.id);
     expect(read.state).toBe('succeeded');
     expect(read.creditcard.card).toMatchObject({ scheme: 'visa', last4: '4242' });
-    const record = (await server.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
+    const record = (await fx.server.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
     expect(record.browser).toMatchObject({
       ip_address: '127.0.0.1',
       javascript_enabled: true,
@@ -105,28 +77,28 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
   });
 
   it('frictionless card: 3DS runs without the cardholder, the browser lands at the redirect URL', async () => {
-    const { page, errors } = await open();
+    const { page, errors } = await fx.open();
     const payment = await hostedPage(page, 'frictionless');
     await typeCard(page, '4000000000003055');
     await page.getByRole('button', { name: /^Pay/ }).click();
-    await page.waitForURL(atMerchant('frictionless'));
-    expect((await readPayment(server, payment.id)).state).toBe('succeeded');
-    const record = (await server.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
+    await page.waitForURL(fx.atMerchant('frictionless'));
+    expect((await readPayment(fx.server, payment.id)).state).toBe('succeeded');
+    const record = (await fx.server.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
     expect(record.threeDS).toMatchObject({ flow: 'frictionless', transStatus: 'Y', eci: '05' });
     expect(errors).toEqual([]);
   });
 
   it('declined card: the browser still lands at the redirect URL; the record says failed', async () => {
-    const { page } = await open();
+    const { page } = await fx.open();
     const payment = await hostedPage(page, 'declined');
     await typeCard(page, '4000000000000002');
     await page.getByRole('button', { name: /^Pay/ }).click();
-    await page.waitForURL(atMerchant('declined'));
-    expect(await readPayment(server, payment.id)).toMatchObject({ state: 'failed', failure_reason: 'declined' });
+    await page.waitForURL(fx.atMerchant('declined'));
+    expect(await readPayment(fx.server, payment.id)).toMatchObject({ state: 'failed', failure_reason: 'declined' });
   });
 
   it('invalid number: caught inline with a clear message, nothing is posted', async () => {
-    const { page, errors } = await open();
+    const { page, errors } = await fx.open();
     const payment = await hostedPage(page, 'invalid');
     const posts: string[] = [];
     page.on('request', (request) => {
@@ -144,7 +116,7 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
     await expect(page.locator('#pay-status').textContent()).resolves.toBe('One field needs your attention.');
     expect(posts).toEqual([]);
     expect(page.url()).toBe(payment.next.redirect);
-    const read = await readPayment(server, payment.id);
+    const read = await readPayment(fx.server, payment.id);
     expect(read.state).toBe('processing');
     expect(read.next.redirect).toBe(payment.next.redirect);
 
@@ -157,7 +129,7 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
   });
 
   it('a click on Pay straight from an invalid field lands: the message does not move the button away', async () => {
-    const { page } = await open();
+    const { page } = await fx.open();
     await hostedPage(page, 'click-from-field');
     await page.getByLabel('Card number').pressSequentially('4242424242424241');
     await page.getByRole('button', { name: /^Pay/ }).click();
@@ -169,7 +141,7 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
   });
 
   it('checks the expiry and the CVC length for the detected scheme', async () => {
-    const { page } = await open();
+    const { page } = await fx.open();
     await hostedPage(page, 'checks');
     await page.getByLabel('Card number').pressSequentially('378282246310005');
     await expect(page.locator('#number-scheme').textContent()).resolves.toBe('Amex');
@@ -184,7 +156,7 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
   });
 
   it('works with the keyboard alone, at phone width, without horizontal scrolling', async () => {
-    const { page } = await open({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+    const { page } = await fx.open({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
     const payment = await hostedPage(page, 'phone');
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scrollWidth).toBeLessThanOrEqual(375);
@@ -199,26 +171,26 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('pay-button');
     await page.keyboard.press('Enter');
-    await page.waitForURL(atMerchant('phone'));
-    expect((await readPayment(server, payment.id)).state).toBe('succeeded');
+    await page.waitForURL(fx.atMerchant('phone'));
+    expect((await readPayment(fx.server, payment.id)).state).toBe('succeeded');
   });
 
   it('works without JavaScript: a plain form post, with server-side defaults for the browser data', async () => {
-    const { page } = await open({ javaScriptEnabled: false });
+    const { page } = await fx.open({ javaScriptEnabled: false });
     const payment = await hostedPage(page, 'no-js');
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry').fill('12/30');
     await page.getByLabel('Security code').fill('123');
     await page.getByLabel('Name on card').fill('Ada Lovelace');
     await page.getByRole('button', { name: /^Pay/ }).click();
-    await page.waitForURL(atMerchant('no-js'));
-    expect((await readPayment(server, payment.id)).state).toBe('succeeded');
-    const record = (await server.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
+    await page.waitForURL(fx.atMerchant('no-js'));
+    expect((await readPayment(fx.server, payment.id)).state).toBe('succeeded');
+    const record = (await fx.server.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
     expect(record.browser).toMatchObject({ javascript_enabled: false, screen_width: 1024, language: 'en-GB' });
   });
 
   it('without JavaScript, invalid fields come back from the server with the same messages', async () => {
-    const { page } = await open({ javaScriptEnabled: false });
+    const { page } = await fx.open({ javaScriptEnabled: false });
     await hostedPage(page, 'no-js-invalid');
     await page.getByLabel('Card number').fill('4242 4242 4242 4241');
     await page.getByLabel('Expiry').fill('12/30');
@@ -233,7 +205,7 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
   });
 
   it('a double click posts once', async () => {
-    const { page } = await open();
+    const { page } = await fx.open();
     const payment = await hostedPage(page, 'double');
     const posts: string[] = [];
     page.on('request', (request) => {
@@ -241,15 +213,15 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
     });
     await typeCard(page, '4242424242424242');
     await page.getByRole('button', { name: /^Pay/ }).dblclick();
-    await page.waitForURL(atMerchant('double'));
+    await page.waitForURL(fx.atMerchant('double'));
     expect(posts).toHaveLength(1);
-    expect(server.acquirer.authorizeCalls(payment.id)).toBe(1);
+    expect(fx.server.acquirer.authorizeCalls(payment.id)).toBe(1);
   });
 
   it('cannot be framed', async () => {
-    const { page, errors } = await open();
-    const payment = await createHosted(server, `${merchant.returnUrl}?order=frame`);
-    await page.goto(`${merchant.returnUrl}?order=frame-host`);
+    const { page, errors } = await fx.open();
+    const payment = await createHosted(fx.server, `${fx.merchant.returnUrl}?order=frame`);
+    await page.goto(`${fx.merchant.returnUrl}?order=frame-host`);
     await page.setContent(`<iframe src="${payment.next.redirect}"></iframe>`, { waitUntil: 'load' });
     expect(errors.join('\n')).toContain('frame-ancestors');
     const frame = page.frames().find((f) => f !== page.mainFrame());
