@@ -3,12 +3,12 @@
  * challenge page, at desktop (1280x800) and phone (375x812) width, into docs/screenshots/.
  * Needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startSandboxServer, type SandboxServer } from '../adapters/sandbox-server/index.js';
+import { CHROMIUM_PATH, HAS_CHROMIUM, launchChromium } from '../test/browser/support/chromium.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots');
 const VIEWPORTS = {
   desktop: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
@@ -69,24 +69,13 @@ async function shoot(browser: Browser, server: SandboxServer, name: keyof typeof
   }
 }
 
-if (!existsSync(CHROMIUM)) {
-  console.error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
+if (!HAS_CHROMIUM) {
+  console.error(`No Chromium at ${CHROMIUM_PATH}: install it (apt-get install chromium) or set CHROMIUM_PATH.`);
   process.exit(1);
 }
 mkdirSync(OUT, { recursive: true });
 const server = await startSandboxServer({ port: 0 });
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-background-networking',
-    '--disable-gpu',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
   for (const name of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) await shoot(browser, server, name);
   console.log(`Screenshots written to ${OUT}`);

@@ -15,22 +15,16 @@ import { createSandboxAcquirer, createSandboxThreeDSProvider } from '../../../ad
 import type {
   Acquirer,
   CardVault,
-  Client,
   PaymentEngineOptions,
   PaymentRepository,
   ThreeDSProvider,
 } from '../../../src/index.js';
 import { createPaymentEngine } from '../../../src/index.js';
-import { challengeAnswerFor, hostedTokenOf } from '../../support/engine-harness.js';
+import { challengeAnswerFor, compliantClient, hostedTokenOf } from '../../support/engine-harness.js';
 
 export const CHALLENGE_SECRET = 'postgres-test-secret';
 
-export const compliantClient: Client = {
-  id: 'client_compliant',
-  partnerId: 'partner_0001',
-  profileIds: ['profile_0001', 'profile_0002'],
-  pciDssCompliant: true,
-};
+export { compliantClient };
 
 /** Counts the repository's writes (each one commit) while passing every call on. */
 export interface CountingRepository extends PaymentRepository {
