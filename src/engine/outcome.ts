@@ -1,5 +1,5 @@
-import { Effect } from 'effect';
-import { ok } from 'neverthrow';
+import { Cause, Effect, Exit } from 'effect';
+import { err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
 import type { PaymentError } from '../errors/payment-error.js';
 
@@ -17,4 +17,21 @@ export function fromOutcome<T>(step: () => Outcome<T>): Effect.Effect<T, Payment
   return Effect.flatMap(Effect.promise(step), (result) =>
     result.isOk() ? Effect.succeed(result.value) : Effect.fail(result.error),
   );
+}
+
+/**
+ * Runs an Effect program to a `Result`: its success is `ok`, its failure `err`, and a defect
+ * rejects the promise (the command boundary turns that into `internal_error`).
+ */
+export function runEffect<A, E>(program: Effect.Effect<A, E>): Promise<Result<A, E>> {
+  return new Promise((resolve, reject) => {
+    Effect.runCallback(program, {
+      onExit: (exit) => {
+        if (Exit.isSuccess(exit)) return resolve(ok(exit.value));
+        const failure = Cause.failureOption(exit.cause);
+        if (failure._tag === 'Some') return resolve(err(failure.value));
+        reject(Cause.squash(exit.cause));
+      },
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import { Cause, Duration, Effect, Exit, Fiber, Option, Schedule } from 'effect';
+import { Cause, Duration, Effect, Fiber, Schedule } from 'effect';
 import { ResultAsync, err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
 import type { Payment } from '../domain/payment.js';
@@ -19,6 +19,7 @@ import type { PaymentEngineOptions } from './engine-options.js';
 import { resolveEngineOptions } from './engine-options.js';
 import { createInspection } from './inspection.js';
 import { loadPayment } from './load-payment.js';
+import { runEffect } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { getPayment, listPayments } from './query-payments.js';
 import type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
@@ -67,44 +68,18 @@ export interface PaymentEngine {
   readonly machine: PaymentMachine;
 }
 
-/**
- * The boundary between the engine and its public neverthrow API. Commands are plain async code
- * returning `Result`s; the background programs (sweep, delivery) are Effect programs. Either way
- * a failure becomes `err(PaymentError)`, and a defect (a bug, an adapter that threw) becomes
- * `internal_error` after it is logged, never a rejected promise.
- */
-function toResultAsync<A>(ctx: EngineContext, command: string, program: Effect.Effect<A, PaymentError>) {
-  return new ResultAsync(
-    Effect.runPromiseExit(program).then((exit) => {
-      if (Exit.isSuccess(exit)) return ok<A, PaymentError>(exit.value);
-      const failure = Cause.failureOption(exit.cause);
-      if (Option.isSome(failure)) return err<A, PaymentError>(failure.value);
-      return defect<A>(ctx, command, Cause.squash(exit.cause));
-    }),
-  );
-}
-
-/** Logs how a background program ended, as `runCommand` does for commands. */
-function logged<A>(ctx: EngineContext, command: string, program: Effect.Effect<A, PaymentError>) {
-  const started = ctx.ports.clock.now();
-  return program.pipe(
-    Effect.tapBoth({
-      onFailure: (error) =>
-        Effect.sync(() =>
-          ctx.logger.info({ command, code: error.code, ms: ctx.ports.clock.now() - started }, 'command failed'),
-        ),
-      onSuccess: () =>
-        Effect.sync(() => ctx.logger.debug({ command, ms: ctx.ports.clock.now() - started }, 'command done')),
-    }),
-  );
-}
-
 function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<A, PaymentError> {
   ctx.logger.error({ command, cause: describeDefect(error) }, 'engine defect');
   return err(paymentError.internal());
 }
 
-/** Runs a command, logs how it ended (failures at info, successes at debug) and maps its value. */
+/**
+ * The one boundary between the engine and its public neverthrow API. Commands are plain async
+ * code returning `Result`s; the background programs (sweep, delivery) are Effect programs run to
+ * a `Result` (`runEffect`). Either way a failure becomes `err(PaymentError)`, and a defect (a bug,
+ * an adapter that threw) becomes `internal_error` after it is logged, never a rejected promise.
+ * It logs how the command ended (failures at info, successes at debug) and maps its value.
+ */
 function runCommand<T, A>(
   ctx: EngineContext,
   command: string,
@@ -168,7 +143,8 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     options: resolveEngineOptions(options),
     inspection: createInspection(machine, options.inspect),
   };
-  const run = <A>(command: string, program: Effect.Effect<A, PaymentError>) => toResultAsync(ctx, command, program);
+  const runProgram = <A>(command: string, program: () => Effect.Effect<A, PaymentError>) =>
+    runCommand(ctx, command, {}, () => runEffect(program()), identity);
   // One delivery at a time per engine, so one process never publishes an event twice.
   const deliveryLock = Effect.unsafeMakeSemaphore(1);
   const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
@@ -231,8 +207,8 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
       runCommand(ctx, 'listPayments', { profileId: query.profileId }, () => listPayments(ctx, query), frozen),
     getPaymentRecord: (paymentId) =>
       runCommand(ctx, 'getPaymentRecord', { paymentId }, () => loadPayment(ctx, paymentId), identity),
-    sweep: () => run('sweep', logged(ctx, 'sweep', sweep(ctx))),
-    deliverEvents: () => run('deliverEvents', logged(ctx, 'deliverEvents', deliver)),
+    sweep: () => runProgram('sweep', () => sweep(ctx)),
+    deliverEvents: () => runProgram('deliverEvents', () => deliver),
     startBackgroundWorker: (workerOptions = {}) => {
       const interval = Duration.millis(workerOptions.intervalMs ?? 1000);
       // A tick is never cut short (a delivery cut between publish and mark would publish again):

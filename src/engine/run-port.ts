@@ -1,4 +1,4 @@
-import { Cause, Duration, Effect, Exit, Schedule } from 'effect';
+import { Duration, Effect, Schedule } from 'effect';
 import { err, ok } from 'neverthrow';
 import type { Result, ResultAsync } from 'neverthrow';
 import type { PaymentError } from '../errors/payment-error.js';
@@ -6,6 +6,7 @@ import { paymentError } from '../errors/payment-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { PortFailure, PortResult } from '../ports/port-result.js';
+import { runEffect } from './outcome.js';
 
 /** A port call failed: the adapter's own error value, or the call did not answer in time. */
 export type PortCallFailure<E> = { readonly kind: 'port'; readonly error: E } | { readonly kind: 'timeout' };
@@ -183,20 +184,7 @@ export function awaitPort<T, E extends PortFailure<string>>(
       return err(failure);
     }
   }
-  const program =
-    (policy.retries ?? 0) === 0 && isPending(answer)
-      ? awaitPending(answer, policy.timeoutMs, log)
-      : retrying(attempt(call, policy, { answer, log }), policy);
-  return new Promise((resolve, reject) => {
-    Effect.runCallback(program, {
-      onExit: (exit) => {
-        if (Exit.isSuccess(exit)) return resolve(ok(exit.value));
-        const failure = Cause.failureOption(exit.cause);
-        if (failure._tag === 'Some') return resolve(err(failure.value));
-        reject(Cause.squash(exit.cause));
-      },
-    });
-  });
+  return runEffect(retrying(attempt(call, policy, { answer, log }), policy));
 }
 
 /** Converts a port failure into the engine's error model: storage and provider trouble is `unavailable`. */
