@@ -126,6 +126,32 @@ function describeDefect(error: unknown): string {
   return [`${error.name}: ${message}`, ...frames.slice(0, 8)].join('\n');
 }
 
+/**
+ * A background tick's loop: runs `batch` back to back while it comes back full and made progress,
+ * adding up what each did, up to `max` times, so that a backlog does not wait one
+ * interval per batch. Between batches it lets the event loop serve requests: adapters that answer
+ * at once (in memory) would otherwise hold it for the whole backlog.
+ */
+function drain<B extends { readonly full: boolean }, T>(
+  batch: Effect.Effect<B, PaymentError>,
+  max: number,
+  sum: { readonly start: T; add(total: T, batch: B): T; progressed(batch: B): boolean },
+): Effect.Effect<T, PaymentError> {
+  return Effect.gen(function* () {
+    let total = sum.start;
+    for (let round = 0; round < max; round++) {
+      if (round > 0) yield* Effect.sleep(Duration.zero);
+      const result = yield* batch;
+      total = sum.add(total, result);
+      if (!result.full || !sum.progressed(result)) break;
+    }
+    return total;
+  });
+}
+
+/** Payments a sweep moved on (conflicts and errors are not progress). */
+const handled = (report: SweepReport): number => report.expired + report.reconciled + report.stillUnknown;
+
 const identity = <T>(value: T): T => value;
 const frozen = <T>(value: T): T => deepFreeze(value);
 
@@ -149,35 +175,21 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const deliveryLock = Effect.unsafeMakeSemaphore(1);
   const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
 
-  // A tick drains: it runs batches back to back while they come back full and make progress,
-  // up to `batchesPerTick`, so that a backlog does not wait one interval per batch. Between
-  // batches it lets the event loop serve requests: adapters that answer at once (in memory)
-  // would otherwise hold it for the whole backlog.
-  const betweenBatches = Effect.sleep(Duration.zero);
-  const sweepTick = Effect.gen(function* () {
-    let total = emptySweepReport;
-    for (let batches = 0; batches < ctx.options.batchesPerTick; batches++) {
-      if (batches > 0) yield* betweenBatches;
-      const { report, full } = yield* sweepBatch(ctx);
-      total = addSweepReports(total, report);
-      if (!full || report.expired + report.reconciled + report.stillUnknown === 0) break;
-    }
-    return total;
+  const max = ctx.options.batchesPerTick;
+  const sweepTick = drain(sweepBatch(ctx), max, {
+    start: emptySweepReport,
+    add: (total, batch) => addSweepReports(total, batch.report),
+    progressed: (batch) => handled(batch.report) > 0,
   });
-  const deliverTick = Effect.gen(function* () {
-    let total = 0;
-    for (let batches = 0; batches < ctx.options.batchesPerTick; batches++) {
-      if (batches > 0) yield* betweenBatches;
-      const { delivered, full } = yield* deliveryLock.withPermits(1)(deliverBatch(ctx));
-      total += delivered;
-      if (!full || delivered === 0) break;
-    }
-    return total;
+  const deliverTick = drain(deliveryLock.withPermits(1)(deliverBatch(ctx)), max, {
+    start: 0,
+    add: (total, batch) => total + batch.delivered,
+    progressed: (batch) => batch.delivered > 0,
   });
   const tick = Effect.all([sweepTick, deliverTick]).pipe(
     Effect.tap(([report, delivered]) =>
       Effect.sync(() => {
-        if (report.expired + report.reconciled + report.stillUnknown + delivered > 0) {
+        if (handled(report) + delivered > 0) {
           ctx.logger.info({ ...report, delivered }, 'background tick');
         }
       }),
