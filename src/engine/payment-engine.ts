@@ -27,8 +27,8 @@ import { submitCard } from './submit-card.js';
 import type { SubmitCardCommand } from './submit-card.js';
 import { addSweepReports, emptySweepReport, sweep, sweepBatch } from './sweep.js';
 import type { SweepReport } from './sweep.js';
+import { toPublicPayment } from './to-public-payment.js';
 import type { WorkingPayment } from './working-payment.js';
-import { publicPayment } from './working-payment.js';
 
 export interface PaymentEngineConfig extends PaymentEnginePorts {
   readonly options?: PaymentEngineOptions;
@@ -155,8 +155,8 @@ const handled = (report: SweepReport): number => report.expired + report.reconci
 const identity = <T>(value: T): T => value;
 const frozen = <T>(value: T): T => deepFreeze(value);
 
-/** Every payment the engine returns is frozen all the way down (it may be an event's own payload). */
-const publicOf = (working: WorkingPayment): Payment => deepFreeze(publicPayment(working));
+/** Every payment the engine returns is frozen all the way down. */
+const publicOf = (working: WorkingPayment): Payment => deepFreeze(toPublicPayment(working.record));
 
 /** Builds a payment engine on the given ports. */
 export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine {

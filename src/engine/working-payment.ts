@@ -1,6 +1,5 @@
 import { err } from 'neverthrow';
 import type { DomainEvent } from '../domain/domain-event.js';
-import type { Payment } from '../domain/payment.js';
 import { deepFreeze } from '../domain/immutable.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import { cardholderMustAct } from '../machine/public-state.js';
@@ -31,8 +30,6 @@ export interface WorkingPayment {
   commits: number;
   /** The last machine step taken, whose snapshot the next step starts from when it still applies. */
   lastStep: StepResult | undefined;
-  /** The public view last built (for an event), and the record it shows. */
-  publicView: { readonly of: PaymentRecord; readonly payment: Payment } | undefined;
 }
 
 export function newWorkingPayment(record: PaymentRecord, stored: boolean): WorkingPayment {
@@ -44,7 +41,6 @@ export function newWorkingPayment(record: PaymentRecord, stored: boolean): Worki
     storedRecord: stored ? record : null,
     commits: 0,
     lastStep: undefined,
-    publicView: undefined,
   };
 }
 
@@ -106,18 +102,9 @@ export function applyStep(ctx: EngineContext, working: WorkingPayment, step: Ste
       paymentId: working.record.id,
       partnerId: working.record.partnerId,
       profileId: working.record.profileId,
-      payment: publicPayment(working),
+      payment: toPublicPayment(working.record),
     });
   }
-}
-
-/** The payment as the API shows it now; built once per record version and shared (it is frozen once stored). */
-export function publicPayment(working: WorkingPayment): Payment {
-  const view = working.publicView;
-  if (view !== undefined && view.of === working.record) return view.payment;
-  const payment = toPublicPayment(working.record);
-  working.publicView = { of: working.record, payment };
-  return payment;
 }
 
 /** Steps the machine with an event stamped with the clock port's time; returns the step. */
@@ -151,13 +138,12 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
     retries: ctx.options.retries,
     ...traced(ctx, isNew ? 'repository.insert' : 'repository.update', { paymentId: record.id, state: record.state }),
   };
-  const written = await (isNew
-    ? awaitPort(() => ctx.ports.repository.insert(record, events), policy)
-    : awaitPort(() => ctx.ports.repository.update(record, events), policy));
+  const { repository } = ctx.ports;
+  const written = await awaitPort(
+    () => (isNew ? repository.insert(record, events) : repository.update(record, events)),
+    policy,
+  );
   if (written.isErr()) return err(toPaymentError('payment storage')(written.error));
-  // The stored record differs only by its version, which the public view does not show.
-  if (working.publicView?.of === working.record)
-    working.publicView = { of: record, payment: working.publicView.payment };
   working.record = record;
   working.storedVersion = version;
   working.pendingEvents = [];
