@@ -1,10 +1,4 @@
-import { deepFreeze, isDeepFrozen } from '../../src/domain/immutable.js';
-
-function isPlain(value: object): boolean {
-  if (Array.isArray(value)) return true;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+import { deepFreeze, isDeepFrozen, isPlain } from '../../src/domain/immutable.js';
 
 /**
  * A copy of `value` with every nested object frozen: what the in-memory adapters store, so that

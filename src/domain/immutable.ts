@@ -1,4 +1,5 @@
-function isPlain(value: object): boolean {
+/** Plain data: an array, or an object whose prototype is `Object.prototype` or null. */
+export function isPlain(value: object): boolean {
   if (Array.isArray(value)) return true;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
