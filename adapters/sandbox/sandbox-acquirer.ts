@@ -10,7 +10,7 @@ import type {
   AuthorizationRequest,
   InquiryOutcome,
 } from '../../src/ports/acquirer.js';
-import { simulateLatency } from './latency.js';
+import { afterLatency } from './latency.js';
 import { sandboxFees } from './sandbox-fees.js';
 import { sandboxCardBehaviour } from './test-cards.js';
 
@@ -115,7 +115,7 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
   }
 
   return {
-    async authorize(request) {
+    authorize(request) {
       calls.set(request.paymentId, (calls.get(request.paymentId) ?? 0) + 1);
       const fault = authorizeFaults.shift();
       // Decide before the simulated latency, so that concurrent calls see each other's record.
@@ -127,11 +127,10 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
         if (fault === 'hang') return new Promise<never>(() => {});
         result = fault === 'answer_lost' ? err(unavailable('The connection to the acquirer was lost')) : ok(answer);
       }
-      await simulateLatency(latencyMs);
-      return result;
+      return afterLatency(latencyMs, result);
     },
 
-    async inquire(request) {
+    inquire(request) {
       let result: Result<InquiryOutcome, AcquirerError>;
       if (inquireFaults > 0) {
         inquireFaults -= 1;
@@ -139,8 +138,7 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
       } else {
         result = ok(records.get(request.paymentId)?.outcome ?? { kind: 'not_found' });
       }
-      await simulateLatency(latencyMs);
-      return result;
+      return afterLatency(latencyMs, result);
     },
 
     authorizeCalls(paymentId) {

@@ -10,7 +10,7 @@ import type {
 } from '../../src/ports/three-ds-provider.js';
 import { verifyChallengeResponse } from './challenge-response.js';
 import { eciFor } from './eci.js';
-import { simulateLatency } from './latency.js';
+import { afterLatency } from './latency.js';
 import { sandboxCardBehaviour } from './test-cards.js';
 
 /** A call to the simulated 3DS server, as the `failWith` hook sees it (never with card data). */
@@ -146,24 +146,22 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
   }
 
   return {
-    async authenticate(request) {
+    authenticate(request) {
       const failure = options.failWith?.({ operation: 'authenticate', paymentId: request.paymentId });
       // Decide before the simulated latency, so that concurrent calls see each other's state.
       const result: Result<AuthenticationResult, ThreeDSError> =
         failure === undefined ? ok(authenticateNow(request)) : err(failure);
-      await simulateLatency(latencyMs);
-      return result;
+      return afterLatency(latencyMs, result);
     },
 
-    async resolveChallenge(request) {
+    resolveChallenge(request) {
       const failure = options.failWith?.({
         operation: 'resolveChallenge',
         paymentId: request.paymentId,
         transactionId: request.transactionId,
       });
       const result: Result<ChallengeResult, ThreeDSError> = failure === undefined ? resolveNow(request) : err(failure);
-      await simulateLatency(latencyMs);
-      return result;
+      return afterLatency(latencyMs, result);
     },
 
     challenge(paymentId, transactionId) {

@@ -6,7 +6,8 @@ import {
   type SandboxAcquirerOptions,
 } from '../../adapters/sandbox/index.js';
 import type { CardData, CardScheme } from '../../src/domain/card.js';
-import type { AuthorizationOutcome, AuthorizationRequest } from '../../src/ports/acquirer.js';
+import type { Result } from 'neverthrow';
+import type { AcquirerError, AuthorizationOutcome, AuthorizationRequest } from '../../src/ports/acquirer.js';
 
 // Local on purpose: src/domain/card-number.ts is written elsewhere.
 function schemeOf(number: string): CardScheme {
@@ -262,6 +263,15 @@ describe('sandbox acquirer: fault injection', () => {
       await sandbox.inquire({ paymentId: 'payment_1' })
     )._unsafeUnwrap();
     expect(outcome.kind).toBe('approved');
+  });
+
+  it('answers at once, as a plain Result, when no latency is simulated', () => {
+    const sandbox = acquirer({ rrn: sequentialRrn() });
+    const answer = sandbox.authorize(request('4242424242424242'));
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect((answer as Result<AuthorizationOutcome, AcquirerError>)._unsafeUnwrap().kind).toBe('approved');
+    const inquiry = sandbox.inquire({ paymentId: 'payment_1' });
+    expect(inquiry).not.toBeInstanceOf(Promise);
   });
 
   it('waits latencyMs before answering', async () => {

@@ -9,7 +9,8 @@ import {
 import type { CardData, CardScheme } from '../../src/domain/card.js';
 import { CARD_SCHEMES } from '../../src/domain/card.js';
 import type { BrowserData } from '../../src/domain/contact.js';
-import type { AuthenticationRequest, AuthenticationResult } from '../../src/ports/three-ds-provider.js';
+import type { Result } from 'neverthrow';
+import type { AuthenticationRequest, AuthenticationResult, ThreeDSError } from '../../src/ports/three-ds-provider.js';
 
 const secret = 'test-secret';
 
@@ -345,6 +346,12 @@ describe('sandbox 3DS provider: fault injection', () => {
     expect(resolveFailed._unsafeUnwrapErr().code).toBe('unavailable');
     failing = false;
     expect((await threeDS.resolveChallenge({ paymentId: 'payment_1', transactionId, cres: valid })).isOk()).toBe(true);
+  });
+
+  it('answers at once, as a plain Result, when no latency is simulated', () => {
+    const answer = provider().authenticate(request('4242424242424242'));
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect((answer as Result<AuthenticationResult, ThreeDSError>)._unsafeUnwrap()).toEqual({ kind: 'not_required' });
   });
 
   it('waits latencyMs before answering', async () => {
