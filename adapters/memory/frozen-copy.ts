@@ -8,11 +8,12 @@ import { deepFreeze, isDeepFrozen, isPlain } from '../../src/domain/immutable.js
  * Values frozen all the way down already (the engine's records and events: `deepFreeze`) are
  * kept as they are.
  * Values other than plain objects and arrays are structured-cloned. Pass one `copies` map to
- * several calls that belong together so that what they share is copied once.
+ * several calls that belong together so that what they share is copied once. `base`, a value
+ * this function returned before, lets the fields `value` shares with it go unchecked.
  */
-export function frozenCopy<T>(value: T, copies?: Map<object, object>): T {
+export function frozenCopy<T>(value: T, copies?: Map<object, object>, base?: object): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (isDeepFrozen(value)) return value;
+  if (isDeepFrozen(value, base)) return value;
   const shared = copies ?? new Map<object, object>();
   // An object met twice in one write (a record and its events share contacts) is copied once.
   const seen = shared.get(value);

@@ -106,7 +106,7 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
   /** Copies first, then writes: a copy that throws leaves the store untouched. */
   const write = (previous: PaymentRecord | undefined, record: PaymentRecord, events: readonly DomainEvent[]): void => {
     const copies = new Map<object, object>();
-    const stored = frozenCopy(record, copies);
+    const stored = frozenCopy(record, copies, previous);
     const storedEvents = events.map((event) => frozenCopy(event, copies));
     records.set(stored.id, stored);
     updateIndexes(previous, stored);

@@ -11,10 +11,18 @@ export function isPlain(value: object): boolean {
  * instead of copying them (see `isDeepFrozen`). Objects found frozen are walked too: a
  * shallow-frozen object may hold mutable ones. No registry of frozen objects is kept: a WeakSet
  * costs about a microsecond per entry in garbage collection, more than the walk it would save.
+ *
+ * `base`, when given, must be frozen all the way down already: fields of `value` that are the
+ * very same value as `base`'s field of that name are not walked again. The engine builds each
+ * version of a record by spreading the one before, so most of a record is such fields.
  */
-export function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T, base?: object): T {
   if (typeof value === 'object' && value !== null) {
-    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+    const shared = base as Record<string, unknown> | undefined;
+    for (const key in value) {
+      const field = (value as Record<string, unknown>)[key];
+      if (shared === undefined || field !== shared[key]) deepFreeze(field);
+    }
     if (!Object.isFrozen(value)) Object.freeze(value);
   }
   return value;
@@ -22,13 +30,17 @@ export function deepFreeze<T>(value: T): T {
 
 /**
  * True when `value` is plain data (plain objects, arrays, primitives) frozen all the way down,
- * so that nobody can change it: safe to keep without a copy.
+ * so that nobody can change it: safe to keep without a copy. `base`, when given, must be known
+ * to be so: fields that are the very same value as its field of that name are not walked.
  */
-export function isDeepFrozen(value: unknown): boolean {
+export function isDeepFrozen(value: unknown, base?: object): boolean {
   if (typeof value !== 'object' || value === null) return typeof value !== 'function';
   if (!Object.isFrozen(value) || !isPlain(value)) return false;
+  const shared = base as Record<string, unknown> | undefined;
   for (const key in value) {
-    if (!isDeepFrozen((value as Record<string, unknown>)[key])) return false;
+    const field = (value as Record<string, unknown>)[key];
+    if (shared !== undefined && field === shared[key]) continue;
+    if (!isDeepFrozen(field)) return false;
   }
   return true;
 }

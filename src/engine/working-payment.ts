@@ -130,8 +130,10 @@ export function send(
 export async function persist(ctx: EngineContext, working: WorkingPayment): Outcome<void> {
   const isNew = working.storedVersion === null;
   const version = isNew ? 1 : (working.storedVersion ?? 0) + 1;
-  // Frozen all the way down, so that a storage adapter may keep them without copying.
-  const record: PaymentRecord = deepFreeze({ ...working.record, version });
+  // Frozen all the way down, so that a storage adapter may keep them without copying. What the
+  // record shares with the one this command stored before is frozen already.
+  const frozenBefore = working.commits > 0 ? (working.storedRecord ?? undefined) : undefined;
+  const record: PaymentRecord = deepFreeze({ ...working.record, version }, frozenBefore);
   const events = deepFreeze([...working.pendingEvents]);
   const policy = {
     timeoutMs: ctx.options.storageTimeoutMs,

@@ -22,6 +22,19 @@ describe('deepFreeze', () => {
     deepFreeze(shallow);
     expect(Object.isFrozen(shallow.inner)).toBe(true);
   });
+
+  it('with a base, walks only the fields that are not the values of the base', () => {
+    const base = deepFreeze({ billing: { city: 'Amsterdam' }, authorization: null as { rrn: string } | null });
+    const next = { ...base, authorization: { rrn: '000000000001' } };
+    expect(deepFreeze(next, base)).toBe(next);
+    expect(Object.isFrozen(next)).toBe(true);
+    expect(Object.isFrozen(next.authorization)).toBe(true);
+    expect(isDeepFrozen(next)).toBe(true);
+    // Shared fields are taken as frozen: the base must be frozen all the way down already.
+    const unfrozenBase = { billing: { city: 'Utrecht' } };
+    deepFreeze({ ...unfrozenBase }, unfrozenBase);
+    expect(Object.isFrozen(unfrozenBase.billing)).toBe(false);
+  });
 });
 
 describe('isDeepFrozen', () => {
@@ -37,6 +50,16 @@ describe('isDeepFrozen', () => {
     expect(isDeepFrozen(Object.freeze(new Date(0)))).toBe(false);
     expect(isDeepFrozen(Object.freeze({ f: () => 1 }))).toBe(false);
   });
+
+  it('with a base, checks only the fields that are not the values of the base', () => {
+    const base = deepFreeze({ billing: { city: 'Amsterdam' }, state: 'open' });
+    expect(isDeepFrozen(Object.freeze({ ...base, state: 'paid' }), base)).toBe(true);
+    expect(isDeepFrozen(Object.freeze({ ...base, extra: { n: 1 } }), base)).toBe(false);
+    expect(isDeepFrozen({ ...base }, base)).toBe(false);
+    const trusted = { billing: { city: 'Utrecht' } };
+    expect(isDeepFrozen(Object.freeze({ ...trusted }), trusted)).toBe(true);
+    expect(isDeepFrozen(Object.freeze({ ...trusted }))).toBe(false);
+  });
 });
 
 describe('frozenCopy (memory adapters)', () => {
@@ -50,6 +73,17 @@ describe('frozenCopy (memory adapters)', () => {
     expect(copy).toEqual(shallow);
     shallow.a.b = 2;
     expect(copy.a.b).toBe(1);
+    expect(isDeepFrozen(copy)).toBe(true);
+  });
+
+  it('with a base it returned before, keeps a value sharing its fields and copies a changed mutable one', () => {
+    const stored = frozenCopy({ billing: { city: 'Amsterdam' }, state: 'open' });
+    const next = Object.freeze({ ...stored, state: 'paid' });
+    expect(frozenCopy(next, undefined, stored)).toBe(next);
+    const changed = Object.freeze({ ...stored, billing: { city: 'Utrecht' } });
+    const copy = frozenCopy(changed, undefined, stored);
+    expect(copy).not.toBe(changed);
+    expect(copy.billing).toEqual({ city: 'Utrecht' });
     expect(isDeepFrozen(copy)).toBe(true);
   });
 });
