@@ -52,6 +52,11 @@ export function createSortedIndex(): SortedIndex {
       return keys.length;
     },
     add(key) {
+      const last = keys[keys.length - 1];
+      if (last === undefined || compareKeys(last, key) < 0) {
+        keys.push(key);
+        return;
+      }
       const position = lowerBound(key);
       if (!isAt(position, key)) keys.splice(position, 0, key);
     },

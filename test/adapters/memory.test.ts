@@ -12,6 +12,7 @@ import {
   sandboxConfigSchema,
   type SandboxConfig,
 } from '../../adapters/memory/index.js';
+import { compareKeys, createSortedIndex, type IndexKey } from '../../adapters/memory/sorted-index.js';
 import type { CardData } from '../../src/domain/card.js';
 import { INTERNAL_STATES } from '../../src/domain/payment-state.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
@@ -159,6 +160,40 @@ describe('createMemoryPaymentRepository', () => {
         expect(await expectOk(repository.findDue({ now, limit }))).toStrictEqual({ expiries, inquiries });
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('createSortedIndex', () => {
+  it('agrees with a sorted, duplicate-free model under random adds and removes', () => {
+    const key = fc.record({ time: fc.integer({ min: 0, max: 6 }), id: fc.constantFrom('a', 'b', 'c', 'd') });
+    const operation = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), key }),
+      fc.record({ kind: fc.constant('remove' as const), key }),
+      // Ascending runs, the common case: each new payment is the latest.
+      fc.record({ kind: fc.constant('append' as const), key }),
+    );
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 60 }), (operations) => {
+        const index = createSortedIndex();
+        let model: IndexKey[] = [];
+        let latest = 0;
+        for (const { kind, key: drawn } of operations) {
+          const key = kind === 'append' ? { time: (latest += drawn.time), id: drawn.id } : drawn;
+          const present = model.some((other) => compareKeys(other, key) === 0);
+          if (kind === 'remove') {
+            index.remove(key);
+            model = model.filter((other) => compareKeys(other, key) !== 0);
+          } else {
+            index.add(key);
+            if (!present) model = [...model, key].sort(compareKeys);
+          }
+          expect([...index.ascending()]).toEqual(model);
+        }
+        expect(index.size).toBe(model.length);
+        expect([...index.descending()]).toEqual([...model].reverse());
+      }),
+      { numRuns: 1000 },
     );
   });
 });
