@@ -25,7 +25,10 @@ export type SandboxAcquirerFault = 'unavailable' | 'answer_lost' | 'hang';
 export interface SandboxAcquirerOptions {
   /** Retrieval reference numbers (ISO 8583 data element 37); default 12 random digits. */
   readonly rrn?: () => string;
-  /** Delay before every answer, in milliseconds. */
+  /**
+   * Delay before every answer, in milliseconds (simulated network latency). Without it (0, the
+   * default) every answer is a plain `Result`, given at once.
+   */
   readonly latencyMs?: number;
 }
 

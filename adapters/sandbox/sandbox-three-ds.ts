@@ -25,7 +25,10 @@ export interface SandboxThreeDSOptions {
   readonly secret: string;
   /** 3DS transaction ids; default `threeds_` + 32 random hex digits. */
   readonly transactionId?: () => string;
-  /** Delay before every answer, in milliseconds. */
+  /**
+   * Delay before every answer, in milliseconds (simulated network latency). Without it (0, the
+   * default) every answer is a plain `Result`, given at once.
+   */
   readonly latencyMs?: number;
   /** Fault injection: return an error to answer the call with it instead (nothing is recorded then). */
   readonly failWith?: (call: SandboxThreeDSCall) => ThreeDSError | undefined;
