@@ -6,7 +6,8 @@
  *     its outbox events) issued directly with `pg`, 16 concurrent clients: the database's own
  *     limit for this work;
  * (c) latency of loading a payment by id with 1,000 and with 1,000,000 payments stored
- *     (bulk-loaded with generate_series, not through the engine).
+ *     (bulk-loaded with generate_series, not through the engine), each size in a schema of its
+ *     own on the same server, read in alternating batches.
  *
  * Runs on `DATABASE_URL` when set (it creates and drops a database of its own there), else on
  * an embedded Postgres with default durability. Standalone: `npx tsx bench/postgres-bench.ts`.
@@ -141,8 +142,13 @@ async function concurrently(clients: number, seconds: number, one: () => Promise
   };
 }
 
-const newPool = (connectionString: string, max: number) => {
-  const pool = new pg.Pool({ connectionString, max });
+/** A pool; with `schema`, its connections find the tables of that schema (search_path). */
+const newPool = (connectionString: string, max: number, schema?: string) => {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
   pool.on('error', () => undefined);
   return pool;
 };
@@ -341,7 +347,8 @@ async function settle(admin: pg.Pool): Promise<void> {
     await admin.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
     await admin.query(`
       SELECT pg_prewarm(c.oid::regclass) FROM pg_class c
-      WHERE c.relname IN ('paystate_payments', 'paystate_payments_pkey', 'paystate_payments_by_profile')`);
+      WHERE c.relname IN ('paystate_payments', 'paystate_payments_pkey', 'paystate_payments_by_profile')
+        AND c.relnamespace = current_schema()::regnamespace`);
   } catch {
     // Not installed on this server: the loads warm the cache themselves.
   }
@@ -349,44 +356,93 @@ async function settle(admin: pg.Pool): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 2_000));
 }
 
-/** (c) one size: sequential loads of random stored ids through the repository. */
-async function readLatency(url: string, stored: number, reads: number): Promise<ReadLatency> {
-  const pool = newPool(url, 1);
+/** (c) one size: a schema of its own holding `stored` payments, read by id through the repository. */
+interface SizedReads {
+  readonly stored: number;
+  /** One batch of `count` sequential loads of random stored ids; the time of each, in ms. */
+  batch(count: number): Promise<number[]>;
+  /** The server's own execution time for the load (EXPLAIN ANALYZE), median of 200, in ms. */
+  serverTime(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function sizedReads(url: string, schema: string, template: PaymentRecord, stored: number): Promise<SizedReads> {
+  const admin = newPool(url, 2);
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const schemaAdmin = newPool(url, 2, schema);
+  (await migrate(schemaAdmin))._unsafeUnwrap();
+  await bulkLoad(schemaAdmin, template, 1, stored);
+  await schemaAdmin.end();
+  const pool = newPool(url, 1, schema);
   const repository = createPostgresPaymentRepository({ pool });
   const idOf = (n: number) => `payment_${n.toString(16).padStart(32, '0')}`;
   const random = () => 1 + Math.floor(Math.random() * stored);
-  for (let i = 0; i < Math.min(5_000, reads); i++) {
-    (await repository.load(idOf(random())))._unsafeUnwrap();
-  }
-  // Four batches; the median batch's percentiles, so one burst of background work does not decide.
-  const batches: { p50: number; p99: number }[] = [];
-  for (let batch = 0; batch < 4; batch++) {
-    const times: number[] = [];
-    for (let i = 0; i < Math.ceil(reads / 4); i++) {
-      const id = idOf(random());
-      const started = performance.now();
-      const record = (await repository.load(id))._unsafeUnwrap();
-      times.push(performance.now() - started);
-      if (record === null) throw new Error(`payment ${id} not found`);
-    }
-    batches.push({ p50: percentile(times, 50), p99: percentile(times, 99) });
-  }
-  const server: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await pool.query<{ 'QUERY PLAN': [{ 'Execution Time': number }] }>(
-      `EXPLAIN (ANALYZE, FORMAT JSON) ${LOAD.text}`,
-      [idOf(random())],
-    );
-    server.push(rows[0]?.['QUERY PLAN'][0]['Execution Time'] ?? Number.NaN);
-  }
-  await pool.end();
-  const median = (values: number[]) => percentile(values, 50);
   return {
     stored,
-    p50Ms: median(batches.map((batch) => batch.p50)),
-    p99Ms: median(batches.map((batch) => batch.p99)),
-    serverP50Ms: median(server),
+    async batch(count) {
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const id = idOf(random());
+        const started = performance.now();
+        const record = (await repository.load(id))._unsafeUnwrap();
+        times.push(performance.now() - started);
+        if (record === null) throw new Error(`payment ${id} not found in ${schema}`);
+      }
+      return times;
+    },
+    async serverTime() {
+      const server: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await pool.query<{ 'QUERY PLAN': [{ 'Execution Time': number }] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${LOAD.text}`,
+          [idOf(random())],
+        );
+        server.push(rows[0]?.['QUERY PLAN'][0]['Execution Time'] ?? Number.NaN);
+      }
+      return percentile(server, 50);
+    },
+    close: () => pool.end(),
   };
+}
+
+/**
+ * (c) both sizes, each in a schema of its own on the same server, loaded and settled before
+ * anything is timed, then read in alternating batches (small, large, small, …) so that
+ * background work on the server (checkpoints, autovacuum) falls on both alike. Each size's
+ * figure is the median over its batches of the batch's percentile.
+ */
+async function readLatencies(
+  small: SizedReads,
+  large: SizedReads,
+  reads: number,
+): Promise<{ small: ReadLatency; large: ReadLatency }> {
+  const batches = 8;
+  const size = Math.ceil(reads / batches);
+  for (const sized of [small, large]) await sized.batch(Math.min(5_000, reads));
+  const percentiles = new Map<SizedReads, { p50: number[]; p99: number[] }>([
+    [small, { p50: [], p99: [] }],
+    [large, { p50: [], p99: [] }],
+  ]);
+  for (let batch = 0; batch < batches; batch++) {
+    for (const sized of batch % 2 === 0 ? [small, large] : [large, small]) {
+      const times = await sized.batch(size);
+      const figures = percentiles.get(sized);
+      figures?.p50.push(percentile(times, 50));
+      figures?.p99.push(percentile(times, 99));
+    }
+  }
+  const latency = async (sized: SizedReads): Promise<ReadLatency> => {
+    const figures = percentiles.get(sized) ?? { p50: [], p99: [] };
+    return {
+      stored: sized.stored,
+      p50Ms: percentile(figures.p50, 50),
+      p99Ms: percentile(figures.p99, 50),
+      serverP50Ms: await sized.serverTime(),
+    };
+  };
+  return { small: await latency(small), large: await latency(large) };
 }
 
 /** Runs the three measurements on one database; see the module comment. */
@@ -409,14 +465,16 @@ export async function runPostgresBench(options: PostgresBenchOptions = {}): Prom
     log(`(a) engine and (b) same statements with pg, ${clients} clients, ${seconds} s each, interleaved …`);
     const { engine, direct } = await throughputs(database.connectionString, admin, clients, seconds, rounds);
 
-    log('(c) read latency …');
     const template = (await templates(admin)).outcome;
     await admin.query('TRUNCATE paystate_payments, paystate_outbox');
-    await bulkLoad(admin, template, 1, 1_000);
-    const small = await readLatency(database.connectionString, 1_000, reads);
-    log(`(c) bulk-loading ${largeCount.toLocaleString('en-US')} payments …`);
-    await bulkLoad(admin, template, 1_001, largeCount);
-    const large = await readLatency(database.connectionString, largeCount, reads);
+    log(`(c) bulk-loading 1,000 and ${largeCount.toLocaleString('en-US')} payments …`);
+    const smallReads = await sizedReads(database.connectionString, 'paystate_bench_small', template, 1_000);
+    const largeReads = await sizedReads(database.connectionString, 'paystate_bench_large', template, largeCount);
+    log('(c) read latency, alternating batches …');
+    const { small, large } = await readLatencies(smallReads, largeReads, reads).finally(async () => {
+      await smallReads.close();
+      await largeReads.close();
+    });
 
     return {
       server,
