@@ -1,16 +1,18 @@
-import { okAsync } from 'neverthrow';
+import { ok } from 'neverthrow';
 import type { EventSink } from '../../src/ports/event-sink.js';
-import type { Logger } from '../../src/ports/logger.js';
+import { logsAt, type Logger } from '../../src/ports/logger.js';
 
-/** The sandbox's event sink: one log line per domain event (no card data is in events). */
+/** The sandbox's event sink: one log line per domain event (no card data is in events), answered at once. */
 export function createLoggingEventSink(logger: Logger): EventSink {
   return {
     publish(event) {
-      logger.info(
-        { type: event.type, paymentId: event.paymentId, profileId: event.profileId, state: event.payment.state },
-        'event',
-      );
-      return okAsync(undefined);
+      if (logsAt(logger, 'info')) {
+        logger.info(
+          { type: event.type, paymentId: event.paymentId, profileId: event.profileId, state: event.payment.state },
+          'event',
+        );
+      }
+      return ok(undefined);
     },
   };
 }
