@@ -6,7 +6,7 @@
  * loop. The bare endpoint does the minimum a JSON API does for the same request: it reads the
  * body, parses it and answers 201 with a small JSON object.
  *
- *   npx tsx bench/http-bench.ts [--duration 10] [--connections 32]
+ *   npx tsx bench/http-bench.ts [--duration 6] [--rounds 3] [--connections 32]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startSandboxServer } from '../adapters/sandbox-server/index.js';
 import { hostedRequest } from '../test/support/requests.js';
+import { percentile } from './measure.js';
 
 /** What autocannon reports that this benchmark reads. */
 interface AutocannonResult {
@@ -58,6 +59,7 @@ export interface EndpointFigures {
 
 export interface HttpBenchResult {
   readonly durationSeconds: number;
+  readonly rounds: number;
   readonly connections: number;
   /** `POST /v1/profiles/{profile_id}/payments`, hosted flow, against the sandbox server. */
   readonly createPayment: EndpointFigures;
@@ -71,8 +73,10 @@ export interface HttpBenchResult {
 }
 
 export interface HttpBenchOptions {
-  /** Seconds per measured run. Default 10. */
+  /** Seconds per measured run. Default 6. */
   readonly durationSeconds?: number;
+  /** Measured runs per endpoint, interleaved (bare, create, bare, create, …). Default 3. */
+  readonly rounds?: number;
   /** Concurrent connections. Default 32. */
   readonly connections?: number;
   /** Seconds of warm-up per endpoint before measuring. Default 2. */
@@ -126,13 +130,16 @@ function startServers(): Promise<{ child: ChildProcess; ports: ServerPorts }> {
   });
 }
 
-function figures(result: AutocannonResult): EndpointFigures {
+const median = (values: readonly number[]): number => percentile(values, 50);
+
+/** One endpoint's runs as one figure: medians of the rates and latencies, sums of the counts. */
+function figures(results: readonly AutocannonResult[]): EndpointFigures {
   return {
-    requestsPerSecond: Math.round(result.requests.average),
-    totalRequests: result.requests.total,
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
+    requestsPerSecond: Math.round(median(results.map((result) => result.requests.average))),
+    totalRequests: results.reduce((sum, result) => sum + result.requests.total, 0),
+    latencyP50Ms: median(results.map((result) => result.latency.p50)),
+    latencyP99Ms: median(results.map((result) => result.latency.p99)),
+    failures: results.reduce((sum, result) => sum + result.non2xx + result.errors + result.timeouts, 0),
   };
 }
 
@@ -141,7 +148,8 @@ function figures(result: AutocannonResult): EndpointFigures {
  * bare node:http JSON endpoint in the same run; returns both and their ratio (target >= 0.5).
  */
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
-  const duration = options.durationSeconds ?? 10;
+  const duration = options.durationSeconds ?? 6;
+  const rounds = Math.max(1, options.rounds ?? 3);
   const connections = options.connections ?? 32;
   const warmup = options.warmupSeconds ?? 2;
   const { child, ports } = await startServers();
@@ -164,11 +172,19 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
       await bare(warmup);
       await create(warmup);
     }
-    const bareJson = figures(await bare(duration));
-    const createPayment = figures(await create(duration));
+    // Interleaved, so that whatever else the machine does falls on both endpoints alike.
+    const bareRuns: AutocannonResult[] = [];
+    const createRuns: AutocannonResult[] = [];
+    for (let round = 0; round < rounds; round++) {
+      bareRuns.push(await bare(duration));
+      createRuns.push(await create(duration));
+    }
+    const bareJson = figures(bareRuns);
+    const createPayment = figures(createRuns);
     const ratio = bareJson.requestsPerSecond === 0 ? 0 : createPayment.requestsPerSecond / bareJson.requestsPerSecond;
     const result: HttpBenchResult = {
       durationSeconds: duration,
+      rounds,
       connections,
       createPayment,
       bareJson,
@@ -186,7 +202,9 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
 export function printResult(result: HttpBenchResult): void {
   const line = (name: string, f: EndpointFigures) =>
     `  ${name.padEnd(34)} ${String(f.requestsPerSecond).padStart(7)} req/s   p50 ${f.latencyP50Ms} ms   p99 ${f.latencyP99Ms} ms   failures ${f.failures}`;
-  console.log(`HTTP benchmark (autocannon, ${result.connections} connections, ${result.durationSeconds} s per run)`);
+  console.log(
+    `HTTP benchmark (autocannon, ${result.connections} connections, ${result.rounds} interleaved runs of ${result.durationSeconds} s per endpoint, medians)`,
+  );
   console.log(line('bare node:http JSON endpoint', result.bareJson));
   console.log(line('POST create payment (hosted flow)', result.createPayment));
   console.log(
@@ -199,10 +217,16 @@ if (isMain && process.argv.includes(SERVE_FLAG)) {
   void serve();
 } else if (isMain) {
   const { values } = parseArgs({
-    options: { duration: { type: 'string' }, connections: { type: 'string' }, warmup: { type: 'string' } },
+    options: {
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string' },
+      warmup: { type: 'string' },
+    },
   });
   runHttpBench({
     ...(values.duration !== undefined && { durationSeconds: Number(values.duration) }),
+    ...(values.rounds !== undefined && { rounds: Number(values.rounds) }),
     ...(values.connections !== undefined && { connections: Number(values.connections) }),
     ...(values.warmup !== undefined && { warmupSeconds: Number(values.warmup) }),
   }).catch((error: unknown) => {
