@@ -2,6 +2,7 @@ import type { AuthorizationRecord, PaymentRecord } from '../../src/domain/paymen
 import type { BrowserData, Contact } from '../../src/domain/contact.js';
 import type { CardScheme } from '../../src/domain/card.js';
 import type { ThreeDSOutcome } from '../../src/domain/three-ds.js';
+import { toContact } from '../../src/schemas/contact.js';
 
 /**
  * The columns a payment is written to, in parameter order after `id`. Card data is kept as
@@ -170,8 +171,9 @@ export function paymentFromRow(row: PaymentRow): PaymentRecord {
     method: row.method,
     currency: row.currency,
     amount: safeNumber(row.amount, 'amount'),
-    billing: row.billing,
-    shipping: row.shipping,
+    // jsonb keeps keys in an order of its own: back to the order the engine writes.
+    billing: toContact(row.billing),
+    shipping: toContact(row.shipping),
     redirectUrl: row.redirect_url,
     browser: row.browser,
     card,

@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/domain/domain-event.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type { OutboxEntry, PaymentRepository } from '../../src/ports/payment-repository.js';
+import { toContact } from '../../src/schemas/contact.js';
 import {
+  billingContact,
   makeEvent,
   makeRecord,
   makeSucceededRecord,
@@ -11,6 +13,7 @@ import {
   nextVersion,
   orderedPaymentIds,
   paymentId,
+  shippingContact,
   T0,
   uniqueProfileId,
 } from './fixtures.js';
@@ -103,6 +106,16 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
         expect(loaded?.nextInquiryAt).toBeNull();
         expect(Object.keys(loaded?.shipping ?? {})).not.toContain('phone');
         expect(Object.keys(loaded?.shipping.address ?? {})).not.toContain('premise');
+      });
+
+      it('gives contacts back in the order the engine writes them, so that answers read the same', async () => {
+        // The engine's order (toContact): optional fields last. A JSON column may store keys in another.
+        const record = await insert(
+          makeRecord({ billing: toContact(billingContact), shipping: toContact(shippingContact) }),
+        );
+        const loaded = await load(record.id);
+        expect(JSON.stringify(loaded?.billing)).toBe(JSON.stringify(record.billing));
+        expect(JSON.stringify(loaded?.shipping)).toBe(JSON.stringify(record.shipping));
       });
 
       it('stores a copy: changing the caller’s object afterwards changes nothing', async () => {
