@@ -10,11 +10,14 @@ const COLUMNS = PAYMENT_WRITE_COLUMNS.join(', ');
 const SELECT_P = paymentSelectList('p');
 const EVENTS_PARAM = PAYMENT_WRITE_COLUMNS.length + 2;
 
-/** Outbox rows for a JSON array of events, in array order, for the payment a CTE named `written` returns. */
+/**
+ * Outbox rows for a JSON array of events, in array order, for the payment a CTE named `written`
+ * returns. `json`, not `jsonb`: each event is stored as written, keys in the engine's order.
+ */
 const INSERT_EVENTS = `
   INSERT INTO paystate_outbox (event_id, payment_id, event_type, event)
   SELECT e.value->>'id', written.id, e.value->>'type', e.value
-  FROM written, jsonb_array_elements($${EVENTS_PARAM}::jsonb) WITH ORDINALITY AS e(value, ordinal)
+  FROM written, json_array_elements($${EVENTS_PARAM}::json) WITH ORDINALITY AS e(value, ordinal)
   ORDER BY e.ordinal`;
 
 /**

@@ -114,6 +114,30 @@ describe('migrate', () => {
     expect((await migrate(pool!))._unsafeUnwrapErr().code).toBe('migration_mismatch');
   });
 
+  it('turns outbox events into json (migration 4) keeping the events stored before, and older writers still write', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    const before = MIGRATIONS.filter((migration) => migration.version < 4);
+    expect((await migrate(pool!, { migrations: before }))._unsafeUnwrap().version).toBe(3);
+    const event = { id: 'evt_1', type: 'payment.created', payment: { id: 'payment_1', amount: 1999 } };
+    const write = (value: object, cast: 'json' | 'jsonb') =>
+      pool!.query(
+        `INSERT INTO paystate_outbox (event_id, payment_id, event_type, event) VALUES ($1, 'payment_1', $2, $3::${cast})`,
+        [(value as { id: string }).id, 'payment.created', JSON.stringify(value)],
+      );
+    await write(event, 'jsonb');
+    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([4]);
+    // An instance of the previous version still inserts jsonb: it is converted on assignment.
+    await write({ ...event, id: 'evt_2' }, 'jsonb');
+    await write({ ...event, id: 'evt_3' }, 'json');
+    const { rows } = await pool!.query<{ type: string; event: unknown }>(
+      `SELECT pg_typeof(event)::text AS type, event FROM paystate_outbox ORDER BY sequence`,
+    );
+    expect(rows.map((row) => row.type)).toEqual(['json', 'json', 'json']);
+    expect(rows.map((row) => row.event)).toEqual([event, { ...event, id: 'evt_2' }, { ...event, id: 'evt_3' }]);
+  });
+
   it('answers unavailable, retryable, when the server cannot be reached', async () => {
     const pool = new pg.Pool({
       connectionString: 'postgres://nobody:secret@127.0.0.1:1/nothing',
