@@ -48,8 +48,9 @@ const PROFILE = 'profile_webshop';
 
 /** Figures of one endpoint. */
 export interface EndpointFigures {
-  /** Mean requests per second over the run. */
+  /** Requests per second: the median over the runs of each run's mean. */
   readonly requestsPerSecond: number;
+  /** Over all runs. */
   readonly totalRequests: number;
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
@@ -149,7 +150,9 @@ function figures(results: readonly AutocannonResult[]): EndpointFigures {
  */
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
   const duration = options.durationSeconds ?? 6;
-  const rounds = Math.max(1, options.rounds ?? 3);
+  const rounds = options.rounds ?? 3;
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new RangeError(`rounds must be a whole number >= 1, not ${rounds}`);
   const connections = options.connections ?? 32;
   const warmup = options.warmupSeconds ?? 2;
   const { child, ports } = await startServers();
@@ -172,7 +175,8 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
       await bare(warmup);
       await create(warmup);
     }
-    // Interleaved, so that whatever else the machine does falls on both endpoints alike.
+    // Interleaved, so that whatever else the machine does falls on both endpoints alike. (The
+    // sandbox keeps every payment created, so later create runs work with a larger heap.)
     const bareRuns: AutocannonResult[] = [];
     const createRuns: AutocannonResult[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -192,14 +196,14 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
       target: 0.5,
       meetsTarget: ratio >= 0.5,
     };
-    if (options.print ?? true) printResult(result);
+    if (options.print ?? true) printHttpBench(result);
     return result;
   } finally {
     child.disconnect();
   }
 }
 
-export function printResult(result: HttpBenchResult): void {
+export function printHttpBench(result: HttpBenchResult): void {
   const line = (name: string, f: EndpointFigures) =>
     `  ${name.padEnd(34)} ${String(f.requestsPerSecond).padStart(7)} req/s   p50 ${f.latencyP50Ms} ms   p99 ${f.latencyP99Ms} ms   failures ${f.failures}`;
   console.log(

@@ -142,14 +142,20 @@ async function concurrently(clients: number, seconds: number, one: () => Promise
   };
 }
 
-/** A pool; with `schema`, its connections find the tables of that schema (search_path). */
+/**
+ * A pool; with `schema`, each of its connections first sets its search_path to that schema, so
+ * unqualified tables are that schema's (set per connection rather than through the `options`
+ * parameter, which options in the connection string would replace).
+ */
 const newPool = (connectionString: string, max: number, schema?: string) => {
-  const pool = new pg.Pool({
-    connectionString,
-    max,
-    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
-  });
+  const pool = new pg.Pool({ connectionString, max });
   pool.on('error', () => undefined);
+  if (schema !== undefined) {
+    pool.on('connect', (client) => {
+      // Queued before anything else the connection runs.
+      client.query(`SET search_path TO ${client.escapeIdentifier(schema)}`).catch(() => undefined);
+    });
+  }
   return pool;
 };
 
@@ -316,7 +322,13 @@ const typeOf = (column: string): string =>
           : 'text';
 
 /** Stores payments `from`..`to` (ids `payment_` + the number in 32 hex digits), copies of `record`, in chunks. */
-async function bulkLoad(admin: pg.Pool, record: PaymentRecord, from: number, to: number): Promise<void> {
+async function bulkLoad(
+  admin: pg.Pool,
+  record: PaymentRecord,
+  from: number,
+  to: number,
+  log: (line: string) => void,
+): Promise<void> {
   const columns = PAYMENT_WRITE_COLUMNS.map((column, index) => {
     if (column === 'profile_id') return `$${index + 1}::text || '_' || (g % 1000)`;
     const param = `$${index + 1}::${typeOf(column)}`;
@@ -332,25 +344,30 @@ async function bulkLoad(admin: pg.Pool, record: PaymentRecord, from: number, to:
       paymentParams(record),
     );
   }
-  await settle(admin);
+  await settle(admin, log);
 }
 
 /**
  * After a bulk load: set hint bits and statistics, write the dirty pages out (so reads do not
  * pay for evicting them), and load the table and its indexes into shared buffers when the
- * `pg_prewarm` extension is available, so both sizes are measured with a warm cache.
+ * `pg_prewarm` extension is available, so both sizes are measured with a warm cache. Says
+ * through `log` when it cannot prewarm.
  */
-async function settle(admin: pg.Pool): Promise<void> {
+async function settle(admin: pg.Pool, log: (line: string) => void): Promise<void> {
   await admin.query('VACUUM (FREEZE, ANALYZE) paystate_payments');
   await admin.query('CHECKPOINT');
   try {
-    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+    // In public whatever this pool's search_path, and called where it is installed.
+    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public');
+    const { rows } = await admin.query<{ home: string }>(
+      `SELECT extnamespace::regnamespace::text AS home FROM pg_extension WHERE extname = 'pg_prewarm'`,
+    );
     await admin.query(`
-      SELECT pg_prewarm(c.oid::regclass) FROM pg_class c
+      SELECT ${rows[0]?.home ?? 'public'}.pg_prewarm(c.oid::regclass) FROM pg_class c
       WHERE c.relname IN ('paystate_payments', 'paystate_payments_pkey', 'paystate_payments_by_profile')
         AND c.relnamespace = current_schema()::regnamespace`);
-  } catch {
-    // Not installed on this server: the loads warm the cache themselves.
+  } catch (error) {
+    log(`(c) no pg_prewarm on this server (${(error as Error).message}): the warm-up reads warm the cache`);
   }
   // Let background writers finish before timing anything.
   await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -366,15 +383,28 @@ interface SizedReads {
   close(): Promise<void>;
 }
 
-async function sizedReads(url: string, schema: string, template: PaymentRecord, stored: number): Promise<SizedReads> {
-  const admin = newPool(url, 2);
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
+async function sizedReads(
+  url: string,
+  schema: string,
+  template: PaymentRecord,
+  stored: number,
+  log: (line: string) => void,
+): Promise<SizedReads> {
+  const admin = newPool(url, 1);
+  try {
+    const name = `"${schema.replaceAll('"', '""')}"`;
+    await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+    await admin.query(`CREATE SCHEMA ${name}`);
+  } finally {
+    await admin.end();
+  }
   const schemaAdmin = newPool(url, 2, schema);
-  (await migrate(schemaAdmin))._unsafeUnwrap();
-  await bulkLoad(schemaAdmin, template, 1, stored);
-  await schemaAdmin.end();
+  try {
+    (await migrate(schemaAdmin))._unsafeUnwrap();
+    await bulkLoad(schemaAdmin, template, 1, stored, log);
+  } finally {
+    await schemaAdmin.end();
+  }
   const pool = newPool(url, 1, schema);
   const repository = createPostgresPaymentRepository({ pool });
   const idOf = (n: number) => `payment_${n.toString(16).padStart(32, '0')}`;
@@ -468,13 +498,20 @@ export async function runPostgresBench(options: PostgresBenchOptions = {}): Prom
     const template = (await templates(admin)).outcome;
     await admin.query('TRUNCATE paystate_payments, paystate_outbox');
     log(`(c) bulk-loading 1,000 and ${largeCount.toLocaleString('en-US')} payments …`);
-    const smallReads = await sizedReads(database.connectionString, 'paystate_bench_small', template, 1_000);
-    const largeReads = await sizedReads(database.connectionString, 'paystate_bench_large', template, largeCount);
-    log('(c) read latency, alternating batches …');
-    const { small, large } = await readLatencies(smallReads, largeReads, reads).finally(async () => {
+    const smallReads = await sizedReads(database.connectionString, 'paystate_bench_small', template, 1_000, log);
+    let latencies: { small: ReadLatency; large: ReadLatency };
+    try {
+      const largeReads = await sizedReads(database.connectionString, 'paystate_bench_large', template, largeCount, log);
+      try {
+        log('(c) read latency, alternating batches …');
+        latencies = await readLatencies(smallReads, largeReads, reads);
+      } finally {
+        await largeReads.close();
+      }
+    } finally {
       await smallReads.close();
-      await largeReads.close();
-    });
+    }
+    const { small, large } = latencies;
 
     return {
       server,

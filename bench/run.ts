@@ -17,6 +17,6 @@ for (const [name, module, run, print] of [
     console.log(`\n== ${name}: not available ==`);
     continue;
   }
-  const figures = await runner();
+  const figures = await runner({ print: false, log: (line: string) => console.log(line) });
   loaded?.[print]?.(figures);
 }

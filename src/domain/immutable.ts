@@ -21,7 +21,7 @@ export function deepFreeze<T>(value: T, base?: object): T {
     const shared = base as Record<string, unknown> | undefined;
     for (const key in value) {
       const field = (value as Record<string, unknown>)[key];
-      if (shared === undefined || field !== shared[key]) deepFreeze(field);
+      if (shared === undefined || field !== shared[key] || !Object.hasOwn(shared, key)) deepFreeze(field);
     }
     if (!Object.isFrozen(value)) Object.freeze(value);
   }
@@ -39,7 +39,7 @@ export function isDeepFrozen(value: unknown, base?: object): boolean {
   const shared = base as Record<string, unknown> | undefined;
   for (const key in value) {
     const field = (value as Record<string, unknown>)[key];
-    if (shared !== undefined && field === shared[key]) continue;
+    if (shared !== undefined && field === shared[key] && Object.hasOwn(shared, key)) continue;
     if (!isDeepFrozen(field)) return false;
   }
   return true;

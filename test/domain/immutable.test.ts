@@ -60,6 +60,15 @@ describe('isDeepFrozen', () => {
     expect(isDeepFrozen(Object.freeze({ ...trusted }), trusted)).toBe(true);
     expect(isDeepFrozen(Object.freeze({ ...trusted }))).toBe(false);
   });
+
+  it('trusts only fields the base has itself, not what its prototype lends it', () => {
+    const base = deepFreeze({ state: 'open' });
+    // `constructor` is Object on the base through its prototype, and a function is never data.
+    expect(isDeepFrozen(Object.freeze({ state: 'open', constructor: Object }), base)).toBe(false);
+    const value = { state: 'open', constructor: { n: 1 } };
+    deepFreeze(value, base);
+    expect(Object.isFrozen(value.constructor)).toBe(true);
+  });
 });
 
 describe('frozenCopy (memory adapters)', () => {
@@ -85,5 +94,10 @@ describe('frozenCopy (memory adapters)', () => {
     expect(copy).not.toBe(changed);
     expect(copy.billing).toEqual({ city: 'Utrecht' });
     expect(isDeepFrozen(copy)).toBe(true);
+    // What the value shares with the base is taken as frozen, unchecked: the base vouches for it.
+    const vouched = { billing: { city: 'Leiden' } };
+    const sharing = Object.freeze({ ...vouched, state: 'paid' });
+    expect(frozenCopy(sharing, undefined, vouched)).toBe(sharing);
+    expect(frozenCopy(sharing)).not.toBe(sharing);
   });
 });

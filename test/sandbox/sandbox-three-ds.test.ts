@@ -10,7 +10,12 @@ import type { CardData, CardScheme } from '../../src/domain/card.js';
 import { CARD_SCHEMES } from '../../src/domain/card.js';
 import type { BrowserData } from '../../src/domain/contact.js';
 import type { Result } from 'neverthrow';
-import type { AuthenticationRequest, AuthenticationResult, ThreeDSError } from '../../src/ports/three-ds-provider.js';
+import type {
+  AuthenticationRequest,
+  AuthenticationResult,
+  ChallengeResult,
+  ThreeDSError,
+} from '../../src/ports/three-ds-provider.js';
 
 const secret = 'test-secret';
 
@@ -348,10 +353,19 @@ describe('sandbox 3DS provider: fault injection', () => {
     expect((await threeDS.resolveChallenge({ paymentId: 'payment_1', transactionId, cres: valid })).isOk()).toBe(true);
   });
 
-  it('answers at once, as a plain Result, when no latency is simulated', () => {
-    const answer = provider().authenticate(request('4242424242424242'));
-    expect(answer).not.toBeInstanceOf(Promise);
+  it('answers at once, as a plain Result, when no latency is simulated', async () => {
+    const threeDS = provider();
+    const answer = threeDS.authenticate(request('4242424242424242'));
+    expect(typeof (answer as { then?: unknown }).then).toBe('undefined');
     expect((answer as Result<AuthenticationResult, ThreeDSError>)._unsafeUnwrap()).toEqual({ kind: 'not_required' });
+    const transactionId = await startChallenge(threeDS);
+    const resolved = threeDS.resolveChallenge({
+      paymentId: 'payment_1',
+      transactionId,
+      cres: cres('payment_1', transactionId),
+    });
+    expect(typeof (resolved as { then?: unknown }).then).toBe('undefined');
+    expect((resolved as Result<ChallengeResult, ThreeDSError>)._unsafeUnwrap().kind).toBe('accepted');
   });
 
   it('waits latencyMs before answering', async () => {

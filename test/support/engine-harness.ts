@@ -5,7 +5,11 @@ import {
   createSequentialIdGenerator,
   createTestClock,
 } from '../../adapters/memory/index.js';
-import type { MemoryEventSinkOptions, MemoryPaymentRepositoryOptions } from '../../adapters/memory/index.js';
+import type {
+  MemoryEventSinkOptions,
+  MemoryPaymentRepository,
+  MemoryPaymentRepositoryOptions,
+} from '../../adapters/memory/index.js';
 import {
   createChallengeResponse,
   createSandboxAcquirer,
@@ -13,6 +17,7 @@ import {
 } from '../../adapters/sandbox/index.js';
 import type { SandboxAcquirerOptions, SandboxThreeDSOptions } from '../../adapters/sandbox/index.js';
 import type { Client, Payment, PaymentEngine, PaymentEngineOptions } from '../../src/index.js';
+import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import { createPaymentEngine } from '../../src/index.js';
 
 export const CHALLENGE_SECRET = 'engine-test-secret';
@@ -37,6 +42,8 @@ export interface HarnessAdapterOptions {
   readonly threeDS?: Pick<SandboxThreeDSOptions, 'failWith' | 'latencyMs'>;
   readonly events?: MemoryEventSinkOptions;
   readonly repository?: MemoryPaymentRepositoryOptions;
+  /** What the engine gets in place of the memory repository (which the harness still exposes). */
+  readonly wrapRepository?: (repository: MemoryPaymentRepository) => PaymentRepository;
 }
 
 /** What the simulated issuer page would post back for a payment's challenge, signed with `secret`. */
@@ -78,7 +85,7 @@ export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0, 
     error: (fields: Record<string, unknown>, message: string) => logs.push({ level: 'error', fields, message }),
   };
   const engine = createPaymentEngine({
-    repository,
+    repository: adapters.wrapRepository?.(repository) ?? repository,
     acquirer,
     threeDS,
     cardVault,

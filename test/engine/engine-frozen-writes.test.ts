@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { MemoryPaymentRepository } from '../../adapters/memory/index.js';
+import { isDeepFrozen } from '../../src/domain/index.js';
+import type { PaymentRepository } from '../../src/ports/payment-repository.js';
+import { makeEngineHarness } from '../support/engine-harness.js';
+import { CHALLENGE_CARD, createDirect, createHosted, MINUTE, stored, VISA } from '../support/engine-helpers.js';
+import { cardSubmission } from '../support/requests.js';
+
+/**
+ * A repository that reads like Postgres (every record it returns is a fresh, unfrozen object) and
+ * records whether each write it gets is frozen all the way down, checked without any base.
+ */
+function unfrozenReads(repository: MemoryPaymentRepository) {
+  const writes: { method: string; state: string; frozen: boolean }[] = [];
+  const thaw = <T>(value: T): T => structuredClone(value);
+  const wrapped: PaymentRepository = {
+    insert(record, events) {
+      writes.push({ method: 'insert', state: record.state, frozen: isDeepFrozen(record) && isDeepFrozen(events) });
+      return repository.insert(record, events);
+    },
+    update(record, events) {
+      writes.push({ method: 'update', state: record.state, frozen: isDeepFrozen(record) && isDeepFrozen(events) });
+      return repository.update(record, events);
+    },
+    load: async (id) => (await repository.load(id)).map(thaw),
+    list: async (query) => (await repository.list(query)).map(thaw),
+    findDue: async (query) => (await repository.findDue(query)).map(thaw),
+    readOutbox: async (limit) => (await repository.readOutbox(limit)).map(thaw),
+    markDelivered: (sequences) => repository.markDelivered(sequences),
+  };
+  return { wrapped, writes };
+}
+
+describe('what the engine hands a repository', () => {
+  it('is frozen all the way down in every flow, also when the repository returns unfrozen records', async () => {
+    let spy: ReturnType<typeof unfrozenReads> | undefined;
+    const h = makeEngineHarness({}, 0, {
+      wrapRepository: (repository) => {
+        spy = unfrozenReads(repository);
+        return spy.wrapped;
+      },
+    });
+    // Direct flow: insert, then update in one command.
+    await createDirect(h, VISA);
+    // Hosted flow with a challenge: loaded (unfrozen) for the submit and again for the answer.
+    const hosted = await createHosted(h);
+    const submitted = await h.engine.submitCard({
+      paymentId: hosted.id,
+      token: h.hostedToken(hosted),
+      body: cardSubmission(CHALLENGE_CARD),
+    });
+    expect(submitted._unsafeUnwrap().state).toBe('processing');
+    expect((await stored(h, hosted.id)).state).toBe('awaiting_challenge');
+    const answered = await h.engine.completeChallenge(await h.challengeAnswer(hosted.id, 'authorise'));
+    expect(answered._unsafeUnwrap().state).toBe('succeeded');
+    // Sweeper: an expiry and a reconciliation, both from unfrozen findDue records.
+    const abandoned = await createHosted(h);
+    h.acquirer.failNextAuthorize('answer_lost');
+    const unknown = await createDirect(h, VISA);
+    h.clock.advance(2 * 60 * MINUTE);
+    const report = (await h.engine.sweep())._unsafeUnwrap();
+    expect(report).toMatchObject({ expired: 1, reconciled: 1 });
+    expect((await stored(h, abandoned.id)).state).toBe('expired');
+    expect((await stored(h, unknown.id)).state).toBe('succeeded');
+
+    const writes = spy?.writes ?? [];
+    expect(writes.filter((write) => write.method === 'update').length).toBeGreaterThanOrEqual(6);
+    expect(writes.filter((write) => !write.frozen)).toEqual([]);
+  });
+});
