@@ -148,14 +148,17 @@ async function concurrently(clients: number, seconds: number, one: () => Promise
  * parameter, which options in the connection string would replace).
  */
 const newPool = (connectionString: string, max: number, schema?: string) => {
-  const pool = new pg.Pool({ connectionString, max });
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    // Awaited by the pool before the connection runs anything else.
+    ...(schema === undefined
+      ? {}
+      : {
+          onConnect: (client: pg.ClientBase) => client.query(`SET search_path TO ${client.escapeIdentifier(schema)}`),
+        }),
+  });
   pool.on('error', () => undefined);
-  if (schema !== undefined) {
-    pool.on('connect', (client) => {
-      // Queued before anything else the connection runs.
-      client.query(`SET search_path TO ${client.escapeIdentifier(schema)}`).catch(() => undefined);
-    });
-  }
   return pool;
 };
 
