@@ -1,8 +1,7 @@
 import type { AuthorizationRecord, PaymentRecord } from '../../src/domain/payment-record.js';
-import type { BrowserData, Contact } from '../../src/domain/contact.js';
+import { contactInOrder, type BrowserData, type Contact } from '../../src/domain/contact.js';
 import type { CardScheme } from '../../src/domain/card.js';
 import type { ThreeDSOutcome } from '../../src/domain/three-ds.js';
-import { toContact } from '../../src/schemas/contact.js';
 
 /**
  * The columns a payment is written to, in parameter order after `id`. Card data is kept as
@@ -172,8 +171,8 @@ export function paymentFromRow(row: PaymentRow): PaymentRecord {
     currency: row.currency,
     amount: safeNumber(row.amount, 'amount'),
     // jsonb keeps keys in an order of its own: back to the order the engine writes.
-    billing: toContact(row.billing),
-    shipping: toContact(row.shipping),
+    billing: contactInOrder(row.billing),
+    shipping: contactInOrder(row.shipping),
     redirectUrl: row.redirect_url,
     browser: row.browser,
     card,

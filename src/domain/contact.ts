@@ -18,6 +18,35 @@ export interface Contact {
   readonly address: Address;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A contact as a parser or a JSON column gives it: optional fields possibly `undefined`. */
+export type ContactFields = {
+  readonly [K in keyof Contact]: K extends 'address'
+    ? { readonly [A in keyof Address]: Address[A] | (undefined extends Address[A] ? undefined : never) }
+    : Contact[K] | (undefined extends Contact[K] ? undefined : never);
+};
+
+/**
+ * A copy of a contact with its keys in the one order paystate writes everywhere (required
+ * fields in the API's order, then the optional ones present), absent optional fields left out.
+ * Answers then read the same byte for byte whichever adapter stored the contact.
+ */
+export function contactInOrder(c: ContactFields): Contact {
+  const a = c.address;
+  const address: Mutable<Address> = {
+    thoroughfare: a.thoroughfare,
+    locality: a.locality,
+    postal_code: a.postal_code,
+    country: a.country,
+  };
+  if (a.premise !== undefined) address.premise = a.premise;
+  if (a.state !== undefined) address.state = a.state;
+  const contact: Mutable<Contact> = { first_name: c.first_name, last_name: c.last_name, email: c.email, address };
+  if (c.phone !== undefined) contact.phone = c.phone;
+  return contact;
+}
+
 /** Browser data for EMV 3DS (the API's `user` object). */
 export interface BrowserData {
   readonly ip_address: string;

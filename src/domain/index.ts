@@ -1,7 +1,7 @@
 export { binOf, CARD_SCHEMES, summarizeCard } from './card.js';
 export { deepFreeze, isDeepFrozen } from './immutable.js';
 export type { CardData, CardProfile, CardScheme, CardSummary, Fees } from './card.js';
-export type { Address, BrowserData, Contact } from './contact.js';
+export { contactInOrder, type Address, type BrowserData, type Contact, type ContactFields } from './contact.js';
 export { DOMAIN_EVENT_TYPES, type DomainEvent, type DomainEventType } from './domain-event.js';
 export { FAILURE_REASONS, failureReasonFromResponseCode, type FailureReason } from './failure-reason.js';
 export { paymentPath, profilePath, type Link, type Payment, type PublicCreditCard } from './payment.js';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Address, Contact } from '../domain/contact.js';
 import { addressSchema } from './address.js';
 import { requiredText } from './text.js';
 
@@ -14,22 +13,3 @@ export const contactSchema = z.strictObject({
     .optional(),
   address: addressSchema,
 });
-
-type ContactOutput = z.output<typeof contactSchema>;
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** Copies a parsed contact into the domain form, leaving out absent optional fields. */
-export function toContact(c: ContactOutput): Contact {
-  const a = c.address;
-  const address: Mutable<Address> = {
-    thoroughfare: a.thoroughfare,
-    locality: a.locality,
-    postal_code: a.postal_code,
-    country: a.country,
-  };
-  if (a.premise !== undefined) address.premise = a.premise;
-  if (a.state !== undefined) address.state = a.state;
-  const contact: Mutable<Contact> = { first_name: c.first_name, last_name: c.last_name, email: c.email, address };
-  if (c.phone !== undefined) contact.phone = c.phone;
-  return contact;
-}

@@ -1,12 +1,12 @@
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import type { CardData } from '../domain/card.js';
-import type { BrowserData, Contact } from '../domain/contact.js';
+import { contactInOrder, type BrowserData, type Contact } from '../domain/contact.js';
 import { isCurrencyCode } from '../domain/currency.js';
 import { REDIRECT_URL_MAX_LENGTH, redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
 import type { ValidationIssue } from '../errors/payment-error.js';
 import { browserDataSchema } from './browser-data.js';
-import { toContact, contactSchema } from './contact.js';
+import { contactSchema } from './contact.js';
 import { creditCardRequestSchema, expiredCardIssue, toCardData, unknownSchemeIssue } from './credit-card.js';
 import { finalizeIssues, fromZodIssues } from './validation-issues.js';
 
@@ -112,8 +112,8 @@ export function parseCreatePaymentRequest(
     method: r.method,
     currency: r.currency,
     amount: r.amount,
-    billing: toContact(r.billing),
-    shipping: toContact(r.shipping),
+    billing: contactInOrder(r.billing),
+    shipping: contactInOrder(r.shipping),
     session: { redirect_url: r.session.redirect_url },
   };
   if (r.description !== undefined) value.description = r.description;

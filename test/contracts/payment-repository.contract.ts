@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/domain/domain-event.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type { OutboxEntry, PaymentRepository } from '../../src/ports/payment-repository.js';
-import { toContact } from '../../src/schemas/contact.js';
+import { contactInOrder } from '../../src/domain/contact.js';
 import {
   billingContact,
   makeEvent,
@@ -109,9 +109,9 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
       });
 
       it('gives contacts back in the order the engine writes them, so that answers read the same', async () => {
-        // The engine's order (toContact): optional fields last. A JSON column may store keys in another.
+        // The engine's order (contactInOrder): optional fields last. A JSON column may store keys in another.
         const record = await insert(
-          makeRecord({ billing: toContact(billingContact), shipping: toContact(shippingContact) }),
+          makeRecord({ billing: contactInOrder(billingContact), shipping: contactInOrder(shippingContact) }),
         );
         const loaded = await load(record.id);
         expect(JSON.stringify(loaded?.billing)).toBe(JSON.stringify(record.billing));
