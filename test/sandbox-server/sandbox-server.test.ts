@@ -130,6 +130,18 @@ describe('startSandboxServer', () => {
     expect(answer).toContain('Content-Type: application/problem+json');
   });
 
+  it('answers a Host header no URL can hold as if it were localhost, on every kind of path', async () => {
+    server = await startSandboxServer({ port: 0 });
+    for (const host of ['x:99999', '999.999.999.999', '1.2.3.4.5', '[:::::]']) {
+      for (const path of ['/pay/payment_1', '/docs', '/sandbox/issuer/x', '/nowhere', '/x/../v1/profiles']) {
+        const answer = await raw(server.port, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+        expect(status, `${host} ${path}`).toBeGreaterThanOrEqual(200);
+        expect(status, `${host} ${path}`).toBeLessThan(500);
+      }
+    }
+  });
+
   it('closes gracefully, twice if asked, and stops listening', async () => {
     server = await startSandboxServer({ port: 0 });
     const { url } = server;
