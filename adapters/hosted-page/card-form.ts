@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
+import { containsCardNumber, cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
 import { CARD_MESSAGES, type CardField } from './card-messages.js';
 
 /** What the cardholder typed, as the form posts it. */
@@ -79,6 +79,7 @@ function cvcError(cvc: string, digits: string): string | undefined {
 function nameError(name: string): string | undefined {
   if (name.trim() === '') return CARD_MESSAGES.nameRequired;
   if (CONTROL.test(name)) return CARD_MESSAGES.nameCharacters;
+  if (containsCardNumber(name)) return CARD_MESSAGES.nameCardNumber;
   if (name.length < 2 || name.length > 45) return CARD_MESSAGES.nameLength;
   return undefined;
 }

@@ -29,6 +29,7 @@ export const CARD_MESSAGES = {
   nameRequired: 'Enter the name as it is printed on the card.',
   nameLength: 'The name on the card must be 2 to 45 characters.',
   nameCharacters: 'The name on the card contains characters that cannot be used.',
+  nameCardNumber: 'Enter the name on the card here, not the card number.',
 } as const;
 
 /** Scheme names as the page shows them. */

@@ -92,10 +92,27 @@ function cvcError(text, numberText) {
   return '';
 }
 
+function containsCardNumber(text) {
+  var runs = text.match(/\d+(?:[ -]\d+)*/g) || [];
+  for (var r = 0; r < runs.length; r++) {
+    var groups = runs[r].split(/[ -]/);
+    for (var first = 0; first < groups.length; first++) {
+      var digits = '';
+      for (var last = first; last < groups.length; last++) {
+        digits += groups[last];
+        if (digits.length > 19) break;
+        if (digits.length >= 12 && luhnValid(digits) && detectScheme(digits) !== null) return true;
+      }
+    }
+  }
+  return false;
+}
+
 function nameError(text) {
   var name = text.trim();
   if (name === '') return MESSAGES.nameRequired;
   if (/[\u0000-\u001f\u007f]/.test(name)) return MESSAGES.nameCharacters;
+  if (containsCardNumber(name)) return MESSAGES.nameCardNumber;
   if (name.length < 2 || name.length > 45) return MESSAGES.nameLength;
   return '';
 }

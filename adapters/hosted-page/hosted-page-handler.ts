@@ -1,3 +1,4 @@
+import { containsCardNumber } from '../../src/domain/card-number.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { PaymentError, ValidationIssue } from '../../src/errors/payment-error.js';
@@ -291,7 +292,11 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       cvc: fields.get('cvc') ?? '',
       holder_name: fields.get('holder_name') ?? '',
     };
-    const echo = { expiry: values.expiry.slice(0, 7), holder_name: values.holder_name.slice(0, 45) };
+    // Shown again in the form, never the card number or the CVC, nor a name holding a card number.
+    const echo = {
+      expiry: values.expiry.slice(0, 7),
+      holder_name: containsCardNumber(values.holder_name) ? '' : values.holder_name.slice(0, 45),
+    };
     const card = validateCardForm(values, now());
     if (card.isErr()) {
       log(record.id, 'invalid_form', started);

@@ -98,6 +98,33 @@ export function detectScheme(number: string): CardScheme | null {
   return null;
 }
 
+/** Runs of digit groups, each group separated from the next by one space or dash. */
+const DIGIT_GROUPS = /\d+(?:[ -]\d+)*/g;
+const GROUP_SEPARATOR = /[ -]/;
+
+/**
+ * True when `text` holds a card number: 12 to 19 digits, whole or split into groups by single
+ * spaces or dashes ("4242 4242 4242 4242"), Luhn-valid and of a known scheme, as
+ * `creditcard.number` must be. Groups next to it do not hide it ("4242424242424242 123"). Free
+ * text (names, addresses, description, reference, redirect URL) refuses such text, so that a
+ * card number typed into the wrong field is neither stored nor shown. A run of more than 19
+ * digits in one group (an id) is not a card number.
+ */
+export function containsCardNumber(text: string): boolean {
+  for (const run of text.matchAll(DIGIT_GROUPS)) {
+    const groups = run[0].split(GROUP_SEPARATOR);
+    for (let first = 0; first < groups.length; first++) {
+      let digits = '';
+      for (let last = first; last < groups.length; last++) {
+        digits += groups[last];
+        if (digits.length > 19) break;
+        if (digits.length >= 12 && luhnValid(digits) && detectScheme(digits) !== null) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** Number of digits of the card verification code: 4 for American Express (CID), else 3. */
 export function cvcLength(scheme: CardScheme): 3 | 4 {
   return scheme === 'amex' ? 4 : 3;

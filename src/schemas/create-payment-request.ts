@@ -2,12 +2,14 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import type { CardData } from '../domain/card.js';
 import { contactInOrder, type BrowserData, type Contact } from '../domain/contact.js';
+import { containsCardNumber } from '../domain/card-number.js';
 import { isCurrencyCode } from '../domain/currency.js';
 import { REDIRECT_URL_MAX_LENGTH, redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
 import type { ValidationIssue } from '../errors/payment-error.js';
 import { browserDataSchema } from './browser-data.js';
 import { contactSchema } from './contact.js';
 import { creditCardRequestSchema, expiredCardIssue, toCardData, unknownSchemeIssue } from './credit-card.js';
+import { CARD_NUMBER_IN_TEXT, noCardNumber } from './text.js';
 import { finalizeIssues, fromZodIssues } from './validation-issues.js';
 
 /** Largest `amount` accepted, in minor units. */
@@ -33,6 +35,7 @@ export const sessionSchema = z.strictObject({
       if (url.length > REDIRECT_URL_MAX_LENGTH) return;
       const problem = redirectUrlProblem(url);
       if (problem !== null) ctx.addIssue({ code: 'custom', message: REDIRECT_URL_MESSAGES[problem] });
+      else if (containsCardNumber(url)) ctx.addIssue({ code: 'custom', message: CARD_NUMBER_IN_TEXT });
     }),
 });
 
@@ -43,8 +46,8 @@ export const sessionSchema = z.strictObject({
  */
 export const createPaymentRequestSchema = z
   .strictObject({
-    description: z.string().max(255, 'Must be at most 255 characters').optional(),
-    reference: z.string().max(255, 'Must be at most 255 characters').optional(),
+    description: noCardNumber(z.string().max(255, 'Must be at most 255 characters')).optional(),
+    reference: noCardNumber(z.string().max(255, 'Must be at most 255 characters')).optional(),
     method: z.literal('creditcard', 'Must be `creditcard`'),
     currency: z
       .string()

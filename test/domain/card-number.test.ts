@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
+import { containsCardNumber, cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
 import { CARD_SCHEMES } from '../../src/domain/card.js';
 import { cardNumber } from '../schemas/fixtures.js';
 
@@ -135,5 +135,59 @@ describe('detectScheme', () => {
 describe('cvcLength', () => {
   it('is 4 for amex and 3 for every other scheme', () => {
     for (const scheme of CARD_SCHEMES) expect(cvcLength(scheme)).toBe(scheme === 'amex' ? 4 : 3);
+  });
+});
+
+describe('containsCardNumber', () => {
+  it('finds a card number whole, grouped by spaces or dashes, next to other groups or text', () => {
+    for (const text of [
+      '4242424242424242',
+      '4242 4242 4242 4242',
+      '4242-4242-4242-4242',
+      '5555555555554444 123',
+      'Ada 3782 822463 10005',
+      'card: 4000000000003220, thanks',
+      'https://shop.example/return?pan=4242424242424242',
+      '6759649826438453',
+    ]) {
+      expect(containsCardNumber(text), text).toBe(true);
+    }
+  });
+
+  it('leaves other numbers alone: too short or long, Luhn-invalid, of no scheme, or grouped loosely', () => {
+    for (const text of [
+      'Ada Lovelace',
+      '424242424242', // 12 digits, but a visa has 13, 16 or 19
+      '4242424242424241', // Luhn fails
+      '1234567890123452', // Luhn holds, no scheme starts with 1
+      '42424242424242424242', // one run of 20 digits: an id, not a card
+      'ORDER-2026-000123',
+      '+31201234567',
+      '4242  4242  4242  4242', // double spaces split it into groups too small alone
+      'payment_7d7fe5db90e024df7cc4cff57ecb4c66',
+    ]) {
+      expect(containsCardNumber(text), text).toBe(false);
+    }
+  });
+
+  it('finds every valid card number of every scheme, however it is grouped', () => {
+    const grouped = fc
+      .tuple(
+        fc.constantFrom('4', '51', '2221', '34', '6011', '36', '3528', '62', '67'),
+        fc.integer({ min: 12, max: 19 }),
+        fc.constantFrom('', ' ', '-'),
+        fc.constantFrom(4, 5, 6),
+      )
+      .map(([prefix, length, separator, size]) => {
+        const number = cardNumber(prefix, length);
+        return { number, text: `x ${number.replace(new RegExp(`(\\d{${size}})(?=\\d)`, 'g'), `$1${separator}`)} y` };
+      })
+      .filter(({ number }) => detectScheme(number) !== null);
+    fc.assert(
+      fc.property(grouped, ({ text }) => {
+        expect(containsCardNumber(text)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

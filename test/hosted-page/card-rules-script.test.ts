@@ -111,6 +111,9 @@ describe('the page script card rules', () => {
         fc.string({ minLength: 1, maxLength: 3 }),
         fc.string({ minLength: 44, maxLength: 46 }),
         fc.constant('Ada Lovelace'),
+        // Card numbers typed as the name, whole or grouped, alone or with other text.
+        cardLike.map((digits) => digits.replace(/(\d{4})(?=\d)/g, '$1 ')),
+        fc.tuple(fc.string({ maxLength: 8 }), cardLike).map(([text, digits]) => `${text} ${digits}`),
       ),
     });
     fc.assert(

@@ -238,6 +238,17 @@ describe('POST /pay/{id}', () => {
     expect((await stateOf(s, payment)).next.redirect).toBe(pageUrl);
   });
 
+  it('refuses a card number typed as the name, and does not show it again', async () => {
+    const s = await start();
+    const { payment, pageUrl } = await createHostedPayment(s.url);
+    const { answer } = await payOnPage(pageUrl, cardFields('5555555555554444', { holder_name: '5555 5555 5555 4444' }));
+    expect(answer.status).toBe(422);
+    expect(answer.text).toContain('Enter the name on the card here, not the card number.');
+    expect(answer.text).toMatch(/<input\s+id="holder_name"[^>]*value=""/);
+    expect(answer.text).not.toMatch(/5555 ?5555 ?5555 ?4444/);
+    expect((await stateOf(s, payment)).next.redirect).toBe(pageUrl);
+  });
+
   it('refuses a post without the CSRF cookie, with a wrong proof, or from another site', async () => {
     const s = await start();
     const { payment, pageUrl } = await createHostedPayment(s.url);

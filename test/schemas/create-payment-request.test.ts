@@ -348,3 +348,38 @@ describe('createPaymentRequestSchema', () => {
     expect(pathsOf(request)).toEqual(['creditcard.expiration']);
   });
 });
+
+describe('card numbers in free text', () => {
+  const PAN = '4242 4242 4242 4242';
+  const fields: readonly [string, string][] = [
+    ['description', `Order for ${PAN}`],
+    ['reference', '5555555555554444'],
+    ['billing.first_name', PAN],
+    ['billing.last_name', `Lovelace ${PAN.replace(/ /g, '-')}`],
+    ['billing.email', '4242424242424242@example.com'],
+    ['billing.address.thoroughfare', `Damrak ${PAN}`],
+    ['billing.address.premise', '4000000000003220'],
+    ['shipping.address.locality', PAN],
+    ['shipping.address.state', PAN],
+    ['shipping.address.postal_code', '4242424242424242'],
+    ['session.redirect_url', 'https://shop.example/return?pan=4242424242424242'],
+    ['creditcard.holder_name', '5555555555554444 123'],
+  ];
+
+  it.each(fields)('refuses a card number in %s, without repeating it', (path, text) => {
+    const issues = issuesOf(withField(directRequest(), path, text));
+    expect(issues).toEqual([{ path, message: 'Must not contain a card number' }]);
+    expect(JSON.stringify(issues)).not.toMatch(/\d{4}/);
+  });
+
+  it('accepts numbers that are not card numbers in the same fields', () => {
+    for (const [path, text] of [
+      ['description', 'Order 2026-000123, 3 items'],
+      ['reference', '4242424242424241'],
+      ['billing.address.thoroughfare', 'Keizersgracht 123'],
+      ['session.redirect_url', 'https://shop.example/return?order=42424242424242424242'],
+    ] as const) {
+      expect(accepts(withField(directRequest(), path, text)), path).toBe(true);
+    }
+  });
+});
