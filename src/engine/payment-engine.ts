@@ -1,4 +1,4 @@
-import { Cause, Duration, Effect, Fiber, Schedule } from 'effect';
+import { Cause, Chunk, Duration, Effect, Fiber, Schedule } from 'effect';
 import { ResultAsync, err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
 import type { Payment } from '../domain/payment.js';
@@ -121,9 +121,26 @@ function runCommand<T, A>(
 function describeDefect(error: unknown): string {
   if (!(error instanceof Error)) return `non-error defect (${typeof error})`;
   const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
-  // Any run of three or more digits (a CVC, a card number, grouped or not) is masked.
-  const message = error.message.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
-  return [`${error.name}: ${message}`, ...frames.slice(0, 8)].join('\n');
+  return [`${error.name}: ${maskDigits(error.message)}`, ...frames.slice(0, 8)].join('\n');
+}
+
+/** Any run of three or more digits (a CVC, a card number, grouped or not) masked; at most 200 characters. */
+function maskDigits(text: string): string {
+  return text.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
+}
+
+/**
+ * What a failed background tick looks like in a log: each failure's code and masked message,
+ * each defect as `describeDefect` puts it. Never `Cause.pretty`, which prints an adapter's error
+ * text as it is (it may quote card data).
+ */
+function describeCause(cause: Cause.Cause<PaymentError>): string {
+  const failures = Chunk.toReadonlyArray(Cause.failures(cause)).map(
+    (failure) => `${failure.code}: ${maskDigits(failure.message)}`,
+  );
+  const defects = Chunk.toReadonlyArray(Cause.defects(cause)).map(describeDefect);
+  const described = [...failures, ...defects];
+  return described.length > 0 ? described.join('\n') : Cause.isInterruptedOnly(cause) ? 'interrupted' : 'unknown';
 }
 
 /**
@@ -195,7 +212,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
       }),
     ),
     Effect.catchAllCause((cause) =>
-      Effect.sync(() => ctx.logger.error({ cause: Cause.pretty(cause) }, 'background tick failed')),
+      Effect.sync(() => ctx.logger.error({ cause: describeCause(cause) }, 'background tick failed')),
     ),
   );
 

@@ -759,6 +759,38 @@ describe('background worker', () => {
   });
 });
 
+describe('background worker logs', () => {
+  it('logs a failed tick without the text adapters put in their errors (card data included)', async () => {
+    const h = makeEngineHarness({}, 0, {
+      wrapRepository: (repository) => ({
+        ...repository,
+        readOutbox: () => {
+          throw new Error('outbox row for 4242424242424242, cvc 737');
+        },
+      }),
+    });
+    h.repository.injectFailure('findDue', {
+      code: 'unavailable',
+      message: 'no route to 4242 4242 4242 4242',
+      retryable: false,
+    });
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 5 });
+    try {
+      await vi.waitFor(
+        () => expect(h.logs.filter((log) => log.message === 'background tick failed').length).toBeGreaterThan(1),
+        { timeout: 2_000, interval: 5 },
+      );
+    } finally {
+      await worker.stop();
+    }
+    const failed = h.logs.filter((log) => log.message === 'background tick failed');
+    const text = JSON.stringify(failed);
+    expect(text).toContain('unavailable');
+    expect(text).toContain('Error: outbox row for [digits], cvc [digits]');
+    expect(text).not.toMatch(/4242|737/);
+  });
+});
+
 describe('background worker backlog', () => {
   // One batch per interval would cap delivery at batchSize events a second: a shop taking more
   // payments than that would see its events fall further behind for ever.
