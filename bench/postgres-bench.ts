@@ -310,7 +310,7 @@ async function throughputs(url: string, admin: pg.Pool, clients: number, seconds
 
 const JSONB_COLUMNS = new Set(['billing', 'shipping', 'browser', 'three_ds', 'authorization_outcome']);
 const TIME_COLUMNS = new Set(['created_at', 'updated_at', 'expires_at', 'next_inquiry_at']);
-const INT_COLUMNS = new Set(['version', 'inquiry_attempts']);
+const INT_COLUMNS = new Set(['version', 'inquiry_attempts', 'not_found_answers']);
 
 /** The SQL type of a write column, for parameters in a select list (where Postgres cannot infer them). */
 const typeOf = (column: string): string =>

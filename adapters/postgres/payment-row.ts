@@ -39,6 +39,7 @@ export const PAYMENT_WRITE_COLUMNS = [
   'expires_at',
   'next_inquiry_at',
   'inquiry_attempts',
+  'not_found_answers',
 ] as const;
 
 const TIME_COLUMNS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'expires_at', 'next_inquiry_at']);
@@ -88,6 +89,7 @@ export interface PaymentRow {
   readonly expires_at_ms: string | null;
   readonly next_inquiry_at_ms: string | null;
   readonly inquiry_attempts: number;
+  readonly not_found_answers: number;
 }
 
 /** Thrown when a stored value cannot be a record field (a bigint beyond 2^53); the repository reports it. */
@@ -143,6 +145,7 @@ export function paymentParams(record: PaymentRecord): unknown[] {
     timestamp(record.expiresAt),
     timestamp(record.nextInquiryAt),
     record.inquiryAttempts,
+    record.notFoundAnswers,
   ];
 }
 
@@ -187,5 +190,6 @@ export function paymentFromRow(row: PaymentRow): PaymentRecord {
     expiresAt: optionalNumber(row.expires_at_ms, 'expires_at'),
     nextInquiryAt: optionalNumber(row.next_inquiry_at_ms, 'next_inquiry_at'),
     inquiryAttempts: row.inquiry_attempts,
+    notFoundAnswers: row.not_found_answers,
   };
 }

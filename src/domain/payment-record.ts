@@ -50,5 +50,8 @@ export interface PaymentRecord {
   readonly expiresAt: number | null;
   /** When the sweeper next asks the acquirer about an authorization whose outcome is unknown. */
   readonly nextInquiryAt: number | null;
+  /** Unknown outcomes so far (the first answer and every inquiry that settled nothing): paces the inquiries. */
   readonly inquiryAttempts: number;
+  /** Inquiries the acquirer answered `not_found` (only these count towards giving up on it). */
+  readonly notFoundAnswers: number;
 }

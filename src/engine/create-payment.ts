@@ -68,6 +68,7 @@ export async function createPayment(ctx: EngineContext, command: CreatePaymentCo
     expiresAt: null,
     nextInquiryAt: null,
     inquiryAttempts: 0,
+    notFoundAnswers: 0,
   };
   const working = newWorkingPayment(record, false);
   applyStep(ctx, working, step, now);

@@ -61,6 +61,7 @@ function lifecycleOf(record: PaymentRecord): LifecycleState {
       authorizationStatus: record.authorizationStatus,
       nextInquiryAt: record.nextInquiryAt,
       inquiryAttempts: record.inquiryAttempts,
+      notFoundAnswers: record.notFoundAnswers,
     },
   };
 }
@@ -88,6 +89,7 @@ export function applyStep(ctx: EngineContext, working: WorkingPayment, step: Ste
     authorizationStatus: context.authorizationStatus,
     nextInquiryAt: context.nextInquiryAt,
     inquiryAttempts: context.inquiryAttempts,
+    notFoundAnswers: context.notFoundAnswers,
     nextRedirect: cardholderMustAct(step.state) ? working.record.nextRedirect : null,
     updatedAt: at,
   };

@@ -15,6 +15,7 @@ export interface PaymentMachineContext {
   readonly authorizationStatus: AuthorizationStatus | null;
   readonly nextInquiryAt: number | null;
   readonly inquiryAttempts: number;
+  readonly notFoundAnswers: number;
 }
 
 export interface PaymentMachineInput {
@@ -106,6 +107,7 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
           at(event) + inquiryDelay(context.inquiryAttempts, policy.inquiryDelaysMs),
         inquiryAttempts: ({ context }) => context.inquiryAttempts + 1,
       }),
+      countNotFound: assign({ notFoundAnswers: ({ context }) => context.notFoundAnswers + 1 }),
       settleAuthorization: assign({ authorizationStatus: null, nextInquiryAt: null, expiresAt: null }),
       failAuthenticationRefused: assign({
         failureReason: 'authentication_refused' as const,
@@ -143,10 +145,13 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
       authorizeWhenUnavailable: () => policy.authorizeWhenAuthenticationUnavailable,
       inquiryApproved: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'approved',
       inquiryDeclined: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'declined',
+      inquiryNotFound: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'not_found',
+      // This answer included. Failed inquiries and pending answers do not count: an outage
+      // followed by one lagging `not_found` must not fail a payment the acquirer approved.
       inquiryNotFoundForGood: ({ context, event }) =>
         event.type === 'inquiry.answered' &&
         event.outcome.kind === 'not_found' &&
-        context.inquiryAttempts >= policy.notFoundIsFinalAfterInquiries,
+        context.notFoundAnswers + 1 >= policy.notFoundIsFinalAfterInquiries,
     },
   }).createMachine({
     id: 'payment',
@@ -158,6 +163,7 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
       authorizationStatus: null,
       nextInquiryAt: null,
       inquiryAttempts: 0,
+      notFoundAnswers: 0,
     }),
     initial: 'created',
     entry: [{ type: 'emitEvent', params: { event: 'payment.created' } }],
@@ -213,6 +219,7 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
             { guard: 'inquiryApproved', target: 'succeeded' },
             { guard: 'inquiryDeclined', target: 'failed', actions: 'failAuthorizationDeclined' },
             { guard: 'inquiryNotFoundForGood', target: 'failed', actions: 'failProcessingError' },
+            { guard: 'inquiryNotFound', target: '.unknown', reenter: true, actions: 'countNotFound' },
             { target: '.unknown', reenter: true },
           ],
         },

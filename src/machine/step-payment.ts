@@ -48,7 +48,14 @@ type Same<T, U> = [T] extends [U] ? ([U] extends [T] ? true : false) : false;
 /** `sameLifecycle` compares every context field: adding one to the machine fails to compile here. */
 const comparesEveryField: Same<
   keyof PaymentMachineContext,
-  'flow' | 'createdAt' | 'expiresAt' | 'failureReason' | 'authorizationStatus' | 'nextInquiryAt' | 'inquiryAttempts'
+  | 'flow'
+  | 'createdAt'
+  | 'expiresAt'
+  | 'failureReason'
+  | 'authorizationStatus'
+  | 'nextInquiryAt'
+  | 'inquiryAttempts'
+  | 'notFoundAnswers'
 > = true;
 void comparesEveryField;
 
@@ -63,7 +70,8 @@ function sameLifecycle(a: LifecycleState, b: LifecycleState): boolean {
     x.failureReason === y.failureReason &&
     x.authorizationStatus === y.authorizationStatus &&
     x.nextInquiryAt === y.nextInquiryAt &&
-    x.inquiryAttempts === y.inquiryAttempts
+    x.inquiryAttempts === y.inquiryAttempts &&
+    x.notFoundAnswers === y.notFoundAnswers
   );
 }
 

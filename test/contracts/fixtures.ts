@@ -93,6 +93,7 @@ export function makeRecord(overrides: Partial<PaymentRecord> = {}): PaymentRecor
     expiresAt: createdAt + 60 * MINUTE,
     nextInquiryAt: null,
     inquiryAttempts: 0,
+    notFoundAnswers: 0,
     ...overrides,
   };
 }
@@ -140,6 +141,7 @@ export function makeSucceededRecord(overrides: Partial<PaymentRecord> = {}): Pay
     expiresAt: null,
     nextInquiryAt: null,
     inquiryAttempts: 2,
+    notFoundAnswers: 1,
     updatedAt: T0 + 5 * MINUTE,
     version: 1,
     ...overrides,

@@ -1,4 +1,4 @@
-import { errAsync } from 'neverthrow';
+import { errAsync, ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import type { PaymentEngineOptions, RepositoryError, ThreeDSError } from '../../src/index.js';
 import type { HarnessAdapterOptions } from '../support/engine-harness.js';
@@ -147,6 +147,47 @@ describe('acquirer faults', () => {
     expect((await stored(h, view.id)).state).toBe('succeeded');
     expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
     expect(await eventTypes(h, view.id)).toEqual(['payment.created', 'payment.succeeded']);
+  });
+
+  it('fails the payment (processing_error) once three inquiries found nothing: the request never arrived', async () => {
+    const h = makeEngineHarness();
+    h.acquirer.failNextAuthorize('unavailable');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    for (const [wait, state, notFoundAnswers] of [
+      [10 * SECOND, 'authorizing', 1],
+      [30 * SECOND, 'authorizing', 2],
+      [2 * MINUTE, 'failed', 2],
+    ] as const) {
+      h.clock.advance(wait);
+      await h.engine.sweep();
+      expect(await stored(h, view.id)).toMatchObject({ state, notFoundAnswers });
+    }
+    expect((await stored(h, view.id)).failureReason).toBe('processing_error');
+    expect(h.acquirer.authorizations()).toEqual([]);
+  });
+
+  it('does not count failed inquiries as answers: an outage, then one lagging not_found, leaves it processing', async () => {
+    const h = makeEngineHarness();
+    h.acquirer.failNextAuthorize('answer_lost');
+    const view = (await createDirect(h, VISA))._unsafeUnwrap();
+    h.acquirer.failNextInquire();
+    h.acquirer.failNextInquire();
+    // Two failed inquiries (the outage), then the third answers from a lagging index.
+    const inquire = h.acquirer.inquire.bind(h.acquirer);
+    let calls = 0;
+    h.acquirer.inquire = (request) => {
+      calls += 1;
+      return calls === 3 ? ok({ kind: 'not_found' as const }) : inquire(request);
+    };
+    for (const wait of [10 * SECOND, 30 * SECOND, 2 * MINUTE]) {
+      h.clock.advance(wait);
+      await h.engine.sweep();
+    }
+    expect(await stored(h, view.id)).toMatchObject({ state: 'authorizing', notFoundAnswers: 1, inquiryAttempts: 4 });
+    h.clock.advance(5 * MINUTE);
+    expect((await h.engine.sweep())._unsafeUnwrap().reconciled).toBe(1);
+    expect((await stored(h, view.id)).state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
   });
 
   it('an inquiry failure is retried within a sweep when retries are configured', async () => {

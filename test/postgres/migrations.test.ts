@@ -127,7 +127,10 @@ describe('migrate', () => {
         [(value as { id: string }).id, 'payment.created', JSON.stringify(value)],
       );
     await write(event, 'jsonb');
-    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([4]);
+    const throughFour = MIGRATIONS.filter((migration) => migration.version <= 4);
+    expect(
+      (await migrate(pool!, { migrations: throughFour }))._unsafeUnwrap().applied.map((applied) => applied.version),
+    ).toEqual([4]);
     // An instance of the previous version still inserts jsonb: it is converted on assignment.
     await write({ ...event, id: 'evt_2' }, 'jsonb');
     await write({ ...event, id: 'evt_3' }, 'json');
@@ -136,6 +139,25 @@ describe('migrate', () => {
     );
     expect(rows.map((row) => row.type)).toEqual(['json', 'json', 'json']);
     expect(rows.map((row) => row.event)).toEqual([event, { ...event, id: 'evt_2' }, { ...event, id: 'evt_3' }]);
+  });
+
+  it('adds not_found_answers (migration 5): not null, 0 by default, so rows written before read 0', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    const throughFour = MIGRATIONS.filter((migration) => migration.version <= 4);
+    expect((await migrate(pool!, { migrations: throughFour }))._unsafeUnwrap().version).toBe(4);
+    const { rows: columns } = await pool!.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'paystate_payments' AND column_name = 'not_found_answers'`,
+    );
+    expect(columns).toEqual([]);
+    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([5]);
+    const { rows } = await pool!.query<{ column_default: string; is_nullable: string }>(
+      `SELECT column_default, is_nullable FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'paystate_payments' AND column_name = 'not_found_answers'`,
+    );
+    expect(rows).toEqual([{ column_default: '0', is_nullable: 'NO' }]);
   });
 
   it('answers unavailable, retryable, when the server cannot be reached', async () => {

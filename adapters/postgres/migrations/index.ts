@@ -2,9 +2,16 @@ import { paymentsAndOutbox } from './0001-payments-and-outbox.js';
 import { idempotencyKeys } from './0002-idempotency-keys.js';
 import { credentials } from './0003-credentials.js';
 import { outboxEventsAsJson } from './0004-outbox-events-as-json.js';
+import { notFoundAnswers } from './0005-not-found-answers.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** Every migration this version of paystate ships, in version order. */
-export const MIGRATIONS: readonly Migration[] = [paymentsAndOutbox, idempotencyKeys, credentials, outboxEventsAsJson];
+export const MIGRATIONS: readonly Migration[] = [
+  paymentsAndOutbox,
+  idempotencyKeys,
+  credentials,
+  outboxEventsAsJson,
+  notFoundAnswers,
+];
