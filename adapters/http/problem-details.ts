@@ -1,3 +1,4 @@
+import { containsCardNumber } from '../../src/domain/card-number.js';
 import type { PaymentError, PaymentErrorCode, ValidationIssue } from '../../src/errors/payment-error.js';
 import type { HttpAnswer } from './http-answer.js';
 
@@ -78,13 +79,17 @@ export const RETRY_AFTER_SECONDS = 1;
 // A card number, possibly split by a few separators: 12+ digits. Never let one reach a body.
 const CARD_LIKE = /\d(?:[^0-9A-Za-z]{0,3}\d){11,}/g;
 const MAX_DETAIL = 500;
+/** An amount written with thousands separators ("999,999,999,999", a bound in our own messages), left as it is unless its digits make a card number. */
+const THOUSANDS = /^\d{1,3}(?:,\d{3})+$/;
 
 /**
  * Text that is safe to put in a problem body: card-number-like digit runs masked, length
  * capped. Problem texts are our own, but some quote a port's message; this is the last guard.
  */
 export function safeText(text: string): string {
-  const masked = text.replace(CARD_LIKE, '[redacted]');
+  const masked = text.replace(CARD_LIKE, (run) =>
+    THOUSANDS.test(run) && !containsCardNumber(run.replaceAll(',', '')) ? run : '[redacted]',
+  );
   return masked.length <= MAX_DETAIL ? masked : `${masked.slice(0, MAX_DETAIL - 1)}…`;
 }
 

@@ -160,6 +160,11 @@ describe('problem documents', () => {
       'card [redacted] and [redacted] and [redacted]',
     );
     expect(safeText('x'.repeat(2000))).toHaveLength(500);
+    // A bound written with thousands separators is ours, not a card number; a number grouped otherwise is masked.
+    expect(safeText('Must be an integer from 1 to 999,999,999,999, in minor units')).toBe(
+      'Must be an integer from 1 to 999,999,999,999, in minor units',
+    );
+    expect(safeText('4242,4242,4242,4242 and 4,242,424,242,424,242')).toBe('[redacted] and [redacted]');
     const document = problemDocument(
       { code: 'validation_failed', detail: 'd', errors: [{ path: '4242424242424242', message: 'Unknown field' }] },
       'https://docs.example/problems/',
