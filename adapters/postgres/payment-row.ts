@@ -40,6 +40,7 @@ export const PAYMENT_WRITE_COLUMNS = [
   'next_inquiry_at',
   'inquiry_attempts',
   'not_found_answers',
+  'write_id',
 ] as const;
 
 const TIME_COLUMNS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'expires_at', 'next_inquiry_at']);
@@ -90,6 +91,7 @@ export interface PaymentRow {
   readonly next_inquiry_at_ms: string | null;
   readonly inquiry_attempts: number;
   readonly not_found_answers: number;
+  readonly write_id: string | null;
 }
 
 /** Thrown when a stored value cannot be a record field (a bigint beyond 2^53); the repository reports it. */
@@ -146,6 +148,7 @@ export function paymentParams(record: PaymentRecord): unknown[] {
     timestamp(record.nextInquiryAt),
     record.inquiryAttempts,
     record.notFoundAnswers,
+    record.writeId,
   ];
 }
 
@@ -191,5 +194,6 @@ export function paymentFromRow(row: PaymentRow): PaymentRecord {
     nextInquiryAt: optionalNumber(row.next_inquiry_at_ms, 'next_inquiry_at'),
     inquiryAttempts: row.inquiry_attempts,
     notFoundAnswers: row.not_found_answers,
+    writeId: row.write_id,
   };
 }

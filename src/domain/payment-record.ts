@@ -54,4 +54,10 @@ export interface PaymentRecord {
   readonly inquiryAttempts: number;
   /** Inquiries the acquirer answered `not_found` (only these count towards giving up on it). */
   readonly notFoundAnswers: number;
+  /**
+   * Identifies the write that stored this version (`wr_` + 32 hex digits from the id port; null
+   * before the first). After a write whose outcome is unknown (a time-out, a lost connection), the
+   * engine reads the payment back: its own `writeId` at its version means the write happened.
+   */
+  readonly writeId: string | null;
 }

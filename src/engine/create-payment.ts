@@ -69,6 +69,7 @@ export async function createPayment(ctx: EngineContext, command: CreatePaymentCo
     nextInquiryAt: null,
     inquiryAttempts: 0,
     notFoundAnswers: 0,
+    writeId: null,
   };
   const working = newWorkingPayment(record, false);
   applyStep(ctx, working, step, now);

@@ -135,7 +135,8 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
   // Frozen all the way down, so that a storage adapter may keep them without copying. What the
   // record shares with the one this command stored before is frozen already.
   const frozenBefore = working.commits > 0 ? (working.storedRecord ?? undefined) : undefined;
-  const record: PaymentRecord = deepFreeze({ ...working.record, version }, frozenBefore);
+  const writeId = `wr_${ctx.ports.ids.hex128()}`;
+  const record: PaymentRecord = deepFreeze({ ...working.record, version, writeId }, frozenBefore);
   const events = deepFreeze([...working.pendingEvents]);
   const policy = {
     timeoutMs: ctx.options.storageTimeoutMs,
@@ -147,7 +148,9 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
     () => (isNew ? repository.insert(record, events) : repository.update(record, events)),
     policy,
   );
-  if (written.isErr()) return err(toPaymentError('payment storage')(written.error));
+  if (written.isErr() && !(await wroteAfterAll(ctx, record))) {
+    return err(toPaymentError('payment storage')(written.error));
+  }
   working.record = record;
   working.storedVersion = version;
   working.pendingEvents = [];
@@ -155,4 +158,22 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
   working.storedRecord = record;
   working.commits += 1;
   return done;
+}
+
+/**
+ * After a failed write: whether it happened after all. A time-out or a lost connection leaves the
+ * outcome unknown (the commit may have landed), and a retry of a write that did land fails as a
+ * conflict with itself. Reading the payment back tells: this write's `writeId` at its version
+ * means it is stored. A read that fails too leaves the write failed.
+ */
+async function wroteAfterAll(ctx: EngineContext, record: PaymentRecord): Promise<boolean> {
+  const stored = await awaitPort(() => ctx.ports.repository.load(record.id), {
+    timeoutMs: ctx.options.storageTimeoutMs,
+    retries: ctx.options.retries,
+    retryTimeouts: true,
+    ...traced(ctx, 'repository.load', { paymentId: record.id, confirming: record.writeId }),
+  });
+  const landed = stored.isOk() && stored.value?.version === record.version && stored.value.writeId === record.writeId;
+  if (landed) ctx.logger.warn({ paymentId: record.id, version: record.version }, 'write reported failed but stored');
+  return landed;
 }

@@ -94,6 +94,7 @@ export function makeRecord(overrides: Partial<PaymentRecord> = {}): PaymentRecor
     nextInquiryAt: null,
     inquiryAttempts: 0,
     notFoundAnswers: 0,
+    writeId: null,
     ...overrides,
   };
 }
@@ -142,6 +143,7 @@ export function makeSucceededRecord(overrides: Partial<PaymentRecord> = {}): Pay
     nextInquiryAt: null,
     inquiryAttempts: 2,
     notFoundAnswers: 1,
+    writeId: `wr_${uniqueHex()}`,
     updatedAt: T0 + 5 * MINUTE,
     version: 1,
     ...overrides,

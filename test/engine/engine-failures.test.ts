@@ -1,6 +1,8 @@
-import { errAsync, ok } from 'neverthrow';
+import { err, errAsync, ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import type { PaymentEngineOptions, RepositoryError, ThreeDSError } from '../../src/index.js';
+import type { MemoryPaymentRepository } from '../../adapters/memory/index.js';
+import type { PaymentEngineOptions, PaymentRecord, RepositoryError, ThreeDSError } from '../../src/index.js';
+import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import type { HarnessAdapterOptions } from '../support/engine-harness.js';
 import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
@@ -546,6 +548,66 @@ describe('storage faults', () => {
     expect((await h.engine.sweep())._unsafeUnwrap()).toEqual(sweepReport({ reconciled: 1 }));
     expect((await stored(h, view.id)).state).toBe('succeeded');
     expect(h.acquirer.authorizeCalls(view.id)).toBe(1);
+  });
+});
+
+describe('writes whose outcome is unknown', () => {
+  /** A repository whose chosen writes land and then report `failure`, as a commit whose answer was lost. */
+  function landsThenFails(failure: RepositoryError, which: (record: PaymentRecord) => boolean) {
+    return (repository: MemoryPaymentRepository): PaymentRepository => ({
+      ...repository,
+      insert: async (record, events) => {
+        const result = await repository.insert(record, events);
+        return result.isOk() && which(record) ? err(failure) : result;
+      },
+      update: async (record, events) => {
+        const result = await repository.update(record, events);
+        return result.isOk() && which(record) ? err(failure) : result;
+      },
+    });
+  }
+  const lost: RepositoryError = { code: 'unavailable', message: 'Connection terminated', retryable: true };
+
+  it('a challenge write that landed but answered failure: the card is kept and the challenge completes', async () => {
+    const h = makeEngineHarness({}, 0, {
+      wrapRepository: landsThenFails(lost, (record) => record.state === 'awaiting_challenge'),
+    });
+    const payment = (
+      await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
+    )._unsafeUnwrap();
+    const submitted = await h.engine.submitCard({
+      paymentId: payment.id,
+      token: h.hostedToken(payment),
+      body: cardSubmission('4000000000003220'),
+    });
+    expect(submitted._unsafeUnwrap().state).toBe('processing');
+    expect((await stored(h, payment.id)).state).toBe('awaiting_challenge');
+    const answered = await h.engine.completeChallenge(await h.challengeAnswer(payment.id, 'authorise'));
+    expect(answered._unsafeUnwrap().state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(payment.id)).toBe(1);
+  });
+
+  it('an insert that landed, answered a lost connection and was retried into a conflict with itself: created', async () => {
+    const h = makeEngineHarness({ retries: 1 }, 0, { wrapRepository: landsThenFails(lost, () => true) });
+    const created = await h.engine.createPayment({
+      client: compliantClient,
+      profileId: PROFILE,
+      body: hostedRequest(),
+    });
+    expect(created._unsafeUnwrap().state).toBe('processing');
+    expect(h.repository.size()).toBe(1);
+    expect(h.logs.some((log) => log.message === 'write reported failed but stored')).toBe(true);
+  });
+
+  it('a write that did not land stays failed, and another instance’s write stays a conflict', async () => {
+    const h = makeEngineHarness();
+    h.repository.injectFailure('insert', lost);
+    expect((await createDirect(h, VISA))._unsafeUnwrapErr().code).toBe('unavailable');
+    expect(h.repository.size()).toBe(0);
+    const taken: RepositoryError = { code: 'conflict', message: 'exists', retryable: false };
+    h.repository.injectFailure('insert', taken);
+    expect((await createDirect(h, VISA))._unsafeUnwrapErr().code).toBe('conflict');
+    expect(h.acquirer.authorizations()).toEqual([]);
   });
 });
 

@@ -152,12 +152,31 @@ describe('migrate', () => {
        WHERE table_schema = current_schema() AND table_name = 'paystate_payments' AND column_name = 'not_found_answers'`,
     );
     expect(columns).toEqual([]);
-    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([5]);
+    const throughFive = MIGRATIONS.filter((migration) => migration.version <= 5);
+    expect(
+      (await migrate(pool!, { migrations: throughFive }))._unsafeUnwrap().applied.map((applied) => applied.version),
+    ).toEqual([5]);
     const { rows } = await pool!.query<{ column_default: string; is_nullable: string }>(
       `SELECT column_default, is_nullable FROM information_schema.columns
        WHERE table_schema = current_schema() AND table_name = 'paystate_payments' AND column_name = 'not_found_answers'`,
     );
     expect(rows).toEqual([{ column_default: '0', is_nullable: 'NO' }]);
+  });
+
+  it('adds write_id (migration 6): nullable text, as rows written before have none', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    await migrate(pool!, { migrations: MIGRATIONS.filter((migration) => migration.version <= 5) });
+    await pool!.query(
+      `INSERT INTO paystate_outbox (event_id, payment_id, event_type, event) VALUES ('e', 'p', 't', '{}')`,
+    );
+    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([6]);
+    const { rows } = await pool!.query<{ is_nullable: string; data_type: string }>(
+      `SELECT is_nullable, data_type FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'paystate_payments' AND column_name = 'write_id'`,
+    );
+    expect(rows).toEqual([{ is_nullable: 'YES', data_type: 'text' }]);
   });
 
   it('answers unavailable, retryable, when the server cannot be reached', async () => {

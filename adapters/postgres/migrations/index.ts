@@ -3,6 +3,7 @@ import { idempotencyKeys } from './0002-idempotency-keys.js';
 import { credentials } from './0003-credentials.js';
 import { outboxEventsAsJson } from './0004-outbox-events-as-json.js';
 import { notFoundAnswers } from './0005-not-found-answers.js';
+import { writeId } from './0006-write-id.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   credentials,
   outboxEventsAsJson,
   notFoundAnswers,
+  writeId,
 ];
