@@ -98,6 +98,16 @@ export function detectScheme(number: string): CardScheme | null {
   return null;
 }
 
+/** Whether `text` has at least `count` ASCII digits: most text has fewer than a card number. */
+function hasDigits(text: string, count: number): boolean {
+  let found = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++found >= count) return true;
+  }
+  return false;
+}
+
 /** Runs of digit groups, each group separated from the next by one space or dash. */
 const DIGIT_GROUPS = /\d+(?:[ -]\d+)*/g;
 const GROUP_SEPARATOR = /[ -]/;
@@ -111,6 +121,7 @@ const GROUP_SEPARATOR = /[ -]/;
  * digits in one group (an id) is not a card number.
  */
 export function containsCardNumber(text: string): boolean {
+  if (!hasDigits(text, 12)) return false;
   for (const run of text.matchAll(DIGIT_GROUPS)) {
     const groups = run[0].split(GROUP_SEPARATOR);
     for (let first = 0; first < groups.length; first++) {
