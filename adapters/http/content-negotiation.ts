@@ -57,10 +57,22 @@ export function isJsonContentType(contentType: string | null): boolean {
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
+/** True when the body is sent as it is: no `Content-Encoding`, or `identity` (this API decodes none). */
+export function isIdentityEncoding(contentEncoding: string | null): boolean {
+  return (
+    contentEncoding === null || contentEncoding.trim() === '' || contentEncoding.trim().toLowerCase() === 'identity'
+  );
+}
+
 export function notAcceptable(): Problem {
   return problem('not_acceptable', 'This API answers application/json (errors: application/problem+json)');
 }
 
 export function unsupportedMediaType(): Problem {
   return problem('unsupported_media_type', 'Send the request body as application/json (UTF-8)');
+}
+
+/** RFC 9110 section 15.5.16: a content coding the server does not decode is a 415. */
+export function unsupportedContentEncoding(): Problem {
+  return problem('unsupported_media_type', 'Send the request body without a Content-Encoding (no gzip, deflate or br)');
 }

@@ -66,6 +66,8 @@ function fromNodeRequest(req: IncomingMessage, options: NodeServeOptions): HttpR
     method: req.method ?? 'GET',
     target: options.target ?? req.url ?? '/',
     header(name) {
+      // A host's body parser hands over the body decoded: its Content-Encoding no longer applies.
+      if (given !== undefined && name === 'content-encoding') return null;
       const value = req.headers[name];
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(', ') : value;

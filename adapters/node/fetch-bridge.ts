@@ -135,7 +135,10 @@ export function sendNotImplemented(req: IncomingMessage, res: ServerResponse): v
  */
 export function toFetchRequest(req: IncomingMessage, options: ToFetchRequestOptions = {}): Request {
   const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers: requestHeaders(req) };
+  const headers = requestHeaders(req);
+  // A host's body parser hands over the body decoded: its Content-Encoding no longer applies.
+  if (options.body !== undefined) headers.delete('content-encoding');
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (method !== 'GET' && method !== 'HEAD') {
     if (options.body !== undefined) {
       init.body = options.body as BodyInit;

@@ -2,7 +2,7 @@
 export const REDIRECT_URL_MAX_LENGTH = 2048;
 
 /** Why a redirect URL is refused. */
-export type RedirectUrlProblem = 'too_long' | 'invalid_characters' | 'not_absolute' | 'insecure';
+export type RedirectUrlProblem = 'too_long' | 'invalid_characters' | 'not_absolute' | 'insecure' | 'credentials';
 
 // Spaces and control characters: the WHATWG parser would silently strip or encode them.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -16,7 +16,8 @@ function isLoopbackHost(hostname: string): boolean {
 
 /**
  * Checks a `session.redirect_url` (decisions.md section 4): absolute, at most 2048 characters,
- * `https`, or `http` only for `localhost` and loopback addresses (127.0.0.0/8, `[::1]`).
+ * `https`, or `http` only for `localhost` and loopback addresses (127.0.0.0/8, `[::1]`); and no
+ * user name or password, which browsers show in front of the real host.
  * Returns null when the URL is acceptable.
  */
 export function redirectUrlProblem(value: string): RedirectUrlProblem | null {
@@ -28,6 +29,8 @@ export function redirectUrlProblem(value: string): RedirectUrlProblem | null {
   } catch {
     return 'not_absolute';
   }
+  // A user name or password puts another host in front of the real one (https://bank.example@evil.example).
+  if (url.username !== '' || url.password !== '') return 'credentials';
   if (url.protocol === 'https:') return url.hostname === '' ? 'not_absolute' : null;
   if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? null : 'insecure';
   return 'insecure';

@@ -22,6 +22,7 @@ const REDIRECT_URL_MESSAGES: Readonly<Record<RedirectUrlProblem, string>> = {
   invalid_characters: 'Must not contain spaces or control characters',
   not_absolute: 'Must be an absolute URL',
   insecure: 'Must use https (http is accepted only for localhost and loopback addresses)',
+  credentials: 'Must not contain a user name or password',
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;

@@ -32,6 +32,10 @@ describe('redirectUrlProblem', () => {
     ['https://shop.example/a b', 'invalid_characters'],
     [' https://shop.example/', 'invalid_characters'],
     ['https://shop.example/\n', 'invalid_characters'],
+    ['https://u:p@shop.example/x', 'credentials'],
+    ['https://bank.example@evil.example/', 'credentials'],
+    ['https://:secret@shop.example/', 'credentials'],
+    ['http://user@localhost/', 'credentials'],
   ])('rejects %s (%s)', (url, problem) => expect(redirectUrlProblem(url)).toBe(problem));
 
   it('accepts 2048 characters and rejects 2049', () => {

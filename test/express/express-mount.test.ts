@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
@@ -112,6 +113,25 @@ describe('paystate() mounted in an existing Express app', () => {
     const overOurs = JSON.stringify(hostedRequest({ description: 'x'.repeat(70 * 1024) }));
     expectProblem(await post(url, TOKENS.alphaCompliant, overOurs), 413, 'payload_too_large');
     expect(api.repository.size()).toBe(0);
+  });
+
+  it('takes a gzip body that the host decoded, and refuses one it would have to decode itself', async () => {
+    const gzipped = new Uint8Array(gzipSync(JSON.stringify(hostedRequest())));
+    const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const decoded = makeApi();
+    const behindParser = await listen(hostApp(decoded, { jsonFirst: true }));
+    const taken = await post(
+      `${behindParser}/payments/v1/profiles/${MAIN}/payments`,
+      TOKENS.alphaHosted,
+      gzipped,
+      headers,
+    );
+    expect(taken.status).toBe(201);
+    const refused = makeApi();
+    const alone = await listen(hostApp(refused));
+    const answer = await post(`${alone}/payments/v1/profiles/${MAIN}/payments`, TOKENS.alphaHosted, gzipped, headers);
+    expectProblem(answer, 415, 'unsupported_media_type');
+    expect(refused.repository.size()).toBe(0);
   });
 
   it('with the raw body kept, the body is exactly what the client sent', async () => {

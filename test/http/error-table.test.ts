@@ -177,6 +177,24 @@ describe.each(SERVER_KINDS)('error table (decisions.md section 5) served by %s',
       });
       expectProblem(untyped, 415, 'unsupported_media_type');
     });
+
+    it('unsupported_media_type for a content coding it does not decode; identity is accepted', async () => {
+      for (const encoding of ['gzip', 'br', 'deflate, gzip']) {
+        const answer = await post(payments, TOKENS.alphaCompliant, JSON.stringify(hostedRequest()), {
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        });
+        // A host's express.json() decodes the body itself first (and refuses this one, which is
+        // not compressed); paystate then gets it decoded.
+        if (hostParsesJson) expect([400, 415]).toContain(answer.status);
+        else expectProblem(answer, 415, 'unsupported_media_type');
+      }
+      const identity = await post(payments, TOKENS.alphaCompliant, JSON.stringify(hostedRequest()), {
+        'content-type': 'application/json',
+        'content-encoding': 'identity',
+      });
+      expect(identity.status).toBe(201);
+    });
   });
 
   describe('413 payload_too_large over 64 KiB', () => {

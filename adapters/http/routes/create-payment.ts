@@ -1,6 +1,11 @@
 import { err, ok } from 'neverthrow';
 import { paymentUnder } from '../base-path.js';
-import { isJsonContentType, unsupportedMediaType } from '../content-negotiation.js';
+import {
+  isIdentityEncoding,
+  isJsonContentType,
+  unsupportedContentEncoding,
+  unsupportedMediaType,
+} from '../content-negotiation.js';
 import { jsonAnswer } from '../http-answer.js';
 import { idempotencyKeyOf, requestFingerprint, runIdempotent, type IdempotentOutcome } from '../idempotency.js';
 import { parseJsonBody } from '../json-body.js';
@@ -23,6 +28,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
   const query = readQuery(context.url, []);
   if (query.isErr()) return err(query.error);
   if (!isJsonContentType(request.header('content-type'))) return err(unsupportedMediaType());
+  if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
   const key = idempotencyKeyOf(request.header('idempotency-key'));
   if (key.isErr()) return err(key.error);
 
