@@ -58,6 +58,18 @@ describe.each(SERVER_KINDS)('Idempotency-Key (decisions.md section 6), served by
     expect(api.acquirer.authorizations()).toHaveLength(1);
   });
 
+  it('takes another spelling of the same path as the same request', async () => {
+    await start();
+    const key = { 'idempotency-key': 'spelled-twice' };
+    const first = await post(payments, TOKENS.alphaCompliant, hostedRequest(), key);
+    expect(first.status).toBe(201);
+    const encoded = payments.replace('/profiles/profile_', '/profiles/profile%5F');
+    expect(encoded).not.toBe(payments);
+    const again = await post(encoded, TOKENS.alphaCompliant, hostedRequest(), key);
+    expect(again.text).toBe(first.text);
+    expect(again.headers['idempotency-replayed']).toBe('true');
+  });
+
   it('422 idempotency_key_reused for a different body or another path with the same key', async () => {
     await start();
     const key = { 'idempotency-key': 'k-422' };

@@ -50,7 +50,9 @@ export const createPaymentRoute: RouteHandler = async (context) => {
 
   const create = () => createPayment(context, profileId, body.value);
   if (key.value === null) return ok((await create()).answer);
-  const fingerprint = await requestFingerprint(request.method, context.path, body.value);
+  // The resource, not its spelling: /profiles/profile_w%65bshop/payments is the same one.
+  const resource = `/v1/profiles/${encodeURIComponent(profileId)}/payments`;
+  const fingerprint = await requestFingerprint(request.method, resource, body.value);
   return ok(
     await runIdempotent(
       {
