@@ -8,7 +8,7 @@ import { callPort, toPaymentError } from './run-port.js';
  * Delivers outbox events to the event sink, oldest first, and marks what was delivered. Order
  * holds per payment: once the sink refuses an event, that payment's later events wait for the
  * next round, while other payments' events in the batch go on. Refused events are offered again
-as they are, so a batch full of them delivers nothing (docs/architecture.md, known limit).
+ * as they are, so a batch full of them delivers nothing (docs/architecture.md, known limit).
  * Delivery is at least once (a crash between publish and mark repeats an event; consumers
  * de-duplicate on `id`).
  */
