@@ -15,28 +15,26 @@ const VALID_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** Where a request whose target cannot be parsed as a URL goes (any handler answers it 404). */
 const UNPARSABLE_TARGET = '/.invalid-request-target';
 
-/** The host of the request URL: the `Host` header when a URL can carry it, else `localhost`. */
-function requestHost(req: IncomingMessage, scheme: string): string {
-  const host = req.headers.host;
-  if (host === undefined || !VALID_HOST.test(host)) return 'localhost';
-  try {
-    // The pattern lets through what URL still refuses (port 99999, 999.999.999.999, [:::::]).
-    new URL(`${scheme}://${host}/`);
-    return host;
-  } catch {
-    return 'localhost';
-  }
-}
-
 function requestUrl(req: IncomingMessage, target: string): string {
   const scheme = 'encrypted' in req.socket && req.socket.encrypted === true ? 'https' : 'http';
-  const host = requestHost(req, scheme);
+  const header = req.headers.host;
+  const host = header !== undefined && VALID_HOST.test(header) ? header : 'localhost';
   const path = target.startsWith('/') ? target : UNPARSABLE_TARGET;
-  try {
-    return new URL(`${scheme}://${host}${path}`).href;
-  } catch {
-    return `${scheme}://${host}${UNPARSABLE_TARGET}`;
+  // One parse when all is well. Else the target, then the host, is what URL refuses: the pattern
+  // lets through hosts it still cannot hold (port 99999, 999.999.999.999, [:::::]).
+  const candidates: readonly (readonly [string, string])[] = [
+    [host, path],
+    [host, UNPARSABLE_TARGET],
+    ['localhost', path],
+  ];
+  for (const [candidateHost, candidatePath] of candidates) {
+    try {
+      return new URL(`${scheme}://${candidateHost}${candidatePath}`).href;
+    } catch {
+      // Try the next one.
+    }
   }
+  return `${scheme}://localhost${UNPARSABLE_TARGET}`;
 }
 
 function requestHeaders(req: IncomingMessage): Headers {

@@ -554,16 +554,16 @@ describe('storage faults', () => {
 describe('writes whose outcome is unknown', () => {
   /** A repository whose chosen writes land and then report `failure`, as a commit whose answer was lost. */
   function landsThenFails(failure: RepositoryError, which: (record: PaymentRecord) => boolean) {
+    const landThenFail =
+      (write: PaymentRepository['insert']): PaymentRepository['insert'] =>
+      async (record, events) => {
+        const result = await write(record, events);
+        return result.isOk() && which(record) ? err(failure) : result;
+      };
     return (repository: MemoryPaymentRepository): PaymentRepository => ({
       ...repository,
-      insert: async (record, events) => {
-        const result = await repository.insert(record, events);
-        return result.isOk() && which(record) ? err(failure) : result;
-      },
-      update: async (record, events) => {
-        const result = await repository.update(record, events);
-        return result.isOk() && which(record) ? err(failure) : result;
-      },
+      insert: landThenFail(repository.insert),
+      update: landThenFail(repository.update),
     });
   }
   const lost: RepositoryError = { code: 'unavailable', message: 'Connection terminated', retryable: true };
@@ -572,13 +572,11 @@ describe('writes whose outcome is unknown', () => {
     const h = makeEngineHarness({}, 0, {
       wrapRepository: landsThenFails(lost, (record) => record.state === 'awaiting_challenge'),
     });
-    const payment = (
-      await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
-    )._unsafeUnwrap();
+    const payment = await createHosted(h);
     const submitted = await h.engine.submitCard({
       paymentId: payment.id,
       token: h.hostedToken(payment),
-      body: cardSubmission('4000000000003220'),
+      body: cardSubmission(CHALLENGE_CARD),
     });
     expect(submitted._unsafeUnwrap().state).toBe('processing');
     expect((await stored(h, payment.id)).state).toBe('awaiting_challenge');
@@ -589,12 +587,7 @@ describe('writes whose outcome is unknown', () => {
 
   it('an insert that landed, answered a lost connection and was retried into a conflict with itself: created', async () => {
     const h = makeEngineHarness({ retries: 1 }, 0, { wrapRepository: landsThenFails(lost, () => true) });
-    const created = await h.engine.createPayment({
-      client: compliantClient,
-      profileId: PROFILE,
-      body: hostedRequest(),
-    });
-    expect(created._unsafeUnwrap().state).toBe('processing');
+    expect((await createHosted(h)).state).toBe('processing');
     expect(h.repository.size()).toBe(1);
     expect(h.logs.some((log) => log.message === 'write reported failed but stored')).toBe(true);
   });

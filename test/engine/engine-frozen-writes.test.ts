@@ -13,15 +13,15 @@ import { cardSubmission } from '../support/requests.js';
 function unfrozenReads(repository: MemoryPaymentRepository) {
   const writes: { method: string; state: string; frozen: boolean }[] = [];
   const thaw = <T>(value: T): T => structuredClone(value);
+  const recorded =
+    (method: string, write: PaymentRepository['insert']): PaymentRepository['insert'] =>
+    (record, events) => {
+      writes.push({ method, state: record.state, frozen: isDeepFrozen(record) && isDeepFrozen(events) });
+      return write(record, events);
+    };
   const wrapped: PaymentRepository = {
-    insert(record, events) {
-      writes.push({ method: 'insert', state: record.state, frozen: isDeepFrozen(record) && isDeepFrozen(events) });
-      return repository.insert(record, events);
-    },
-    update(record, events) {
-      writes.push({ method: 'update', state: record.state, frozen: isDeepFrozen(record) && isDeepFrozen(events) });
-      return repository.update(record, events);
-    },
+    insert: recorded('insert', repository.insert),
+    update: recorded('update', repository.update),
     load: async (id) => (await repository.load(id)).map(thaw),
     list: async (query) => (await repository.list(query)).map(thaw),
     findDue: async (query) => (await repository.findDue(query)).map(thaw),
