@@ -68,7 +68,9 @@ const pageSize = (limit: number): number =>
  * - records and events are stored as deep-frozen copies;
  * - `list` walks a per-profile index sorted by (createdAt, id) and `findDue` two indexes sorted
  *   by due time, so both cost about what they return, not the number of payments stored;
- * - `list` with an `after` cursor that is not a payment of that profile returns an empty page.
+ * - `list` with an `after` cursor that is not a payment of that profile returns an empty page;
+ * - `readOutbox` walks the undelivered entries in order, passing over deferred ones, so it also
+ *   costs the deferred entries older than the last one it returns.
  */
 export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOptions = {}): MemoryPaymentRepository {
   const records = new Map<string, PaymentRecord>();
@@ -77,6 +79,8 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
   const inquiries = createSortedIndex();
   /** Undelivered entries; a Map iterates in insertion order, which is sequence order. */
   const outbox = new Map<number, OutboxEntry>();
+  /** When deferred entries are due again, by sequence. */
+  const retryAts = new Map<number, number>();
   const injected = new Map<RepositoryMethod, RepositoryError[]>();
   let lastSequence = 0;
 
@@ -112,7 +116,7 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     updateIndexes(previous, stored);
     for (const event of storedEvents) {
       lastSequence += 1;
-      outbox.set(lastSequence, Object.freeze({ sequence: lastSequence, event }));
+      outbox.set(lastSequence, Object.freeze({ sequence: lastSequence, event, attempts: 0 }));
     }
   };
 
@@ -188,20 +192,41 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
         return ok({ expiries: due(expiries, query.now, limit), inquiries: due(inquiries, query.now, limit) });
       }),
 
-    readOutbox: (limit) =>
-      run('readOutbox', [limit], (): Result<readonly OutboxEntry[], RepositoryError> => {
-        const count = pageSize(limit);
+    readOutbox: (query) =>
+      run('readOutbox', [query], (): Result<readonly OutboxEntry[], RepositoryError> => {
+        const count = pageSize(query.limit);
         const entries: OutboxEntry[] = [];
+        /** Payments with an earlier entry not yet due: their later entries wait. */
+        const waiting = new Set<string>();
         for (const entry of outbox.values()) {
           if (entries.length >= count) break;
-          entries.push(entry);
+          const paymentId = entry.event.paymentId;
+          if (waiting.has(paymentId)) continue;
+          const retryAt = retryAts.get(entry.sequence);
+          if (retryAt !== undefined && retryAt > query.now) waiting.add(paymentId);
+          else entries.push(entry);
         }
         return ok(entries);
       }),
 
     markDelivered: (sequences) =>
       run('markDelivered', [sequences], () => {
-        for (const sequence of sequences) outbox.delete(sequence);
+        for (const sequence of sequences) {
+          outbox.delete(sequence);
+          retryAts.delete(sequence);
+        }
+        return ok(undefined);
+      }),
+
+    deferDelivery: (deferrals) =>
+      run('deferDelivery', [deferrals], () => {
+        for (const { sequence, attempts, retryAt } of deferrals) {
+          const entry = outbox.get(sequence);
+          if (entry === undefined) continue;
+          // Replacing a key keeps its place in the Map's order.
+          outbox.set(sequence, Object.freeze({ sequence, event: entry.event, attempts }));
+          retryAts.set(sequence, retryAt);
+        }
         return ok(undefined);
       }),
 

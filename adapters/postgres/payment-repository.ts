@@ -20,6 +20,7 @@ import {
   LIST_FIRST,
   LOAD,
   MARK_DELIVERED,
+  DEFER_DELIVERY,
   PURGE_DELIVERED,
   READ_OUTBOX,
   RELEASE_OUTBOX_LEASE,
@@ -190,24 +191,39 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
       });
     },
 
-    async readOutbox(limit) {
-      const count = pageSize(limit);
+    async readOutbox(query) {
+      const count = pageSize(query.limit);
       if (count === 0) return ok([]);
-      const result = await run<{ sequence: string; event: DomainEvent }>(READ_OUTBOX, [
+      const result = await run<{ sequence: string; event: DomainEvent; attempts: number }>(READ_OUTBOX, [
         instanceId,
         outboxLeaseMs,
         count,
+        new Date(query.now).toISOString(),
       ]);
       if (result.isErr()) return err(result.error);
       const rows = result.value.rows;
       return readRows(() =>
-        rows.map((row): OutboxEntry => ({ sequence: safeNumber(row.sequence, 'sequence'), event: row.event })),
+        rows.map((row): OutboxEntry => ({
+          sequence: safeNumber(row.sequence, 'sequence'),
+          event: row.event,
+          attempts: row.attempts,
+        })),
       );
     },
 
     async markDelivered(sequences) {
       if (sequences.length === 0) return ok(undefined);
       const result = await run(MARK_DELIVERED, [sequences.map(String)]);
+      return result.isErr() ? err(result.error) : ok(undefined);
+    },
+
+    async deferDelivery(deferrals) {
+      if (deferrals.length === 0) return ok(undefined);
+      const result = await run(DEFER_DELIVERY, [
+        deferrals.map((deferral) => String(deferral.sequence)),
+        deferrals.map((deferral) => deferral.attempts),
+        deferrals.map((deferral) => new Date(deferral.retryAt).toISOString()),
+      ]);
       return result.isErr() ? err(result.error) : ok(undefined);
     },
 

@@ -113,7 +113,11 @@ WHERE p.id = due.id
 RETURNING due.kind, ${SELECT_P}`,
 };
 
-/** Takes or renews the outbox lease, then reads the oldest undelivered events if this instance holds it. */
+/**
+ * Takes or renews the outbox lease, then, if this instance holds it, reads the oldest undelivered
+ * events due at $4: not deferred past it, and with no earlier event of their payment that is
+ * (the partial index `paystate_outbox_deferred` answers that).
+ */
 export const READ_OUTBOX: Statement = {
   name: 'paystate_outbox_read',
   text: `
@@ -123,8 +127,14 @@ WITH lease AS (
   WHERE holder = $1 OR holder IS NULL OR held_until IS NULL OR held_until <= now()
   RETURNING holder
 )
-SELECT o.sequence, o.event FROM paystate_outbox o
+SELECT o.sequence, o.event, o.attempts FROM paystate_outbox o
 WHERE o.delivered_at IS NULL AND EXISTS (SELECT 1 FROM lease)
+  AND (o.retry_at IS NULL OR o.retry_at <= $4)
+  AND NOT EXISTS (
+    SELECT 1 FROM paystate_outbox d
+    WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
+      AND d.delivered_at IS NULL AND d.retry_at > $4
+  )
 ORDER BY o.sequence
 LIMIT $3`,
 };
@@ -132,6 +142,14 @@ LIMIT $3`,
 export const MARK_DELIVERED: Statement = {
   name: 'paystate_outbox_mark_delivered',
   text: `UPDATE paystate_outbox SET delivered_at = now() WHERE sequence = ANY($1::bigint[]) AND delivered_at IS NULL`,
+};
+
+export const DEFER_DELIVERY: Statement = {
+  name: 'paystate_outbox_defer',
+  text: `
+UPDATE paystate_outbox o SET attempts = d.attempts, retry_at = d.retry_at
+FROM unnest($1::bigint[], $2::int[], $3::timestamptz[]) AS d(sequence, attempts, retry_at)
+WHERE o.sequence = d.sequence AND o.delivered_at IS NULL`,
 };
 
 export const PURGE_DELIVERED: Statement = {

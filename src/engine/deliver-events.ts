@@ -1,15 +1,15 @@
 import { Effect } from 'effect';
 import type { PaymentError } from '../errors/payment-error.js';
+import type { OutboxDeferral, OutboxEntry } from '../ports/payment-repository.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
 import { callPort, toPaymentError } from './run-port.js';
 
 /**
- * Delivers outbox events to the event sink, oldest first, and marks what was delivered. Order
- * holds per payment: once the sink refuses an event, that payment's later events wait for the
- * next round, while other payments' events in the batch go on. Refused events are offered again
- * as they are, so a batch full of them delivers nothing (docs/architecture.md, known limit).
- * Delivery is at least once (a crash between publish and mark repeats an event; consumers
+ * Delivers due outbox events to the event sink, oldest first, and marks what was delivered.
+ * Order holds per payment: once the sink refuses an event, it is deferred with a growing back-off
+ * (`deliveryRetry`), and that payment's later events wait behind it, while other payments' events
+ * go on. Delivery is at least once (a crash between publish and mark repeats an event; consumers
  * de-duplicate on `id`).
  */
 export function deliverEvents(ctx: EngineContext): Effect.Effect<number, PaymentError> {
@@ -27,10 +27,12 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
   if (sink === undefined) return Effect.succeed({ delivered: 0, full: false });
   const storage = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true };
   return Effect.gen(function* () {
-    const entries = yield* callPort(() => ctx.ports.repository.readOutbox(ctx.options.batchSize), storage).pipe(
-      Effect.mapError(toPaymentError('payment storage')),
-    );
+    const entries = yield* callPort(
+      () => ctx.ports.repository.readOutbox({ now: ctx.ports.clock.now(), limit: ctx.options.batchSize }),
+      storage,
+    ).pipe(Effect.mapError(toPaymentError('payment storage')));
     const delivered: number[] = [];
+    const deferred: OutboxDeferral[] = [];
     const held = new Set<string>();
     for (const entry of entries) {
       if (held.has(entry.event.paymentId)) continue;
@@ -46,7 +48,7 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
       );
       if (!published) {
         held.add(entry.event.paymentId);
-        ctx.logger.warn({ eventId: entry.event.id, paymentId: entry.event.paymentId }, 'event sink refused an event');
+        deferred.push(deferral(ctx, entry));
         continue;
       }
       delivered.push(entry.sequence);
@@ -56,6 +58,32 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
         Effect.mapError(toPaymentError('payment storage')),
       );
     }
+    if (deferred.length > 0) {
+      yield* callPort(() => ctx.ports.repository.deferDelivery(deferred), storage).pipe(
+        Effect.mapError(toPaymentError('payment storage')),
+      );
+    }
     return { delivered: delivered.length, full: entries.length >= ctx.options.batchSize };
   });
+}
+
+/**
+ * The next attempt of a refused event: `firstDelayMs` after its first failure, doubling up to
+ * `maxDelayMs`. Logged as a warning, and as an error once the delay has reached its cap.
+ */
+function deferral(ctx: EngineContext, entry: OutboxEntry): OutboxDeferral {
+  const attempts = entry.attempts + 1;
+  const { deliveryFirstDelayMs: first, deliveryMaxDelayMs: max } = ctx.options;
+  const delayMs = Math.min(max, first * 2 ** Math.min(attempts - 1, 52));
+  const retryAt = ctx.ports.clock.now() + delayMs;
+  const fields = {
+    eventId: entry.event.id,
+    paymentId: entry.event.paymentId,
+    attempts,
+    retryAt: new Date(retryAt).toISOString(),
+  };
+  if (delayMs >= max)
+    ctx.logger.error(fields, "event sink keeps refusing an event; it and its payment's later events wait");
+  else ctx.logger.warn(fields, 'event sink refused an event; it will be offered again');
+  return { sequence: entry.sequence, attempts, retryAt };
 }

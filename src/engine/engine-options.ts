@@ -28,6 +28,16 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
   /** How many due payments are handled at once in a tick. Default 8. */
   readonly sweepConcurrency?: number;
   /**
+   * Back-off of an event the sink refused (after the `retries` of one delivery): it is offered
+   * again after `firstDelayMs`, then after twice as long each time, up to `maxDelayMs`, for as
+   * long as it is refused. It is never dropped; that payment's later events wait behind it.
+   * Defaults: 1000 and 3,600,000 (one hour).
+   */
+  readonly deliveryRetry?: {
+    readonly firstDelayMs?: number;
+    readonly maxDelayMs?: number;
+  };
+  /**
    * Receives XState inspection events for every payment step (`@xstate.actor`, `@xstate.event`,
    * `@xstate.action`, `@xstate.snapshot`), as `createActor(machine, { inspect })` would; e.g.
    * `createSkyInspector().inspect` from `@statelyai/inspect`. Each payment is one actor whose
@@ -46,6 +56,8 @@ export interface ResolvedEngineOptions {
   readonly batchSize: number;
   readonly batchesPerTick: number;
   readonly sweepConcurrency: number;
+  readonly deliveryFirstDelayMs: number;
+  readonly deliveryMaxDelayMs: number;
 }
 
 /**
@@ -55,6 +67,12 @@ export interface ResolvedEngineOptions {
  */
 export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEngineOptions {
   const resolved = resolveDefaults(options);
+  const { deliveryFirstDelayMs: first, deliveryMaxDelayMs: max } = resolved;
+  if (!Number.isSafeInteger(first) || first < 1 || !Number.isSafeInteger(max) || max < first) {
+    throw new RangeError(
+      `deliveryRetry needs whole milliseconds with 1 <= firstDelayMs <= maxDelayMs (got ${first} and ${max})`,
+    );
+  }
   const staleAfter = options.authorizationStaleAfterMs ?? DEFAULT_PAYMENT_MACHINE_OPTIONS.authorizationStaleAfterMs;
   const worstCase = (resolved.retries + 1) * resolved.storageTimeoutMs + resolved.acquirerTimeoutMs;
   if (staleAfter < worstCase * 1.5) {
@@ -79,5 +97,7 @@ function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {
     batchSize: options.batchSize ?? 100,
     batchesPerTick: options.batchesPerTick ?? 50,
     sweepConcurrency: options.sweepConcurrency ?? 8,
+    deliveryFirstDelayMs: options.deliveryRetry?.firstDelayMs ?? 1000,
+    deliveryMaxDelayMs: options.deliveryRetry?.maxDelayMs ?? 3_600_000,
   };
 }

@@ -13,6 +13,7 @@ export type { IdGenerator } from './id-generator.js';
 export { logsAt, silentLogger, type Logger, type LogLevel } from './logger.js';
 export type {
   DuePayments,
+  OutboxDeferral,
   OutboxEntry,
   PaymentPage,
   PaymentRepository,

@@ -26,6 +26,16 @@ export interface DuePayments {
 export interface OutboxEntry {
   readonly sequence: number;
   readonly event: DomainEvent;
+  /** How many deliveries of this event have failed so far (0 for a new event). */
+  readonly attempts: number;
+}
+
+/** A failed delivery: the event's new attempt count and when to offer it again. */
+export interface OutboxDeferral {
+  readonly sequence: number;
+  readonly attempts: number;
+  /** Epoch milliseconds; `readOutbox` leaves the event out while its `now` is earlier. */
+  readonly retryAt: number;
 }
 
 /**
@@ -44,7 +54,18 @@ export interface PaymentRepository {
   /** Newest first (createdAt desc, id desc); `after` is a payment id from a previous page. */
   list(query: { profileId: string; limit: number; after?: string }): PortResult<PaymentPage, RepositoryError>;
   findDue(query: { now: number; limit: number }): PortResult<DuePayments, RepositoryError>;
-  /** Undelivered outbox entries, oldest first. */
-  readOutbox(limit: number): PortResult<readonly OutboxEntry[], RepositoryError>;
+  /**
+   * Undelivered outbox entries that are due at `now`, oldest first: an entry is due unless it
+   * was deferred to a later `retryAt`. Order holds per payment, so every entry of a payment that
+   * has an earlier undelivered entry not yet due is left out too; other payments' entries are
+   * not held back by it.
+   */
+  readOutbox(query: { now: number; limit: number }): PortResult<readonly OutboxEntry[], RepositoryError>;
+  /** Forgets delivered entries. Already delivered or unknown sequences change nothing. */
   markDelivered(sequences: readonly number[]): PortResult<void, RepositoryError>;
+  /**
+   * Stores failed deliveries: each entry's attempt count and `retryAt`. Delivered or unknown
+   * sequences change nothing.
+   */
+  deferDelivery(deferrals: readonly OutboxDeferral[]): PortResult<void, RepositoryError>;
 }

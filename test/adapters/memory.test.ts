@@ -39,7 +39,7 @@ describe('createMemoryPaymentRepository', () => {
     expect(loaded).not.toBe(record);
     expect(isDeepFrozen(loaded)).toBe(true);
     expect(Object.isFrozen(record)).toBe(false);
-    const [entry] = await expectOk(repository.readOutbox(10));
+    const [entry] = await expectOk(repository.readOutbox({ now: T0, limit: 10 }));
     expect(isDeepFrozen(entry)).toBe(true);
   });
 
@@ -63,7 +63,7 @@ describe('createMemoryPaymentRepository', () => {
     const error = await expectErr(repository.insert(record, [makeEvent(record)]));
     expect(error).toMatchObject({ code: 'unavailable', retryable: true });
     expect(repository.size()).toBe(0);
-    expect(await expectOk(repository.readOutbox(10))).toEqual([]);
+    expect(await expectOk(repository.readOutbox({ now: T0, limit: 10 }))).toEqual([]);
 
     await expectOk(repository.insert(record, []));
     const custom: RepositoryError = { code: 'unavailable', message: 'serialization failure', retryable: true };

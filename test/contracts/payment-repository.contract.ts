@@ -54,7 +54,9 @@ const ALL = 10_000;
  * - `nextCursor` is null when nothing follows, even if the page is full;
  * - `findDue` returns the oldest due first (by `expiresAt` / `nextInquiryAt`);
  * - `conflict` also answers `update` of an id that does not exist;
- * - `markDelivered` of already delivered or unknown sequences succeeds and changes nothing.
+ * - `markDelivered` of already delivered or unknown sequences succeeds and changes nothing;
+ * - `readOutbox` leaves out entries deferred past its `now` and the later entries of their
+ *   payments; `deferDelivery` of delivered or unknown sequences changes nothing.
  */
 export function paymentRepositoryContract(name: string, makeHarness: () => Promise<PaymentRepositoryHarness>): void {
   describe(`PaymentRepository contract: ${name}`, () => {
@@ -75,7 +77,8 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
       return record;
     };
     const load = (id: string): Promise<PaymentRecord | null> => expectOk(repository.load(id));
-    const outbox = (limit = ALL): Promise<readonly OutboxEntry[]> => expectOk(repository.readOutbox(limit));
+    const outbox = (limit = ALL, at = T0): Promise<readonly OutboxEntry[]> =>
+      expectOk(repository.readOutbox({ now: at, limit }));
     const outboxEvents = async (): Promise<DomainEvent[]> => (await outbox()).map((entry) => entry.event);
     const ids = (records: readonly PaymentRecord[]): string[] => records.map((record) => record.id);
 
@@ -485,6 +488,78 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
         const [next] = (await outbox()) as [OutboxEntry];
         expect(next.event).toStrictEqual(later);
         expect(next.sequence).toBeGreaterThan(third.sequence);
+      });
+
+      it('leaves a deferred entry out until its retryAt, then returns it with its attempt count', async () => {
+        const record = makeRecord();
+        await insert(record, [makeEvent(record)]);
+        const [entry] = (await outbox()) as [OutboxEntry];
+        expect(entry.attempts).toBe(0);
+
+        await expectOk(repository.deferDelivery([{ sequence: entry.sequence, attempts: 1, retryAt: T0 + MINUTE }]));
+        expect(await outbox(ALL, T0)).toEqual([]);
+        expect(await outbox(ALL, T0 + MINUTE - 1)).toEqual([]);
+        expect(await outbox(ALL, T0 + MINUTE)).toStrictEqual([{ ...entry, attempts: 1 }]);
+
+        // Deferring again replaces both, an earlier retryAt included.
+        await expectOk(repository.deferDelivery([{ sequence: entry.sequence, attempts: 2, retryAt: T0 + 1 }]));
+        expect(await outbox(ALL, T0)).toEqual([]);
+        expect(await outbox(ALL, T0 + 1)).toStrictEqual([{ ...entry, attempts: 2 }]);
+      });
+
+      it("holds a payment's later entries behind its deferred one, in order, and no other payment's", async () => {
+        const a = makeRecord();
+        const b = makeRecord();
+        await insert(a, [makeEvent(a)]);
+        await insert(b, [makeEvent(b)]);
+        const aLater = nextVersion(a, { state: 'expired', nextRedirect: null });
+        await expectOk(repository.update(aLater, [makeEvent(aLater, 'payment.expired')]));
+        const [aFirst, bFirst, aSecond] = (await outbox()) as [OutboxEntry, OutboxEntry, OutboxEntry];
+        expect([aFirst.event.paymentId, bFirst.event.paymentId, aSecond.event.paymentId]).toEqual([a.id, b.id, a.id]);
+
+        await expectOk(repository.deferDelivery([{ sequence: aFirst.sequence, attempts: 1, retryAt: T0 + MINUTE }]));
+        expect(await outbox()).toStrictEqual([bFirst]);
+        expect(await outbox(ALL, T0 + MINUTE)).toStrictEqual([{ ...aFirst, attempts: 1 }, bFirst, aSecond]);
+
+        // A later entry deferred on its own does not hold back the earlier one.
+        await expectOk(repository.deferDelivery([{ sequence: aFirst.sequence, attempts: 1, retryAt: T0 }]));
+        await expectOk(repository.deferDelivery([{ sequence: aSecond.sequence, attempts: 1, retryAt: T0 + MINUTE }]));
+        expect(await outbox()).toStrictEqual([{ ...aFirst, attempts: 1 }, bFirst]);
+      });
+
+      it('fills the limit from other payments however many deferred entries come first', async () => {
+        const stuck = Array.from({ length: 5 }, () => makeRecord());
+        for (const record of stuck) await insert(record, [makeEvent(record)]);
+        const fresh = makeRecord();
+        const freshEvents = [makeEvent(fresh), makeEvent(fresh, 'payment.action_required')];
+        await insert(fresh, freshEvents);
+        const deferrals = (await outbox())
+          .filter((entry) => entry.event.paymentId !== fresh.id)
+          .map((entry) => ({ sequence: entry.sequence, attempts: 3, retryAt: T0 + MINUTE }));
+        expect(deferrals).toHaveLength(5);
+        await expectOk(repository.deferDelivery(deferrals));
+        expect((await outbox(2)).map((entry) => entry.event)).toStrictEqual(freshEvents);
+        expect(await outbox(2, T0 + MINUTE)).toHaveLength(2);
+        expect((await outbox(ALL, T0 + MINUTE)).map((entry) => entry.attempts)).toEqual([3, 3, 3, 3, 3, 0, 0]);
+      });
+
+      it('ignores deferrals of delivered or unknown sequences; marking a deferred entry delivered forgets it', async () => {
+        const record = makeRecord();
+        await insert(record, [makeEvent(record), makeEvent(record, 'payment.action_required')]);
+        const [first, second] = (await outbox()) as [OutboxEntry, OutboxEntry];
+        await expectOk(repository.markDelivered([first.sequence]));
+        await expectOk(
+          repository.deferDelivery([
+            { sequence: first.sequence, attempts: 1, retryAt: T0 + MINUTE },
+            { sequence: second.sequence + 1_000_000, attempts: 1, retryAt: T0 + MINUTE },
+          ]),
+        );
+        await expectOk(repository.deferDelivery([]));
+        expect(await outbox()).toStrictEqual([second]);
+
+        await expectOk(repository.deferDelivery([{ sequence: second.sequence, attempts: 1, retryAt: T0 + MINUTE }]));
+        await expectOk(repository.markDelivered([second.sequence]));
+        expect(await outbox(ALL, T0 + MINUTE)).toEqual([]);
       });
 
       it('writes events only together with their record', async () => {

@@ -87,7 +87,7 @@ describe('createPayment', () => {
     expectError(error, 'direct_flow_not_permitted');
     expect(calls()).toEqual([]);
     expect(h.repository.size()).toBe(0);
-    expect((await h.repository.readOutbox(100))._unsafeUnwrap()).toEqual([]);
+    expect((await h.repository.readOutbox({ now: h.clock.now(), limit: 100 }))._unsafeUnwrap()).toEqual([]);
     expect(JSON.stringify(error)).not.toMatch(/424242424242424/);
   });
 
@@ -185,7 +185,7 @@ describe('createPayment', () => {
     });
     // Nothing was sent to 3DS or the acquirer for a hosted payment.
     expect(h.acquirer.authorizeCalls(payment.id)).toBe(0);
-    const outbox = (await h.repository.readOutbox(10))._unsafeUnwrap();
+    const outbox = (await h.repository.readOutbox({ now: h.clock.now(), limit: 10 }))._unsafeUnwrap();
     expect(outbox.map((entry) => entry.event.type)).toEqual(['payment.created']);
     expect(outbox[0]?.event.payment).toEqual(payment);
   });
@@ -479,7 +479,7 @@ describe('events', () => {
     // Delivered events are not delivered again.
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
     expect(h.events.events()).toHaveLength(5);
-    expect((await h.repository.readOutbox(100))._unsafeUnwrap()).toEqual([]);
+    expect((await h.repository.readOutbox({ now: h.clock.now(), limit: 100 }))._unsafeUnwrap()).toEqual([]);
   });
 
   it('hosted created and expired events carry the right snapshots', async () => {
@@ -507,27 +507,34 @@ describe('events', () => {
     });
     await createDirect(h, VISA);
     await createDirect(h, DECLINED_CARD);
-    const outbox = (await h.repository.readOutbox(100))._unsafeUnwrap();
+    const outbox = (await h.repository.readOutbox({ now: h.clock.now(), limit: 100 }))._unsafeUnwrap();
     expect(outbox).toHaveLength(4);
     refuse = outbox[2]?.event.id ?? null;
 
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
     expect(h.events.events().map((e) => e.id)).toEqual(outbox.slice(0, 2).map((e) => e.event.id));
-    // Still refused: nothing more goes out, the later event is not sent ahead of it.
+    // Deferred for a second: nothing more goes out before, the later event is not sent ahead of it.
+    expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+    h.clock.advance(1000);
+    // Still refused: deferred again, the later event still waits.
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
     expect(h.events.events()).toHaveLength(2);
 
     refuse = null;
+    h.clock.advance(1999);
+    expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+    h.clock.advance(1);
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
     expect(h.events.events().map((e) => e.id)).toEqual(outbox.map((e) => e.event.id));
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
   });
 
-  it('a failed injected publish is retried on the next delivery', async () => {
+  it('a failed injected publish is retried by the first delivery after its back-off', async () => {
     const h = makeEngineHarness();
     await createDirect(h, VISA);
     h.events.injectFailure();
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+    h.clock.advance(1000);
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
     expect(h.events.events().map((e) => e.type)).toEqual(['payment.created', 'payment.succeeded']);
   });
@@ -835,7 +842,7 @@ describe('background worker shutdown', () => {
     await worker.stop();
     await new Promise((done) => setTimeout(done, 100));
     expect(h.events.events()).toHaveLength(2);
-    expect((await h.repository.readOutbox(10))._unsafeUnwrap()).toEqual([]);
+    expect((await h.repository.readOutbox({ now: h.clock.now(), limit: 10 }))._unsafeUnwrap()).toEqual([]);
   });
 });
 

@@ -39,6 +39,7 @@ describe('event delivery order', () => {
     ]);
 
     refused = null;
+    h.clock.advance(1000);
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
     expect(
       h.events
@@ -47,6 +48,105 @@ describe('event delivery order', () => {
         .map((e) => e.type),
     ).toEqual(['payment.created', 'payment.succeeded']);
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+  });
+
+  it('payments whose events the sink keeps refusing do not hold back the rest, however many they are', async () => {
+    const refused = new Set<string>();
+    const h = makeEngineHarness({ batchSize: 2 }, 0, {
+      events: {
+        failOn: (event: DomainEvent) =>
+          refused.has(event.paymentId)
+            ? { code: 'unavailable', message: 'webhook answered 500', retryable: true }
+            : null,
+      },
+    });
+    const create = async (card: string) =>
+      (
+        await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(card) })
+      )._unsafeUnwrap();
+    const stuck = [
+      await create('4242424242424242'),
+      await create('5555555555554444'),
+      await create('4242424242424242'),
+    ];
+    for (const payment of stuck) refused.add(payment.id);
+    const fine = await create('5555555555554444');
+
+    // Batches of two: each of the first three defers one stuck payment (its later event waits
+    // behind), so the fourth reaches the payment the sink accepts.
+    const delivered: number[] = [];
+    for (let batch = 0; batch < 4; batch++) delivered.push((await h.engine.deliverEvents())._unsafeUnwrap());
+    expect(delivered).toEqual([0, 0, 0, 2]);
+    expect(h.events.events().map((e) => [e.paymentId, e.type])).toEqual([
+      [fine.id, 'payment.created'],
+      [fine.id, 'payment.succeeded'],
+    ]);
+    const outbox = (await h.repository.readOutbox({ now: h.clock.now() + 1000, limit: 100 }))._unsafeUnwrap();
+    expect(outbox.map((entry) => [entry.event.paymentId, entry.attempts])).toEqual(
+      stuck.flatMap((payment) => [
+        [payment.id, 1],
+        [payment.id, 0],
+      ]),
+    );
+    // Every refusal is logged with its attempt and when it is offered again, never with card data.
+    const warnings = h.logs.filter((line) => line.level === 'warn');
+    expect(warnings.map((line) => line.fields)).toEqual(
+      outbox
+        .filter((entry) => entry.attempts === 1)
+        .map((entry) => ({
+          eventId: entry.event.id,
+          paymentId: entry.event.paymentId,
+          attempts: 1,
+          retryAt: new Date(h.clock.now() + 1000).toISOString(),
+        })),
+    );
+  });
+
+  it('backs off exponentially up to maxDelayMs, logs an error once it is there, and delivers in order when accepted', async () => {
+    let refusing = true;
+    const h = makeEngineHarness({ deliveryRetry: { firstDelayMs: 100, maxDelayMs: 1000 } }, 0, {
+      events: {
+        failOn: () => (refusing ? { code: 'unavailable', message: 'sink down', retryable: true } : null),
+      },
+    });
+    await h.engine.createPayment({
+      client: compliantClient,
+      profileId: PROFILE,
+      body: directRequest('4242424242424242'),
+    });
+    const delays: number[] = [];
+    let last = h.clock.now();
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+      const [entry] = (await h.repository.readOutbox({ now: Number.MAX_SAFE_INTEGER, limit: 1 }))._unsafeUnwrap();
+      expect(entry?.attempts).toBe(attempt);
+      // Not offered a millisecond early, offered exactly on time.
+      let waited = 0;
+      while ((await h.repository.readOutbox({ now: h.clock.now(), limit: 1 }))._unsafeUnwrap().length === 0) {
+        h.clock.advance(1);
+        waited += 1;
+      }
+      delays.push(h.clock.now() - last);
+      last = h.clock.now();
+      expect(waited).toBeGreaterThan(0);
+    }
+    expect(delays).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect(h.logs.filter((line) => line.level === 'warn')).toHaveLength(4);
+    const errors = h.logs.filter((line) => line.level === 'error');
+    expect(errors.map((line) => line.fields['attempts'])).toEqual([5, 6]);
+
+    refusing = false;
+    expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
+    expect(h.events.events().map((e) => e.type)).toEqual(['payment.created', 'payment.succeeded']);
+  });
+
+  it.each([
+    [{ firstDelayMs: 0 }],
+    [{ firstDelayMs: 1.5 }],
+    [{ firstDelayMs: 2000, maxDelayMs: 1000 }],
+    [{ maxDelayMs: Number.POSITIVE_INFINITY }],
+  ])('refuses deliveryRetry %j', (deliveryRetry) => {
+    expect(() => makeEngineHarness({ deliveryRetry })).toThrow(RangeError);
   });
 });
 

@@ -394,7 +394,7 @@ describe('storage faults', () => {
     )._unsafeUnwrapErr();
     expect(error).toMatchObject({ code: 'unavailable', retryable: true });
     expect(h.repository.size()).toBe(0);
-    expect((await h.repository.readOutbox(10))._unsafeUnwrap()).toEqual([]);
+    expect((await h.repository.readOutbox({ now: h.clock.now(), limit: 10 }))._unsafeUnwrap()).toEqual([]);
   });
 
   it('insert of the intent fails on a direct create: unavailable, nothing stored, nothing authorized', async () => {

@@ -25,8 +25,9 @@ function unfrozenReads(repository: MemoryPaymentRepository) {
     load: async (id) => (await repository.load(id)).map(thaw),
     list: async (query) => (await repository.list(query)).map(thaw),
     findDue: async (query) => (await repository.findDue(query)).map(thaw),
-    readOutbox: async (limit) => (await repository.readOutbox(limit)).map(thaw),
+    readOutbox: async (query) => (await repository.readOutbox(query)).map(thaw),
     markDelivered: (sequences) => repository.markDelivered(sequences),
+    deferDelivery: (deferrals) => repository.deferDelivery(deferrals),
   };
   return { wrapped, writes };
 }

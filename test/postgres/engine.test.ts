@@ -37,6 +37,27 @@ describe('the engine on Postgres', () => {
     await harness.close();
   });
 
+  it('defers an event the sink refuses, stores its attempt and retry time, and delivers it when due', async () => {
+    await resetTables(db.pool);
+    const harness = makePostgresEngine({ pool: db.pool, options: { retries: 0 } });
+    const payment = (await create(harness, directRequest('4242424242424242')))._unsafeUnwrap();
+    harness.events.injectFailure();
+    expect((await harness.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+    const { rows } = await db.pool.query<{ event_type: string; attempts: number; retry_at: Date | null }>(
+      'SELECT event_type, attempts, retry_at FROM paystate_outbox WHERE payment_id = $1 ORDER BY sequence',
+      [payment.id],
+    );
+    expect(rows).toEqual([
+      { event_type: 'payment.created', attempts: 1, retry_at: new Date(harness.clock.now() + 1000) },
+      { event_type: 'payment.succeeded', attempts: 0, retry_at: null },
+    ]);
+    expect((await harness.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+    harness.clock.advance(1000);
+    expect((await harness.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
+    expect(harness.events.events().map((event) => event.type)).toEqual(['payment.created', 'payment.succeeded']);
+    await harness.close();
+  });
+
   it('never stores a card number or CVC in any column', async () => {
     await resetTables(db.pool);
     const harness = makePostgresEngine({ pool: db.pool });

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrate, runMigrateCli, type Migration } from '../../adapters/postgres/index.js';
+import {
+  createPostgresPaymentRepository,
+  MIGRATIONS,
+  migrate,
+  runMigrateCli,
+  type Migration,
+} from '../../adapters/postgres/index.js';
 import { startTestDatabase, type TestDatabase } from './support/embedded-postgres.js';
 
 let database: TestDatabase;
@@ -171,12 +177,31 @@ describe('migrate', () => {
     await pool!.query(
       `INSERT INTO paystate_outbox (event_id, payment_id, event_type, event) VALUES ('e', 'p', 't', '{}')`,
     );
-    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([6]);
+    const throughSix = MIGRATIONS.filter((migration) => migration.version <= 6);
+    expect(
+      (await migrate(pool!, { migrations: throughSix }))._unsafeUnwrap().applied.map((applied) => applied.version),
+    ).toEqual([6]);
     const { rows } = await pool!.query<{ is_nullable: string; data_type: string }>(
       `SELECT is_nullable, data_type FROM information_schema.columns
        WHERE table_schema = current_schema() AND table_name = 'paystate_payments' AND column_name = 'write_id'`,
     );
     expect(rows).toEqual([{ is_nullable: 'YES', data_type: 'text' }]);
+  });
+
+  it('adds outbox retries (migration 7): events stored before have no failed attempt and are due', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    await migrate(pool!, { migrations: MIGRATIONS.filter((migration) => migration.version <= 6) });
+    await pool!.query(
+      `INSERT INTO paystate_outbox (event_id, payment_id, event_type, event) VALUES ('e', 'p', 't', '{"id":"e"}')`,
+    );
+    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([7]);
+    const repository = createPostgresPaymentRepository({ pool: pool! });
+    const entries = (await repository.readOutbox({ now: Date.now(), limit: 10 }))._unsafeUnwrap();
+    expect(entries.map((entry) => [entry.event, entry.attempts])).toEqual([[{ id: 'e' }, 0]]);
+    await expect(pool!.query(`UPDATE paystate_outbox SET attempts = -1`)).rejects.toMatchObject({ code: '23514' });
+    await repository.close();
   });
 
   it('answers unavailable, retryable, when the server cannot be reached', async () => {

@@ -137,13 +137,13 @@ describe('postgres payment repository', () => {
     const b = createPostgresPaymentRepository({ pool: db.pool, outboxLeaseMs: 300 });
     const record = makeRecord();
     await expectOk(a.insert(record, [makeEvent(record), makeEvent(record, 'payment.expired')]));
-    expect(await expectOk(a.readOutbox(10))).toHaveLength(2);
-    expect(await expectOk(b.readOutbox(10))).toEqual([]);
+    expect(await expectOk(a.readOutbox({ now, limit: 10 }))).toHaveLength(2);
+    expect(await expectOk(b.readOutbox({ now, limit: 10 }))).toEqual([]);
     await sleep(350);
-    expect(await expectOk(b.readOutbox(10))).toHaveLength(2);
-    expect(await expectOk(a.readOutbox(10))).toEqual([]);
+    expect(await expectOk(b.readOutbox({ now, limit: 10 }))).toHaveLength(2);
+    expect(await expectOk(a.readOutbox({ now, limit: 10 }))).toEqual([]);
     await b.close();
-    expect(await expectOk(a.readOutbox(10))).toHaveLength(2);
+    expect(await expectOk(a.readOutbox({ now, limit: 10 }))).toHaveLength(2);
     await a.close();
   });
 
@@ -152,10 +152,10 @@ describe('postgres payment repository', () => {
     const repository = createPostgresPaymentRepository({ pool: db.pool });
     const record = makeRecord();
     await expectOk(repository.insert(record, [makeEvent(record), makeEvent(record, 'payment.expired')]));
-    const [first] = await expectOk(repository.readOutbox(10));
+    const [first] = await expectOk(repository.readOutbox({ now, limit: 10 }));
     await expectOk(repository.markDelivered([first!.sequence]));
     expect(await expectOk(repository.purgeDelivered(Date.now() + MINUTE))).toBe(1);
-    expect(await expectOk(repository.readOutbox(10))).toHaveLength(1);
+    expect(await expectOk(repository.readOutbox({ now, limit: 10 }))).toHaveLength(1);
     await repository.close();
   });
 
@@ -186,7 +186,9 @@ describe('postgres payment repository', () => {
       const due = await plan(FIND_DUE.text, [at, 10, 'instance', 1000]);
       expect(due).toContain('paystate_payments_due_expiry');
       expect(due).toContain('paystate_payments_due_inquiry');
-      expect(await plan(READ_OUTBOX.text, ['instance', 1000, 10])).toContain('paystate_outbox_undelivered');
+      const outbox = await plan(READ_OUTBOX.text, ['instance', 1000, 10, at]);
+      expect(outbox).toContain('paystate_outbox_undelivered');
+      expect(outbox).toContain('paystate_outbox_deferred');
       await client.query('ROLLBACK');
     } finally {
       client.release();

@@ -4,6 +4,7 @@ import { credentials } from './0003-credentials.js';
 import { outboxEventsAsJson } from './0004-outbox-events-as-json.js';
 import { notFoundAnswers } from './0005-not-found-answers.js';
 import { writeId } from './0006-write-id.js';
+import { outboxRetries } from './0007-outbox-retries.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   outboxEventsAsJson,
   notFoundAnswers,
   writeId,
+  outboxRetries,
 ];

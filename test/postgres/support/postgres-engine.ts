@@ -46,8 +46,9 @@ export function countingRepository(inner: PaymentRepository): CountingRepository
     load: (id) => inner.load(id),
     list: (query) => inner.list(query),
     findDue: (query) => inner.findDue(query),
-    readOutbox: (limit) => inner.readOutbox(limit),
+    readOutbox: (query) => inner.readOutbox(query),
     markDelivered: (sequences) => inner.markDelivered(sequences),
+    deferDelivery: (deferrals) => inner.deferDelivery(deferrals),
   };
 }
 
