@@ -9,7 +9,10 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
    * Default: `http://localhost:3000/pay/{id}?token={token}`.
    */
   readonly hostedPageUrl?: (payment: { readonly id: string; readonly token: string }) => string;
-  /** Time limits of port calls, in milliseconds. */
+  /**
+   * Time limits of port calls, in milliseconds. A call that has not answered fails as
+   * `unavailable` after its limit, and at most an eighth of it later.
+   */
   readonly timeouts?: {
     readonly acquirerMs?: number;
     readonly threeDSMs?: number;

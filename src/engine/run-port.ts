@@ -1,11 +1,12 @@
 import { Duration, Effect, Schedule } from 'effect';
-import { err, ok } from 'neverthrow';
+import { err } from 'neverthrow';
 import type { Result, ResultAsync } from 'neverthrow';
 import type { PaymentError } from '../errors/payment-error.js';
 import { paymentError } from '../errors/payment-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { PortFailure, PortResult } from '../ports/port-result.js';
+import { createDeadlineWheel, type DeadlineWheel } from './deadline-wheel.js';
 import { runEffect } from './outcome.js';
 
 /** A port call failed: the adapter's own error value, or the call did not answer in time. */
@@ -57,11 +58,60 @@ function settled<T, E extends PortFailure<string>>(
   return Effect.fail({ kind: 'port', error: result.error });
 }
 
+/** The time-outs of every engine in this process: one fiber per time-out length, not one per call. */
+const deadlines: DeadlineWheel = createDeadlineWheel();
+
+const TIMED_OUT = { kind: 'timeout' } as const;
+
 /**
- * Awaits a pending answer with a time-out, as an Effect: `Effect.async` with a single timer that
- * the answer (or the fiber's interruption) cancels. `Effect.timeoutFail` forks a fiber and races
- * a sleep, which costs about 60 µs per call, more than the rest of a command.
+ * Awaits a pending answer with a time-out from the deadline wheel. Settles once: with the answer
+ * as a port result, with `timeout`, or by rejecting with the adapter's defect.
  */
+function awaitAnswer<T, E extends PortFailure<string>>(
+  pending: Pending<T, E>,
+  timeoutMs: number,
+  log: (outcome: string) => void,
+): Promise<Result<T, PortCallFailure<E>>> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const cancel = deadlines.add(timeoutMs, () => {
+      if (done) return;
+      done = true;
+      resolve(err(TIMED_OUT));
+      log('timeout');
+    });
+    Promise.resolve(pending).then(
+      (result: Result<T, E>) => {
+        if (done) return;
+        done = true;
+        cancel();
+        resolve(portResult(result, log));
+      },
+      (defect: unknown) => {
+        if (done) return;
+        done = true;
+        cancel();
+        log('defect');
+        reject(defect);
+      },
+    );
+  });
+}
+
+/** A port's own result as the engine awaits it, logged. */
+function portResult<T, E extends PortFailure<string>>(
+  result: Result<T, E>,
+  log: (outcome: string) => void,
+): Result<T, PortCallFailure<E>> {
+  if (result.isOk()) {
+    log('ok');
+    return result as unknown as Result<T, PortCallFailure<E>>;
+  }
+  log(result.error.code);
+  return err({ kind: 'port', error: result.error });
+}
+
+/** A pending answer in an Effect program: the time-out comes from the deadline wheel too. */
 function awaitPending<T, E extends PortFailure<string>>(
   pending: Pending<T, E>,
   timeoutMs: number,
@@ -69,15 +119,16 @@ function awaitPending<T, E extends PortFailure<string>>(
 ): Effect.Effect<T, PortCallFailure<E>> {
   return Effect.async<T, PortCallFailure<E>>((resume) => {
     let done = false;
-    const timer = setTimeout(() => {
+    const cancel = deadlines.add(timeoutMs, () => {
+      if (done) return;
       done = true;
+      resume(Effect.fail(TIMED_OUT));
       log('timeout');
-      resume(Effect.fail({ kind: 'timeout' }));
-    }, timeoutMs);
+    });
     const finish = (effect: Effect.Effect<T, PortCallFailure<E>>) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      cancel();
       resume(effect);
     };
     Promise.resolve(pending).then(
@@ -89,7 +140,7 @@ function awaitPending<T, E extends PortFailure<string>>(
     );
     return Effect.sync(() => {
       done = true;
-      clearTimeout(timer);
+      cancel();
     });
   });
 }
@@ -97,31 +148,39 @@ function awaitPending<T, E extends PortFailure<string>>(
 /**
  * One attempt: calls the port and, when its answer is pending, awaits it with the time-out. A port
  * that answers at once costs no timer and no suspension. A port that throws or rejects is a bug
- * in the adapter and becomes a defect, not a failure. `first` is an answer already obtained.
+ * in the adapter and becomes a defect, not a failure.
  */
 function attempt<T, E extends PortFailure<string>>(
   call: () => PortResult<T, E>,
   policy: PortCallPolicy,
-  first?: { answer: PortResult<T, E>; log: (outcome: string) => void },
 ): Effect.Effect<T, PortCallFailure<E>> {
-  let given = first;
   return Effect.suspend(() => {
+    const log = tracer(policy.trace);
     let answer: PortResult<T, E>;
-    let log: (outcome: string) => void;
-    if (given !== undefined) {
-      ({ answer, log } = given);
-      given = undefined;
-    } else {
-      log = tracer(policy.trace);
-      try {
-        answer = call();
-      } catch (defect) {
-        log('defect');
-        return Effect.die(defect);
-      }
+    try {
+      answer = call();
+    } catch (defect) {
+      log('defect');
+      return Effect.die(defect);
     }
     return isPending(answer) ? awaitPending(answer, policy.timeoutMs, log) : settled(answer, log);
   });
+}
+
+/** The retries after a first attempt that ended in `first` (already logged), on the schedule. */
+function retryAfter<T, E extends PortFailure<string>>(
+  first: Result<T, PortCallFailure<E>>,
+  call: () => PortResult<T, E>,
+  policy: PortCallPolicy,
+): Promise<Result<T, PortCallFailure<E>>> {
+  let given: Result<T, PortCallFailure<E>> | undefined = first;
+  const once = Effect.suspend(() => {
+    if (given === undefined) return attempt(call, policy);
+    const outcome = given;
+    given = undefined;
+    return outcome.isOk() ? Effect.succeed(outcome.value) : Effect.fail(outcome.error);
+  });
+  return runEffect(retrying(once, policy));
 }
 
 function retrying<T, E extends PortFailure<string>>(
@@ -157,9 +216,10 @@ export function callPort<T, E extends PortFailure<string>>(
 
 /**
  * The same call for the engine's commands, which are plain code: when the port answers at once
- * and nothing is to be retried, the answer is returned as it is, with no Effect run at all.
- * Otherwise the waiting (time-out) and the repeating (back-off) run as the Effect `callPort`
- * builds, starting from the answer already in hand. A defect rejects the promise (or throws).
+ * and nothing is to be retried, the answer is returned as it is. A pending answer is awaited
+ * with its time-out from the deadline wheel (an Effect fiber per time-out length, not per call),
+ * and retries run on the Effect schedule `callPort` uses, starting from the answer in hand. A
+ * defect rejects the promise (or throws).
  */
 export function awaitPort<T, E extends PortFailure<string>>(
   call: () => PortResult<T, E>,
@@ -173,18 +233,17 @@ export function awaitPort<T, E extends PortFailure<string>>(
     log('defect');
     throw defect;
   }
-  if (!isPending(answer)) {
-    if (answer.isOk()) {
-      log('ok');
-      return ok(answer.value);
-    }
-    const failure: PortCallFailure<E> = { kind: 'port', error: answer.error };
-    if ((policy.retries ?? 0) === 0 || !isRetryable(failure, policy)) {
-      log(answer.error.code);
-      return err(failure);
-    }
+  const retries = policy.retries ?? 0;
+  if (isPending(answer)) {
+    const first = awaitAnswer(answer, policy.timeoutMs, log);
+    if (retries === 0) return first;
+    return first.then((outcome) =>
+      outcome.isOk() || !isRetryable(outcome.error, policy) ? outcome : retryAfter(outcome, call, policy),
+    );
   }
-  return runEffect(retrying(attempt(call, policy, { answer, log }), policy));
+  const outcome = portResult(answer, log);
+  if (outcome.isOk() || retries === 0 || !isRetryable(outcome.error, policy)) return outcome;
+  return retryAfter(outcome, call, policy);
 }
 
 /** Converts a port failure into the engine's error model: storage and provider trouble is `unavailable`. */
