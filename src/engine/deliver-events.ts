@@ -1,5 +1,6 @@
 import { Effect } from 'effect';
 import type { PaymentError } from '../errors/payment-error.js';
+import type { DomainEvent } from '../domain/domain-event.js';
 import type { OutboxDeferral, OutboxEntry } from '../ports/payment-repository.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
@@ -16,15 +17,19 @@ export function deliverEvents(ctx: EngineContext): Effect.Effect<number, Payment
   return Effect.map(deliverBatch(ctx), (batch) => batch.delivered);
 }
 
-/** One delivery batch: how many events went out, and whether the batch read was full (more may wait). */
+/**
+ * One delivery batch: how many events went out, how many the sink refused (now deferred), and
+ * whether the batch read was full (more may wait).
+ */
 export interface DeliveryBatch {
   readonly delivered: number;
+  readonly deferred: number;
   readonly full: boolean;
 }
 
 export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, PaymentError> {
   const sink = ctx.ports.events;
-  if (sink === undefined) return Effect.succeed({ delivered: 0, full: false });
+  if (sink === undefined) return Effect.succeed({ delivered: 0, deferred: 0, full: false });
   const storage = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true };
   return Effect.gen(function* () {
     const entries = yield* callPort(
@@ -32,7 +37,7 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
       storage,
     ).pipe(Effect.mapError(toPaymentError('payment storage')));
     const delivered: number[] = [];
-    const deferred: OutboxDeferral[] = [];
+    const deferred: Deferral[] = [];
     const held = new Set<string>();
     for (const entry of entries) {
       if (held.has(entry.event.paymentId)) continue;
@@ -53,37 +58,47 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
       }
       delivered.push(entry.sequence);
     }
+    // Deferrals first: if marking then fails, the delivered events go out again (at least once),
+    // but every refusal is counted and logged only once it is stored.
+    if (deferred.length > 0) {
+      yield* callPort(() => ctx.ports.repository.deferDelivery(deferred), storage).pipe(
+        Effect.mapError(toPaymentError('payment storage')),
+      );
+      for (const deferral of deferred) logDeferral(ctx, deferral);
+    }
     if (delivered.length > 0) {
       yield* callPort(() => ctx.ports.repository.markDelivered(delivered), storage).pipe(
         Effect.mapError(toPaymentError('payment storage')),
       );
     }
-    if (deferred.length > 0) {
-      yield* callPort(() => ctx.ports.repository.deferDelivery(deferred), storage).pipe(
-        Effect.mapError(toPaymentError('payment storage')),
-      );
-    }
-    return { delivered: delivered.length, full: entries.length >= ctx.options.batchSize };
+    return { delivered: delivered.length, deferred: deferred.length, full: entries.length >= ctx.options.batchSize };
   });
 }
 
-/**
- * The next attempt of a refused event: `firstDelayMs` after its first failure, doubling up to
- * `maxDelayMs`. Logged as a warning, and as an error once the delay has reached its cap.
- */
-function deferral(ctx: EngineContext, entry: OutboxEntry): OutboxDeferral {
+interface Deferral extends OutboxDeferral {
+  readonly event: DomainEvent;
+  readonly delayMs: number;
+}
+
+/** The next attempt of a refused event: `firstDelayMs` after its first failure, doubling up to `maxDelayMs`. */
+function deferral(ctx: EngineContext, entry: OutboxEntry): Deferral {
   const attempts = entry.attempts + 1;
   const { deliveryFirstDelayMs: first, deliveryMaxDelayMs: max } = ctx.options;
   const delayMs = Math.min(max, first * 2 ** Math.min(attempts - 1, 52));
-  const retryAt = ctx.ports.clock.now() + delayMs;
+  return { sequence: entry.sequence, attempts, retryAt: ctx.ports.clock.now() + delayMs, event: entry.event, delayMs };
+}
+
+/** A warning per refusal, and an error once the delay has reached its cap. */
+function logDeferral(ctx: EngineContext, deferral: Deferral): void {
   const fields = {
-    eventId: entry.event.id,
-    paymentId: entry.event.paymentId,
-    attempts,
-    retryAt: new Date(retryAt).toISOString(),
+    eventId: deferral.event.id,
+    paymentId: deferral.event.paymentId,
+    attempts: deferral.attempts,
+    retryAt: new Date(deferral.retryAt).toISOString(),
   };
-  if (delayMs >= max)
+  if (deferral.delayMs >= ctx.options.deliveryMaxDelayMs) {
     ctx.logger.error(fields, "event sink keeps refusing an event; it and its payment's later events wait");
-  else ctx.logger.warn(fields, 'event sink refused an event; it will be offered again');
-  return { sequence: entry.sequence, attempts, retryAt };
+  } else {
+    ctx.logger.warn(fields, 'event sink refused an event; it will be offered again');
+  }
 }

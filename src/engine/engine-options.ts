@@ -34,7 +34,7 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
    * Back-off of an event the sink refused (after the `retries` of one delivery): it is offered
    * again after `firstDelayMs`, then after twice as long each time, up to `maxDelayMs`, for as
    * long as it is refused. It is never dropped; that payment's later events wait behind it.
-   * Defaults: 1000 and 3,600,000 (one hour).
+   * Defaults: 1000 and 3,600,000 (one hour); `maxDelayMs` may be at most 2^31 - 1 (24.8 days).
    */
   readonly deliveryRetry?: {
     readonly firstDelayMs?: number;
@@ -48,6 +48,9 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
    */
   readonly inspect?: Inspect;
 }
+
+/** The longest back-off of a refused event: 2^31 - 1 ms, about 24.8 days. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
 
 export interface ResolvedEngineOptions {
   readonly hostedPageUrl: (payment: { readonly id: string; readonly token: string }) => string;
@@ -71,9 +74,10 @@ export interface ResolvedEngineOptions {
 export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEngineOptions {
   const resolved = resolveDefaults(options);
   const { deliveryFirstDelayMs: first, deliveryMaxDelayMs: max } = resolved;
-  if (!Number.isSafeInteger(first) || first < 1 || !Number.isSafeInteger(max) || max < first) {
+  if (!Number.isSafeInteger(first) || first < 1 || !Number.isSafeInteger(max) || max < first || max > MAX_DELAY_MS) {
     throw new RangeError(
-      `deliveryRetry needs whole milliseconds with 1 <= firstDelayMs <= maxDelayMs (got ${first} and ${max})`,
+      `deliveryRetry needs whole milliseconds with 1 <= firstDelayMs <= maxDelayMs <= ${MAX_DELAY_MS} ` +
+        `(got ${first} and ${max})`,
     );
   }
   const staleAfter = options.authorizationStaleAfterMs ?? DEFAULT_PAYMENT_MACHINE_OPTIONS.authorizationStaleAfterMs;

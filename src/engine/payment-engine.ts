@@ -201,7 +201,8 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const deliverTick = drain(deliveryLock.withPermits(1)(deliverBatch(ctx)), max, {
     start: 0,
     add: (total, batch) => total + batch.delivered,
-    progressed: (batch) => batch.delivered > 0,
+    // A batch that only deferred refused events made progress too: the next read passes them by.
+    progressed: (batch) => batch.delivered + batch.deferred > 0,
   });
   const tick = Effect.all([sweepTick, deliverTick]).pipe(
     Effect.tap(([report, delivered]) =>

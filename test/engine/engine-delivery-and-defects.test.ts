@@ -140,7 +140,46 @@ describe('event delivery order', () => {
     expect(h.events.events().map((e) => e.type)).toEqual(['payment.created', 'payment.succeeded']);
   });
 
+  it('the background worker goes past full batches of refused events within one tick', async () => {
+    const stuck = new Set<string>();
+    const h = makeEngineHarness({ batchSize: 2 }, 0, {
+      events: {
+        failOn: (event: DomainEvent) =>
+          stuck.has(event.paymentId) ? { code: 'unavailable', message: 'webhook answered 500', retryable: true } : null,
+      },
+    });
+    const create = async (card: string) =>
+      (
+        await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(card) })
+      )._unsafeUnwrap();
+    for (let index = 0; index < 6; index++) stuck.add((await create('4242424242424242')).id);
+    const fine = await create('5555555555554444');
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
+    await expect
+      .poll(() => h.events.events().filter((event) => event.paymentId === fine.id).length, { timeout: 2_000 })
+      .toBe(2);
+    await worker.stop();
+  });
+
+  it('counts and logs a refusal only once it is stored', async () => {
+    const h = makeEngineHarness({}, 0, {
+      events: { failOn: () => ({ code: 'unavailable', message: 'sink down', retryable: true }) },
+    });
+    await h.engine.createPayment({
+      client: compliantClient,
+      profileId: PROFILE,
+      body: directRequest('4242424242424242'),
+    });
+    h.repository.injectFailure('deferDelivery');
+    expect((await h.engine.deliverEvents())._unsafeUnwrapErr().code).toBe('unavailable');
+    expect(h.logs.filter((line) => line.level === 'warn' || line.level === 'error')).toEqual([]);
+    const [entry] = (await h.repository.readOutbox({ now: h.clock.now(), limit: 1 }))._unsafeUnwrap();
+    expect(entry?.attempts).toBe(0);
+  });
+
   it.each([
+    [{ maxDelayMs: 2 ** 31 }],
+    [{ firstDelayMs: 9e15, maxDelayMs: 9e15 }],
     [{ firstDelayMs: 0 }],
     [{ firstDelayMs: 1.5 }],
     [{ firstDelayMs: 2000, maxDelayMs: 1000 }],
