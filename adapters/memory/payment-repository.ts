@@ -69,8 +69,9 @@ const pageSize = (limit: number): number =>
  * - `list` walks a per-profile index sorted by (createdAt, id) and `findDue` two indexes sorted
  *   by due time, so both cost about what they return, not the number of payments stored;
  * - `list` with an `after` cursor that is not a payment of that profile returns an empty page;
- * - `readOutbox` walks the undelivered entries in order, passing over deferred ones, so it also
- *   costs the deferred entries older than the last one it returns.
+ * - `readOutbox` walks the undelivered entries in order, passing over the held-back ones (a
+ *   deferred entry and every later entry of its payment), so it also costs those older than the
+ *   last one it returns.
  */
 export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOptions = {}): MemoryPaymentRepository {
   const records = new Map<string, PaymentRecord>();
