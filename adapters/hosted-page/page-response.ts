@@ -15,10 +15,25 @@ export function htmlResponse(
   return new Response(request.method === 'HEAD' ? null : body, { status, headers: all });
 }
 
-/** `303 See Other` to `location`: the browser follows with a GET, whatever the method was. */
+/**
+ * `303 See Other` to `location`: the browser follows with a GET, whatever the method was. An
+ * absolute URL is sent as the WHATWG parser serializes it (punycode host, percent-encoded path),
+ * so a merchant's `https://shop.example/返回` makes a valid header, not a failure after the charge.
+ */
 export function seeOther(location: string): Response {
   return new Response(null, {
     status: 303,
-    headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': '0' },
+    headers: {
+      location: headerLocation(location),
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'content-length': '0',
+    },
   });
+}
+
+/** `location` in the ASCII a header holds: absolute URLs serialized; our own relative paths are ASCII already. */
+export function headerLocation(location: string): string {
+  if (URL.canParse(location)) return new URL(location).href;
+  return encodeURI(location);
 }

@@ -4,6 +4,7 @@ import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
 import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
 import { readFormBody } from '../hosted-page/form-body.js';
 import { html, raw, type SafeHtml } from '../hosted-page/html.js';
+import { seeOther } from '../hosted-page/page-response.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
 import type { SandboxChallenge } from '../sandbox/sandbox-three-ds.js';
@@ -106,13 +107,6 @@ function message(request: Request, status: number, heading: string, text: string
 
 function notFound(request: Request): Response {
   return message(request, 404, 'Request not found', 'This authentication request does not exist.');
-}
-
-function seeOther(location: string): Response {
-  return new Response(null, {
-    status: 303,
-    headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': '0' },
-  });
 }
 
 function decode(segment: string): string | undefined {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIpAddress } from './ip-address.js';
+import { isWellFormedText, NOT_UNICODE } from './text.js';
 
 /** Colour depths EMV 3DS accepts, plus 30, which browsers report and which is sent on as 24. */
 export const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 30, 32, 48] as const;
@@ -11,8 +12,17 @@ const HEADER_MAX = 2048;
 const BCP47 =
   /^(?:(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?(?:-(?:[a-z\d]{5,8}|\d[a-z\d]{3}))*(?:-[a-wyz\d](?:-[a-z\d]{2,8})+)*(?:-x(?:-[a-z\d]{1,8})+)?|x(?:-[a-z\d]{1,8})+)$/i;
 
+// Header values hold no control characters but horizontal tab (RFC 9110 field-value).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const HEADER_VALUE = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/;
+
 const header = (min: 0 | 1) =>
-  z.string().min(min, 'Must not be empty').max(HEADER_MAX, `Must be at most ${HEADER_MAX} characters`);
+  z
+    .string()
+    .min(min, 'Must not be empty')
+    .max(HEADER_MAX, `Must be at most ${HEADER_MAX} characters`)
+    .regex(HEADER_VALUE, 'Must not contain control characters')
+    .refine(isWellFormedText, NOT_UNICODE);
 
 const screenSize = z
   .int('Must be an integer from 1 to 999999')

@@ -9,7 +9,7 @@ import type { ValidationIssue } from '../errors/payment-error.js';
 import { browserDataSchema } from './browser-data.js';
 import { contactSchema } from './contact.js';
 import { creditCardRequestSchema, expiredCardIssue, toCardData, unknownSchemeIssue } from './credit-card.js';
-import { CARD_NUMBER_IN_TEXT, noCardNumber } from './text.js';
+import { CARD_NUMBER_IN_TEXT, isWellFormedText, NOT_UNICODE, optionalText } from './text.js';
 import { finalizeIssues, fromZodIssues } from './validation-issues.js';
 
 /** Largest `amount` accepted, in minor units. */
@@ -34,6 +34,7 @@ export const sessionSchema = z.strictObject({
     .max(REDIRECT_URL_MAX_LENGTH, REDIRECT_URL_MESSAGES.too_long)
     .superRefine((url, ctx) => {
       if (url.length > REDIRECT_URL_MAX_LENGTH) return;
+      if (!isWellFormedText(url)) return ctx.addIssue({ code: 'custom', message: NOT_UNICODE });
       const problem = redirectUrlProblem(url);
       if (problem !== null) ctx.addIssue({ code: 'custom', message: REDIRECT_URL_MESSAGES[problem] });
       else if (containsCardNumber(url)) ctx.addIssue({ code: 'custom', message: CARD_NUMBER_IN_TEXT });
@@ -47,8 +48,8 @@ export const sessionSchema = z.strictObject({
  */
 export const createPaymentRequestSchema = z
   .strictObject({
-    description: noCardNumber(z.string().max(255, 'Must be at most 255 characters')).optional(),
-    reference: noCardNumber(z.string().max(255, 'Must be at most 255 characters')).optional(),
+    description: optionalText(255),
+    reference: optionalText(255),
     method: z.literal('creditcard', 'Must be `creditcard`'),
     currency: z
       .string()

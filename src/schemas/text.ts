@@ -6,6 +6,32 @@ import { containsCardNumber } from '../domain/card-number.js';
 const CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 const NOT_BLANK = /\S/;
 
+/** The message for text with lone UTF-16 surrogates: not Unicode text, and no store keeps it as sent. */
+export const NOT_UNICODE = 'Must be valid Unicode text';
+
+/** The message for text with C0 control characters or DEL. */
+export const CONTROL_CHARACTER_IN_TEXT = 'Must not contain control characters';
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when `text` is well-formed UTF-16 (`String.prototype.isWellFormed`, which ES2023's types lack). */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/**
+ * Text a store can keep as it came: no lone surrogates and no control characters (Postgres
+ * refuses NUL and lone surrogates; a client must get a 400 for them, not a 503).
+ */
+export function plainText(max: number) {
+  return z
+    .string()
+    .max(max, `Must be at most ${max} characters`)
+    .regex(CONTROL_CHARACTERS, CONTROL_CHARACTER_IN_TEXT)
+    .refine(isWellFormedText, NOT_UNICODE);
+}
+
 /** The message for free text holding a card number (`containsCardNumber`); it never repeats the text. */
 export const CARD_NUMBER_IN_TEXT = 'Must not contain a card number';
 
@@ -14,7 +40,7 @@ export function noCardNumber<T extends z.ZodType<string>>(schema: T) {
   return schema.refine((text) => !containsCardNumber(text), CARD_NUMBER_IN_TEXT);
 }
 
-/** A required free-text field: not blank, no control characters, no card number, at most `max` characters. */
+/** A required free-text field: not blank, plain text (`plainText`), no card number, at most `max` characters. */
 export function requiredText(max: number, min = 1) {
   return noCardNumber(
     z
@@ -22,16 +48,12 @@ export function requiredText(max: number, min = 1) {
       .min(min, min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`)
       .max(max, `Must be at most ${max} characters`)
       .regex(NOT_BLANK, 'Must not be blank')
-      .regex(CONTROL_CHARACTERS, 'Must not contain control characters'),
+      .regex(CONTROL_CHARACTERS, CONTROL_CHARACTER_IN_TEXT)
+      .refine(isWellFormedText, NOT_UNICODE),
   );
 }
 
-/** An optional free-text field: at most `max` characters, no control characters, no card number. */
+/** An optional free-text field: at most `max` characters, plain text (`plainText`), no card number. */
 export function optionalText(max: number) {
-  return noCardNumber(
-    z
-      .string()
-      .max(max, `Must be at most ${max} characters`)
-      .regex(CONTROL_CHARACTERS, 'Must not contain control characters'),
-  ).optional();
+  return noCardNumber(plainText(max)).optional();
 }

@@ -372,6 +372,33 @@ describe('pages of payments that no longer take card data', () => {
   });
 });
 
+describe('a session.redirect_url that is not ASCII', () => {
+  const SENT = 'https://例え.jp/返回?q=ü#€';
+  const SERIALIZED = 'https://xn--r8jz45g.jp/%E8%BF%94%E5%9B%9E?q=%C3%BC#%E2%82%AC';
+
+  it('is kept as sent, and the browser is sent to its serialized form after the card page', async () => {
+    const s = await start();
+    const { payment, pageUrl } = await createHostedPayment(s.url, SENT);
+    expect(payment.session.redirect_url).toBe(SENT);
+    const { answer } = await payOnPage(pageUrl, cardFields('4242424242424242'));
+    expect(answer.status).toBe(303);
+    expect(answer.headers['location']).toBe(SERIALIZED);
+    expect((await stateOf(s, payment)).state).toBe('succeeded');
+  });
+
+  it('and after the issuer page', async () => {
+    const s = await start();
+    const { pageUrl, payment } = await createHostedPayment(s.url, SENT);
+    const { answer } = await payOnPage(pageUrl, cardFields('4000000000003220'));
+    const issuerUrl = String(answer.headers['location']);
+    const page = await openPage(issuerUrl);
+    const decided = await postForm(issuerUrl, { csrf: page.csrf ?? '', decision: 'authorise' }, page.cookie);
+    expect(decided.status).toBe(303);
+    expect(decided.headers['location']).toBe(SERIALIZED);
+    expect((await stateOf(s, payment)).state).toBe('succeeded');
+  });
+});
+
 describe('the simulated issuer page', () => {
   async function challenged(s: SandboxServer, number = '4000000000003220') {
     const { payment, pageUrl } = await createHostedPayment(s.url);

@@ -58,6 +58,32 @@ describe('the engine on Postgres', () => {
     await harness.close();
   });
 
+  it('stores any text the schemas accept and answers it back unchanged (what Postgres refuses, they refuse)', async () => {
+    await resetTables(db.pool);
+    const harness = makePostgresEngine({ pool: db.pool });
+    const exotic = 'Zoë 😀 日本 e\u0301 \u00a0 \u200b \uffff \u{10ffff}';
+    const created = (
+      await create(
+        harness,
+        directRequest('4242424242424242', {
+          description: exotic,
+          reference: '\u2028\u2029',
+          session: { redirect_url: 'https://例え.jp/返回?q=ü' },
+        }),
+      )
+    )._unsafeUnwrap();
+    const read = (await harness.engine.getPaymentRecord(created.id))._unsafeUnwrap();
+    expect(read.description).toBe(exotic);
+    expect(read.reference).toBe('\u2028\u2029');
+    expect(read.redirectUrl).toBe('https://例え.jp/返回?q=ü');
+
+    for (const bad of ['a\u0000b', 'a\ud800b']) {
+      const refused = await create(harness, directRequest('4242424242424242', { description: bad }));
+      expect(refused._unsafeUnwrapErr().code).toBe('validation_failed');
+    }
+    await harness.close();
+  });
+
   it('never stores a card number or CVC in any column', async () => {
     await resetTables(db.pool);
     const harness = makePostgresEngine({ pool: db.pool });

@@ -221,6 +221,54 @@ describe('session.redirect_url', () => {
   });
 });
 
+describe('text a store cannot keep as sent', () => {
+  const TEXT_FIELDS = [
+    'description',
+    'reference',
+    'billing.first_name',
+    'billing.last_name',
+    'billing.address.thoroughfare',
+    'billing.address.premise',
+    'billing.address.locality',
+    'billing.address.state',
+    'billing.address.postal_code',
+    'shipping.first_name',
+    'creditcard.holder_name',
+    'user.user_agent',
+    'user.accept',
+    'user.accept_encoding',
+    'user.accept_language',
+    'session.redirect_url',
+  ];
+  const base = (path: string): string => {
+    if (path === 'session.redirect_url') return 'https://shop.example/return';
+    if (path.startsWith('user.')) return 'text/html';
+    return 'Ada';
+  };
+
+  it.each(
+    TEXT_FIELDS.flatMap((path) => [
+      [path, 'NUL', '\u0000', /control characters/],
+      [path, 'a lone high surrogate', '\ud800', /Unicode/],
+      [path, 'a lone low surrogate', '\udc00', /Unicode/],
+      [path, 'a reversed pair', '\udc00\ud800', /Unicode/],
+    ]),
+  )('%s refuses %s', (path, _, inserted, message) => {
+    const issues = issuesOf(withField(directRequest(), path, `${base(path)}${inserted}x`));
+    expect(issues.map((issue) => issue.path)).toEqual([path]);
+    expect(issues[0]?.message).toMatch(message);
+  });
+
+  it.each(TEXT_FIELDS)('%s accepts characters outside the BMP, written as surrogate pairs', (path) => {
+    expect(accepts(withField(directRequest(), path, `${base(path)}\u{1F600}x`))).toBe(true);
+  });
+
+  it('accepts a tab in browser headers, where HTTP allows one, and nowhere else', () => {
+    expect(accepts(withField(directRequest(), 'user.user_agent', 'Mozilla/5.0\t(X11)'))).toBe(true);
+    expect(pathsOf(withField(directRequest(), 'description', 'a\tb'))).toEqual(['description']);
+  });
+});
+
 describe('unknown fields', () => {
   it('rejects an unknown top-level field', () => {
     expect(issuesOf({ ...hostedRequest(), foo: 1 })).toEqual([{ path: 'foo', message: 'Unknown field' }]);
