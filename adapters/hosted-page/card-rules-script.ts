@@ -2,7 +2,7 @@ import { CARD_MESSAGES } from './card-messages.js';
 
 /**
  * The card rules of `card-form.ts` (and of `src/domain/card-number.ts`) for the browser: plain
- * ES2017 function declarations, no DOM. The page script embeds it; the tests run it in a VM
+ * ES2018 function declarations (Unicode property escapes), no DOM. The page script embeds it; the tests run it in a VM
  * and compare it with the server's rules.
  */
 export const CARD_RULES_SCRIPT = String.raw`
@@ -93,9 +93,10 @@ function cvcError(text, numberText) {
 }
 
 function containsCardNumber(text) {
-  var runs = text.match(/\d+(?:[ -]\d+)*/g) || [];
+  var seen = /[^\u0000-\u007f]/.test(text) ? text.normalize('NFKC').replace(/\p{Cf}/gu, '') : text;
+  var runs = seen.match(/\d+(?:[^\p{L}\p{N}]{1,3}\d+)*/gu) || [];
   for (var r = 0; r < runs.length; r++) {
-    var groups = runs[r].split(/[ -]/);
+    var groups = runs[r].split(/\D+/);
     for (var first = 0; first < groups.length; first++) {
       var digits = '';
       for (var last = first; last < groups.length; last++) {

@@ -108,21 +108,38 @@ function hasDigits(text: string, count: number): boolean {
   return false;
 }
 
-/** Runs of digit groups, each group separated from the next by one space or dash. */
-const DIGIT_GROUPS = /\d+(?:[ -]\d+)*/g;
-const GROUP_SEPARATOR = /[ -]/;
+/**
+ * Runs of digit groups, each separated from the next by one to three characters that are neither
+ * letters nor digits: "4242 4242", "4242.4242", "4242 / 4242", "4242__4242".
+ */
+const DIGIT_GROUPS = /\d+(?:[^\p{L}\p{N}]{1,3}\d+)*/gu;
+const GROUP_SEPARATOR = /\D+/;
+const NON_ASCII = /[^\u0000-\u007f]/;
+// Invisible formatting characters (zero-width space, joiners, soft hyphen, direction marks).
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
 
 /**
- * True when `text` holds a card number: 12 to 19 digits, whole or split into groups by single
- * spaces or dashes ("4242 4242 4242 4242"), Luhn-valid and of a known scheme, as
- * `creditcard.number` must be. Groups next to it do not hide it ("4242424242424242 123"). Free
- * text (names, addresses, description, reference, redirect URL) refuses such text, so that a
- * card number typed into the wrong field is neither stored nor shown. A run of more than 19
- * digits in one group (an id) is not a card number.
+ * The text as a reader sees it: compatibility forms folded (full-width digits become ASCII
+ * digits, a no-break space a space) and invisible formatting characters dropped, so neither
+ * hides a card number. ASCII text is returned as it is.
+ */
+function asSeen(text: string): string {
+  return NON_ASCII.test(text) ? text.normalize('NFKC').replace(FORMAT_CHARACTERS, '') : text;
+}
+
+/**
+ * True when `text` holds a card number: 12 to 19 digits, whole or split into groups by one to
+ * three characters that are neither letters nor digits ("4242 4242 4242 4242", "4242.4242…",
+ * "4242 / 4242…"), Luhn-valid and of a known scheme, as `creditcard.number` must be. Full-width
+ * digits, no-break spaces and invisible characters do not hide it, nor do groups next to it
+ * ("4242424242424242 123"). Free text (names, addresses, description, reference, redirect URL)
+ * refuses such text, so that a card number typed into the wrong field is neither stored nor
+ * shown. A run of more than 19 digits in one group (an id) is not a card number.
  */
 export function containsCardNumber(text: string): boolean {
-  if (!hasDigits(text, 12)) return false;
-  for (const run of text.matchAll(DIGIT_GROUPS)) {
+  const seen = asSeen(text);
+  if (!hasDigits(seen, 12)) return false;
+  for (const run of seen.matchAll(DIGIT_GROUPS)) {
     const groups = run[0].split(GROUP_SEPARATOR);
     for (let first = 0; first < groups.length; first++) {
       let digits = '';

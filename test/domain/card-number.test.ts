@@ -149,6 +149,19 @@ describe('containsCardNumber', () => {
       'card: 4000000000003220, thanks',
       'https://shop.example/return?pan=4242424242424242',
       '6759649826438453',
+      // Other separators, up to three characters between groups.
+      '4242.4242.4242.4242',
+      '4242/4242/4242/4242',
+      '4242_4242_4242_4242',
+      '4242,4242,4242,4242',
+      '4242  4242  4242  4242',
+      '4242 / 4242 / 4242 / 4242',
+      // What copy and paste brings: no-break and zero-width spaces, full-width digits.
+      '4242\u00a04242\u00a04242\u00a04242',
+      '4242\u200b4242\u200b4242\u200b4242',
+      '4242\u202f4242\u20094242\u20074242',
+      '\uff14\uff12\uff14\uff12\uff14\uff12\uff14\uff12\uff14\uff12\uff14\uff12\uff14\uff12\uff14\uff12',
+      '42\u00ad42424242424242',
     ]) {
       expect(containsCardNumber(text), text).toBe(true);
     }
@@ -163,8 +176,15 @@ describe('containsCardNumber', () => {
       '42424242424242424242', // one run of 20 digits: an id, not a card
       'ORDER-2026-000123',
       '+31201234567',
-      '4242  4242  4242  4242', // double spaces split it into groups too small alone
+      '4242 4242 4242 4241', // Luhn fails, however grouped
+      '4242    4242    4242    4242', // four spaces: separate numbers, each too short
       'payment_7d7fe5db90e024df7cc4cff57ecb4c66',
+      // Everyday numbers that are not card numbers.
+      '2026-11-21 12:30:45.123',
+      'http://127.0.0.1:3000/return?order=1234',
+      '+31 (0)20 123 4567',
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.109 Safari/537.36',
+      'Flat 12, 34 High Street, London SW1A 1AA',
     ]) {
       expect(containsCardNumber(text), text).toBe(false);
     }
@@ -175,7 +195,7 @@ describe('containsCardNumber', () => {
       .tuple(
         fc.constantFrom('4', '51', '2221', '34', '6011', '36', '3528', '62', '67'),
         fc.integer({ min: 12, max: 19 }),
-        fc.constantFrom('', ' ', '-'),
+        fc.constantFrom('', ' ', '-', '.', '/', '_', ', ', ' - ', '\u00a0', '\u200b', '\u3000'),
         fc.constantFrom(4, 5, 6),
       )
       .map(([prefix, length, separator, size]) => {
