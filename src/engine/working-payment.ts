@@ -30,6 +30,8 @@ export interface WorkingPayment {
   commits: number;
   /** The last machine step taken, whose snapshot the next step starts from when it still applies. */
   lastStep: StepResult | undefined;
+  /** States entered since the last write, for its log line. */
+  entered: PaymentRecord['state'][];
 }
 
 export function newWorkingPayment(record: PaymentRecord, stored: boolean): WorkingPayment {
@@ -41,6 +43,7 @@ export function newWorkingPayment(record: PaymentRecord, stored: boolean): Worki
     storedRecord: stored ? record : null,
     commits: 0,
     lastStep: undefined,
+    entered: [],
   };
 }
 
@@ -69,18 +72,7 @@ function lifecycleOf(record: PaymentRecord): LifecycleState {
 /** Folds a machine step into the working record and queues the domain events it asked for. */
 export function applyStep(ctx: EngineContext, working: WorkingPayment, step: StepResult, at: number): void {
   const { context } = step;
-  if ((step.state !== working.record.state || working.storedVersion === null) && logsAt(ctx.logger, 'info')) {
-    ctx.logger.info(
-      {
-        paymentId: working.record.id,
-        profileId: working.record.profileId,
-        from: step.state === working.record.state ? null : working.record.state,
-        to: step.state,
-        ...(context.failureReason !== null ? { failureReason: context.failureReason } : {}),
-      },
-      'payment state changed',
-    );
-  }
+  if (step.state !== working.record.state) working.entered.push(step.state);
   working.record = {
     ...working.record,
     state: step.state,
@@ -151,13 +143,36 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
   if (written.isErr() && !(await wroteAfterAll(ctx, record))) {
     return err(toPaymentError('payment storage')(written.error));
   }
+  logStateChange(ctx, working, record, isNew);
   working.record = record;
   working.storedVersion = version;
   working.pendingEvents = [];
+  working.entered = [];
   working.dirty = false;
   working.storedRecord = record;
   working.commits += 1;
   return done;
+}
+
+/**
+ * One line per write that changed the state, once it is stored: a write that loses (a conflict)
+ * changed nothing. `via` names the states the command passed through on the way.
+ */
+function logStateChange(ctx: EngineContext, working: WorkingPayment, record: PaymentRecord, isNew: boolean): void {
+  const from = isNew ? null : (working.storedRecord?.state ?? null);
+  if ((!isNew && from === record.state) || !logsAt(ctx.logger, 'info')) return;
+  const via = working.entered.slice(0, -1);
+  ctx.logger.info(
+    {
+      paymentId: record.id,
+      profileId: record.profileId,
+      from,
+      to: record.state,
+      ...(via.length > 0 ? { via } : {}),
+      ...(record.failureReason !== null ? { failureReason: record.failureReason } : {}),
+    },
+    'payment state changed',
+  );
 }
 
 /**

@@ -14,14 +14,14 @@ describe('logging', () => {
       body: cardSubmission('4242424242424242'),
     });
 
+    // One line per write that changed the state, naming the states passed through on the way.
     const changes = h.logs
       .filter((log) => log.message === 'payment state changed')
-      .map((log) => [log.fields['from'], log.fields['to']]);
+      .map((log) => [log.fields['from'], log.fields['to'], log.fields['via']]);
     expect(changes).toEqual([
-      [null, 'awaiting_card_data'],
-      ['awaiting_card_data', 'authenticating'],
-      ['authenticating', 'authorizing'],
-      ['authorizing', 'succeeded'],
+      [null, 'awaiting_card_data', undefined],
+      ['awaiting_card_data', 'authorizing', ['authenticating']],
+      ['authorizing', 'succeeded', undefined],
     ]);
     const ports = h.logs
       .filter((log) => log.message === 'port call')
@@ -42,5 +42,29 @@ describe('logging', () => {
     const commands = h.logs.filter((log) => log.message === 'command done').map((log) => log.fields['command']);
     expect(commands).toEqual(['createPayment', 'submitCard']);
     expect(JSON.stringify(h.logs)).not.toContain('4242424242424242');
+  });
+
+  it('logs no state change for a write that loses or fails', async () => {
+    const h = makeEngineHarness();
+    h.repository.injectFailure('insert', { code: 'unavailable', message: 'down', retryable: false });
+    const failed = await h.engine.createPayment({
+      client: compliantClient,
+      profileId: 'profile_0001',
+      body: hostedRequest(),
+    });
+    expect(failed._unsafeUnwrapErr().code).toBe('unavailable');
+    const created = (
+      await h.engine.createPayment({ client: compliantClient, profileId: 'profile_0001', body: hostedRequest() })
+    )._unsafeUnwrap();
+    h.repository.injectFailure('update', { code: 'conflict', message: 'another writer won', retryable: false });
+    await h.engine.submitCard({
+      paymentId: created.id,
+      token: h.hostedToken(created),
+      body: cardSubmission('4242424242424242'),
+    });
+    const changes = h.logs
+      .filter((log) => log.message === 'payment state changed')
+      .map((log) => [log.fields['paymentId'], log.fields['from'], log.fields['to']]);
+    expect(changes).toEqual([[created.id, null, 'awaiting_card_data']]);
   });
 });
