@@ -21,6 +21,12 @@ export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxSt
   readonly sweepIntervalMs?: number;
   /** How long `close` waits for requests in flight before cutting connections. Default 5000 ms. */
   readonly shutdownGraceMs?: number;
+  /**
+   * How long a client may take to send a whole request, headers and body, before it gets a 408
+   * problem document (a slow client holds a connection for no longer). Default 30000 ms; Node's
+   * own default is five minutes.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 /** A running sandbox: its URL, everything it is made of (for tests and tools), and `close`. */
@@ -67,7 +73,16 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     ...(options.threeDSLatencyMs !== undefined && { threeDSLatencyMs: options.threeDSLatencyMs }),
     ...(options.engineOptions !== undefined && { engineOptions: options.engineOptions }),
   });
-  const server = createServer(app.listener);
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 10_000),
+      // How often Node checks those limits (its default is 30 s).
+      connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+    },
+    app.listener,
+  );
   answerClientErrors(server);
   const host = options.host ?? '127.0.0.1';
   const address = await listen(server, options.port ?? 3000, host);

@@ -142,6 +142,18 @@ describe('startSandboxServer', () => {
     }
   });
 
+  it('answers a request whose body never finishes with a 408 problem document once requestTimeoutMs has passed', async () => {
+    server = await startSandboxServer({ port: 0, requestTimeoutMs: 300 });
+    const answer = await raw(
+      server.port,
+      'POST /v1/profiles/profile_webshop/payments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Authorization: Bearer ${HOSTED}\r\nContent-Length: 100\r\n\r\n{"amount":`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('Content-Type: application/problem+json');
+    expect(server.repository.size()).toBe(0);
+  });
+
   it('closes gracefully, twice if asked, and stops listening', async () => {
     server = await startSandboxServer({ port: 0 });
     const { url } = server;
