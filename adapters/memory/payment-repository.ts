@@ -71,7 +71,7 @@ const pageSize = (limit: number): number =>
  * - `list` with an `after` cursor that is not a payment of that profile returns an empty page;
  * - `readOutbox` walks the undelivered entries in order, passing over the held-back ones (a
  *   deferred entry and every later entry of its payment), so it also costs those older than the
- *   last one it returns.
+ *   last one it returns (the Postgres adapter does not: it keeps them out of its ready index).
  */
 export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOptions = {}): MemoryPaymentRepository {
   const records = new Map<string, PaymentRecord>();

@@ -21,6 +21,22 @@ const INSERT_EVENTS = `
   ORDER BY e.ordinal`;
 
 /**
+ * The same for a payment that may have deferred events: new events wait as long as the latest of
+ * them (`retry_at`), so that they stay out of the index of ready events the outbox read walks.
+ * Looking that up costs a probe of the payment's events (`paystate_outbox_by_payment`).
+ */
+const INSERT_LATER_EVENTS = `
+  INSERT INTO paystate_outbox (event_id, payment_id, event_type, event, retry_at)
+  SELECT e.value->>'id', written.id, e.value->>'type', e.value, held.retry_at
+  FROM written
+  CROSS JOIN LATERAL (
+    SELECT max(h.retry_at) AS retry_at FROM paystate_outbox h
+    WHERE h.payment_id = written.id AND h.delivered_at IS NULL AND h.retry_at IS NOT NULL
+  ) AS held,
+  json_array_elements($${EVENTS_PARAM}::json) WITH ORDINALITY AS e(value, ordinal)
+  ORDER BY e.ordinal`;
+
+/**
  * Insert: the payment and its events in one statement, hence one transaction and one commit.
  * A taken id raises a unique violation, and nothing is written.
  */
@@ -49,7 +65,7 @@ WITH written AS (
       ROW(${PAYMENT_WRITE_COLUMNS.map((_, index) => `$${index + 2}`).join(', ')}, NULL, NULL)
   WHERE id = $1 AND version = $${EVENTS_PARAM + 1}
   RETURNING id
-), events AS (${INSERT_EVENTS}
+), events AS (${INSERT_LATER_EVENTS}
 )
 SELECT count(*)::int AS written FROM written`,
 };
@@ -115,8 +131,15 @@ RETURNING due.kind, ${SELECT_P}`,
 
 /**
  * Takes or renews the outbox lease, then, if this instance holds it, reads the oldest undelivered
- * events due at $4: not deferred past it, and with no earlier event of their payment that is
- * (the partial index `paystate_outbox_deferred` answers that).
+ * events due at $4: not deferred past it, and with no earlier event of their payment that is.
+ *
+ * Deferred events, and the later events of their payment, carry a `retry_at` (see
+ * `DEFER_DELIVERY` and `INSERT_LATER_EVENTS`), so the read takes the oldest from two short lists
+ * instead of walking past every held-back event: the ready events (`retry_at` null, index
+ * `paystate_outbox_ready` in sequence order) and the deferred ones that are due (index
+ * `paystate_outbox_deferred_due` by `retry_at`). The order check (NOT EXISTS, through the
+ * payment's events in `paystate_outbox_by_payment`) keeps the rule whatever the `retry_at` of an
+ * event says.
  */
 export const READ_OUTBOX: Statement = {
   name: 'paystate_outbox_read',
@@ -126,16 +149,30 @@ WITH lease AS (
   SET holder = $1, held_until = now() + $2::int * interval '1 millisecond'
   WHERE holder = $1 OR holder IS NULL OR held_until IS NULL OR held_until <= now()
   RETURNING holder
+), ready AS (
+  SELECT o.sequence, o.event, o.attempts FROM paystate_outbox o
+  WHERE o.delivered_at IS NULL AND o.retry_at IS NULL
+    AND NOT EXISTS (
+      SELECT 1 FROM paystate_outbox d
+      WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
+        AND d.delivered_at IS NULL AND d.retry_at > $4
+    )
+  ORDER BY o.sequence
+  LIMIT $3
+), due AS (
+  SELECT o.sequence, o.event, o.attempts FROM paystate_outbox o
+  WHERE o.delivered_at IS NULL AND o.retry_at <= $4
+    AND NOT EXISTS (
+      SELECT 1 FROM paystate_outbox d
+      WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
+        AND d.delivered_at IS NULL AND d.retry_at > $4
+    )
+  ORDER BY o.sequence
+  LIMIT $3
 )
-SELECT o.sequence, o.event, o.attempts FROM paystate_outbox o
-WHERE o.delivered_at IS NULL AND EXISTS (SELECT 1 FROM lease)
-  AND (o.retry_at IS NULL OR o.retry_at <= $4)
-  AND NOT EXISTS (
-    SELECT 1 FROM paystate_outbox d
-    WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
-      AND d.delivered_at IS NULL AND d.retry_at > $4
-  )
-ORDER BY o.sequence
+SELECT sequence, event, attempts FROM (SELECT * FROM ready UNION ALL SELECT * FROM due) AS o
+WHERE EXISTS (SELECT 1 FROM lease)
+ORDER BY sequence
 LIMIT $3`,
 };
 
@@ -144,12 +181,28 @@ export const MARK_DELIVERED: Statement = {
   text: `UPDATE paystate_outbox SET delivered_at = now() WHERE sequence = ANY($1::bigint[]) AND delivered_at IS NULL`,
 };
 
+/**
+ * Stores refusals: each refused event's attempts and `retry_at`, and the same `retry_at` (or a
+ * later one they have) on every later undelivered event of its payment, which waits as long.
+ */
 export const DEFER_DELIVERY: Statement = {
   name: 'paystate_outbox_defer',
   text: `
-UPDATE paystate_outbox o SET attempts = d.attempts, retry_at = d.retry_at
-FROM unnest($1::bigint[], $2::int[], $3::timestamptz[]) AS d(sequence, attempts, retry_at)
-WHERE o.sequence = d.sequence AND o.delivered_at IS NULL`,
+WITH refused AS (
+  UPDATE paystate_outbox o SET attempts = d.attempts, retry_at = d.retry_at
+  FROM unnest($1::bigint[], $2::int[], $3::timestamptz[]) AS d(sequence, attempts, retry_at)
+  WHERE o.sequence = d.sequence AND o.delivered_at IS NULL
+  RETURNING o.payment_id, o.sequence, o.retry_at
+), behind AS (
+  SELECT l.sequence, max(r.retry_at) AS retry_at
+  FROM refused r JOIN paystate_outbox l
+    ON l.payment_id = r.payment_id AND l.sequence > r.sequence AND l.delivered_at IS NULL
+  WHERE l.sequence <> ALL($1::bigint[])
+  GROUP BY l.sequence
+)
+UPDATE paystate_outbox l SET retry_at = GREATEST(l.retry_at, behind.retry_at)
+FROM behind
+WHERE l.sequence = behind.sequence`,
 };
 
 export const PURGE_DELIVERED: Statement = {

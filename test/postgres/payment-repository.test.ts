@@ -187,11 +187,73 @@ describe('postgres payment repository', () => {
       expect(due).toContain('paystate_payments_due_expiry');
       expect(due).toContain('paystate_payments_due_inquiry');
       const outbox = await plan(READ_OUTBOX.text, ['instance', 1000, 10, at]);
-      expect(outbox).toContain('paystate_outbox_undelivered');
-      expect(outbox).toContain('paystate_outbox_deferred');
+      expect(outbox).toContain('paystate_outbox_ready');
+      expect(outbox).toContain('paystate_outbox_deferred_due');
       await client.query('ROLLBACK');
     } finally {
       client.release();
     }
+  });
+
+  it('reads the outbox visiting about what it returns, however many events wait behind refusals', async () => {
+    await resetTables(db.pool);
+    const repository = createPostgresPaymentRepository({ pool: db.pool });
+    // 2,000 payments whose first event was refused and deferred for an hour, two more events behind it.
+    const stuck = Array.from({ length: 2_000 }, () => makeRecord());
+    for (let from = 0; from < stuck.length; from += 250) {
+      await Promise.all(
+        stuck
+          .slice(from, from + 250)
+          .map((record) =>
+            expectOk(
+              repository.insert(record, [
+                makeEvent(record),
+                makeEvent(record, 'payment.action_required'),
+                makeEvent(record, 'payment.expired'),
+              ]),
+            ),
+          ),
+      );
+    }
+    const heads = (await expectOk(repository.readOutbox({ now, limit: 10_000 }))).filter(
+      (entry) => entry.event.type === 'payment.created',
+    );
+    await expectOk(
+      repository.deferDelivery(
+        heads.map((entry) => ({ sequence: entry.sequence, attempts: 1, retryAt: now + 60 * MINUTE })),
+      ),
+    );
+    const fresh = Array.from({ length: 10 }, () => makeRecord());
+    for (const record of fresh) await expectOk(repository.insert(record, [makeEvent(record)]));
+    await db.pool.query('ANALYZE paystate_outbox');
+
+    const read = await expectOk(repository.readOutbox({ now, limit: 10 }));
+    expect(read.map((entry) => entry.event.paymentId)).toEqual(fresh.map((record) => record.id));
+
+    // Rows every scan of the statement visited, returned or filtered out, from the server's own count.
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('UPDATE paystate_outbox_lease SET holder = NULL');
+      const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${READ_OUTBOX.text}`,
+        ['explain', 1000, 10, new Date(now).toISOString()],
+      );
+      await client.query('ROLLBACK');
+      let visited = 0;
+      const walk = (node: Record<string, unknown>): void => {
+        if (String(node['Node Type']).includes('Scan')) {
+          const loops = Number(node['Actual Loops'] ?? 1);
+          visited += (Number(node['Actual Rows'] ?? 0) + Number(node['Rows Removed by Filter'] ?? 0)) * loops;
+        }
+        for (const child of (node['Plans'] as Record<string, unknown>[] | undefined) ?? []) walk(child);
+      };
+      walk((rows[0]?.['QUERY PLAN'] as [{ Plan: Record<string, unknown> }])[0].Plan);
+      // 6,000 events wait; the read visits the 10 it returns and their order checks.
+      expect(visited).toBeLessThan(100);
+    } finally {
+      client.release();
+    }
+    await repository.close();
   });
 });
