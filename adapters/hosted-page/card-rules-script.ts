@@ -93,7 +93,7 @@ function cvcError(text, numberText) {
 }
 
 function containsCardNumber(text) {
-  var seen = /[^\u0000-\u007f]/.test(text) ? text.normalize('NFKC').replace(/\p{Cf}/gu, '') : text;
+  var seen = /\P{ASCII}/u.test(text) ? text.normalize('NFKC').replace(/\p{Cf}/gu, '') : text;
   var runs = seen.match(/\d+(?:[^\p{L}\p{N}]{1,3}\d+)*/gu) || [];
   for (var r = 0; r < runs.length; r++) {
     var groups = runs[r].split(/\D+/);

@@ -114,7 +114,7 @@ function hasDigits(text: string, count: number): boolean {
  */
 const DIGIT_GROUPS = /\d+(?:[^\p{L}\p{N}]{1,3}\d+)*/gu;
 const GROUP_SEPARATOR = /\D+/;
-const NON_ASCII = /[^\u0000-\u007f]/;
+const NON_ASCII = /\P{ASCII}/u;
 // Invisible formatting characters (zero-width space, joiners, soft hyphen, direction marks).
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
 
