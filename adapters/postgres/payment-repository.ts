@@ -219,10 +219,12 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
 
     async deferDelivery(deferrals) {
       if (deferrals.length === 0) return ok(undefined);
+      // One entry per sequence, the last one given for it (as the memory adapter keeps it).
+      const last = [...new Map(deferrals.map((deferral) => [deferral.sequence, deferral])).values()];
       const result = await run(DEFER_DELIVERY, [
-        deferrals.map((deferral) => String(deferral.sequence)),
-        deferrals.map((deferral) => deferral.attempts),
-        deferrals.map((deferral) => new Date(deferral.retryAt).toISOString()),
+        last.map((deferral) => String(deferral.sequence)),
+        last.map((deferral) => deferral.attempts),
+        last.map((deferral) => new Date(deferral.retryAt).toISOString()),
       ]);
       return result.isErr() ? err(result.error) : ok(undefined);
     },

@@ -21,20 +21,23 @@ const INSERT_EVENTS = `
   ORDER BY e.ordinal`;
 
 /**
- * The same for a payment that may have deferred events: new events wait as long as the latest of
- * them (`retry_at`), so that they stay out of the index of ready events the outbox read walks.
+ * The same for a payment that may have waiting events: new events wait as long as the latest of
+ * them (`waits_until`), so that they stay out of the index of ready events the outbox read walks.
  * Looking that up costs a probe of the payment's events (`paystate_outbox_by_payment`).
  */
 const INSERT_LATER_EVENTS = `
-  INSERT INTO paystate_outbox (event_id, payment_id, event_type, event, retry_at)
-  SELECT e.value->>'id', written.id, e.value->>'type', e.value, held.retry_at
+  INSERT INTO paystate_outbox (event_id, payment_id, event_type, event, waits_until)
+  SELECT e.value->>'id', written.id, e.value->>'type', e.value, held.waits_until
   FROM written
   CROSS JOIN LATERAL (
-    SELECT max(h.retry_at) AS retry_at FROM paystate_outbox h
-    WHERE h.payment_id = written.id AND h.delivered_at IS NULL AND h.retry_at IS NOT NULL
+    SELECT max(h.retry_at) AS waits_until FROM paystate_outbox h
+    WHERE h.payment_id = written.id AND h.delivered_at IS NULL
   ) AS held,
   json_array_elements($${EVENTS_PARAM}::json) WITH ORDINALITY AS e(value, ordinal)
   ORDER BY e.ordinal`;
+
+/** `waits_until` of an undelivered event: the running maximum of `retry_at` over its payment's. */
+const WAITS_UNTIL = `max(retry_at) OVER (PARTITION BY payment_id ORDER BY sequence)`;
 
 /**
  * Insert: the payment and its events in one statement, hence one transaction and one commit.
@@ -133,13 +136,13 @@ RETURNING due.kind, ${SELECT_P}`,
  * Takes or renews the outbox lease, then, if this instance holds it, reads the oldest undelivered
  * events due at $4: not deferred past it, and with no earlier event of their payment that is.
  *
- * Deferred events, and the later events of their payment, carry a `retry_at` (see
- * `DEFER_DELIVERY` and `INSERT_LATER_EVENTS`), so the read takes the oldest from two short lists
- * instead of walking past every held-back event: the ready events (`retry_at` null, index
- * `paystate_outbox_ready` in sequence order) and the deferred ones that are due (index
- * `paystate_outbox_deferred_due` by `retry_at`). The order check (NOT EXISTS, through the
- * payment's events in `paystate_outbox_by_payment`) keeps the rule whatever the `retry_at` of an
- * event says.
+ * Every event carries how long it waits (`waits_until`, kept by `DEFER_DELIVERY`,
+ * `MARK_DELIVERED` and `INSERT_LATER_EVENTS`), so the read takes the oldest from two short lists
+ * instead of walking past every waiting event: the ready events (`waits_until` null, index
+ * `paystate_outbox_ready` in sequence order) and the waiting ones that are due (index
+ * `paystate_outbox_waiting`). The rule itself (own `retry_at`, and NOT EXISTS an earlier event
+ * of the payment deferred past $4, through `paystate_outbox_by_payment`) is checked on each, so
+ * an event never overtakes whatever its `waits_until` says.
  */
 export const READ_OUTBOX: Statement = {
   name: 'paystate_outbox_read',
@@ -151,7 +154,8 @@ WITH lease AS (
   RETURNING holder
 ), ready AS (
   SELECT o.sequence, o.event, o.attempts FROM paystate_outbox o
-  WHERE o.delivered_at IS NULL AND o.retry_at IS NULL
+  WHERE o.delivered_at IS NULL AND o.waits_until IS NULL
+    AND (o.retry_at IS NULL OR o.retry_at <= $4)
     AND NOT EXISTS (
       SELECT 1 FROM paystate_outbox d
       WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
@@ -161,7 +165,8 @@ WITH lease AS (
   LIMIT $3
 ), due AS (
   SELECT o.sequence, o.event, o.attempts FROM paystate_outbox o
-  WHERE o.delivered_at IS NULL AND o.retry_at <= $4
+  WHERE o.delivered_at IS NULL AND o.waits_until <= $4
+    AND (o.retry_at IS NULL OR o.retry_at <= $4)
     AND NOT EXISTS (
       SELECT 1 FROM paystate_outbox d
       WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
@@ -176,33 +181,53 @@ ORDER BY sequence
 LIMIT $3`,
 };
 
+/**
+ * Marks events delivered. When one of them had been deferred, the later events of its payment
+ * wait no longer for it: their `waits_until` is computed again without it.
+ */
 export const MARK_DELIVERED: Statement = {
   name: 'paystate_outbox_mark_delivered',
-  text: `UPDATE paystate_outbox SET delivered_at = now() WHERE sequence = ANY($1::bigint[]) AND delivered_at IS NULL`,
+  text: `
+WITH marked AS (
+  UPDATE paystate_outbox SET delivered_at = now()
+  WHERE sequence = ANY($1::bigint[]) AND delivered_at IS NULL
+  RETURNING payment_id, retry_at
+), computed AS (
+  SELECT sequence, waits_until, ${WAITS_UNTIL} AS recomputed
+  FROM paystate_outbox
+  WHERE delivered_at IS NULL AND sequence <> ALL($1::bigint[])
+    AND payment_id IN (SELECT payment_id FROM marked WHERE retry_at IS NOT NULL)
+)
+UPDATE paystate_outbox o SET waits_until = c.recomputed
+FROM computed c
+WHERE o.sequence = c.sequence AND c.waits_until IS DISTINCT FROM c.recomputed`,
 };
 
 /**
- * Stores refusals: each refused event's attempts and `retry_at`, and the same `retry_at` (or a
- * later one they have) on every later undelivered event of its payment, which waits as long.
+ * Stores refusals (attempts and `retry_at` of each refused event; one entry per sequence) and
+ * computes `waits_until` again for every undelivered event of their payments.
  */
 export const DEFER_DELIVERY: Statement = {
   name: 'paystate_outbox_defer',
   text: `
-WITH refused AS (
-  UPDATE paystate_outbox o SET attempts = d.attempts, retry_at = d.retry_at
-  FROM unnest($1::bigint[], $2::int[], $3::timestamptz[]) AS d(sequence, attempts, retry_at)
-  WHERE o.sequence = d.sequence AND o.delivered_at IS NULL
-  RETURNING o.payment_id, o.sequence, o.retry_at
-), behind AS (
-  SELECT l.sequence, max(r.retry_at) AS retry_at
-  FROM refused r JOIN paystate_outbox l
-    ON l.payment_id = r.payment_id AND l.sequence > r.sequence AND l.delivered_at IS NULL
-  WHERE l.sequence <> ALL($1::bigint[])
-  GROUP BY l.sequence
+WITH d AS (
+  SELECT * FROM unnest($1::bigint[], $2::int[], $3::timestamptz[]) AS d(sequence, attempts, retry_at)
+), affected AS (
+  SELECT DISTINCT o.payment_id FROM paystate_outbox o JOIN d ON d.sequence = o.sequence
+  WHERE o.delivered_at IS NULL
+), rows AS (
+  SELECT l.sequence, l.payment_id,
+         CASE WHEN d.sequence IS NULL THEN l.attempts ELSE d.attempts END AS attempts,
+         CASE WHEN d.sequence IS NULL THEN l.retry_at ELSE d.retry_at END AS retry_at
+  FROM paystate_outbox l
+  JOIN affected a ON a.payment_id = l.payment_id
+  LEFT JOIN d ON d.sequence = l.sequence
+  WHERE l.delivered_at IS NULL
 )
-UPDATE paystate_outbox l SET retry_at = GREATEST(l.retry_at, behind.retry_at)
-FROM behind
-WHERE l.sequence = behind.sequence`,
+UPDATE paystate_outbox o
+SET attempts = r.attempts, retry_at = r.retry_at, waits_until = r.waits_until
+FROM (SELECT sequence, attempts, retry_at, ${WAITS_UNTIL} AS waits_until FROM rows) AS r
+WHERE o.sequence = r.sequence`,
 };
 
 export const PURGE_DELIVERED: Statement = {

@@ -43,14 +43,20 @@ describe('the engine on Postgres', () => {
     const payment = (await create(harness, directRequest('4242424242424242')))._unsafeUnwrap();
     harness.events.injectFailure();
     expect((await harness.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
-    const { rows } = await db.pool.query<{ event_type: string; attempts: number; retry_at: Date | null }>(
-      'SELECT event_type, attempts, retry_at FROM paystate_outbox WHERE payment_id = $1 ORDER BY sequence',
+    const { rows } = await db.pool.query<{
+      event_type: string;
+      attempts: number;
+      retry_at: Date | null;
+      waits_until: Date | null;
+    }>(
+      'SELECT event_type, attempts, retry_at, waits_until FROM paystate_outbox WHERE payment_id = $1 ORDER BY sequence',
       [payment.id],
     );
+    const retryAt = new Date(harness.clock.now() + 1000);
     expect(rows).toEqual([
-      { event_type: 'payment.created', attempts: 1, retry_at: new Date(harness.clock.now() + 1000) },
+      { event_type: 'payment.created', attempts: 1, retry_at: retryAt, waits_until: retryAt },
       // The later event waits as long, out of the index of ready events.
-      { event_type: 'payment.succeeded', attempts: 0, retry_at: new Date(harness.clock.now() + 1000) },
+      { event_type: 'payment.succeeded', attempts: 0, retry_at: null, waits_until: retryAt },
     ]);
     expect((await harness.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
     harness.clock.advance(1000);

@@ -188,7 +188,7 @@ describe('postgres payment repository', () => {
       expect(due).toContain('paystate_payments_due_inquiry');
       const outbox = await plan(READ_OUTBOX.text, ['instance', 1000, 10, at]);
       expect(outbox).toContain('paystate_outbox_ready');
-      expect(outbox).toContain('paystate_outbox_deferred_due');
+      expect(outbox).toContain('paystate_outbox_waiting');
       await client.query('ROLLBACK');
     } finally {
       client.release();
