@@ -51,15 +51,18 @@ describe('deadline wheel', () => {
     expect(wheel.running()).toBe(0);
   });
 
-  it('fires every due deadline even if one of them throws, and keeps working after', async () => {
+  it('fires every deadline even if one of them throws, in the same slot or a later one', async () => {
     const wheel = createDeadlineWheel();
     const fired: string[] = [];
     wheel.add(16, () => {
-      throw new Error('bug');
+      throw new Error('a logger that throws');
     });
-    wheel.add(16, () => fired.push('after the bug'));
-    await sleep(60);
-    expect(fired).toEqual(['after the bug']);
-    expect(await expiryOf(wheel, 16)).toBeGreaterThanOrEqual(15);
+    wheel.add(16, () => fired.push('same slot'));
+    await sleep(6);
+    wheel.add(16, () => fired.push('later slot'));
+    await sleep(80);
+    expect(fired).toEqual(['same slot', 'later slot']);
+    expect(wheel.pending()).toBe(0);
+    expect(wheel.running()).toBe(0);
   });
 });
