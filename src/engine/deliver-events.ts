@@ -10,26 +10,31 @@ import { callPort, toPaymentError } from './run-port.js';
  * Delivers due outbox events to the event sink, oldest first, and marks what was delivered.
  * Order holds per payment: once the sink refuses an event, it is deferred with a growing back-off
  * (`deliveryRetry`), and that payment's later events wait behind it, while other payments' events
- * go on. Delivery is at least once (a crash between publish and mark repeats an event; consumers
- * de-duplicate on `id`).
+ * go on. A refusal the sink marks not retryable concerns that event, and the batch goes on; a
+ * retryable one or a time-out (after the `retries` of one call) says the sink itself is in
+ * trouble, so the batch ends there and the rest waits for the next one (`stalled`): a sink that
+ * is down costs one event's attempts per batch, not one per waiting payment. Delivery is at least
+ * once (a crash between publish and mark repeats an event; consumers de-duplicate on `id`).
  */
 export function deliverEvents(ctx: EngineContext): Effect.Effect<number, PaymentError> {
   return Effect.map(deliverBatch(ctx), (batch) => batch.delivered);
 }
 
 /**
- * One delivery batch: how many events went out, how many the sink refused (now deferred), and
- * whether the batch read was full (more may wait).
+ * One delivery batch: how many events went out, how many the sink refused (now deferred), whether
+ * the batch read was full (more may wait), and whether it ended early because the sink seems
+ * down (a retryable failure or a time-out).
  */
 export interface DeliveryBatch {
   readonly delivered: number;
   readonly deferred: number;
   readonly full: boolean;
+  readonly stalled: boolean;
 }
 
 export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, PaymentError> {
   const sink = ctx.ports.events;
-  if (sink === undefined) return Effect.succeed({ delivered: 0, deferred: 0, full: false });
+  if (sink === undefined) return Effect.succeed({ delivered: 0, deferred: 0, full: false, stalled: false });
   const storage = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true };
   return Effect.gen(function* () {
     const entries = yield* callPort(
@@ -39,24 +44,33 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
     const delivered: number[] = [];
     const deferred: Deferral[] = [];
     const held = new Set<string>();
+    let stalled = false;
     for (const entry of entries) {
       if (held.has(entry.event.paymentId)) continue;
-      const published = yield* callPort(() => sink.publish(entry.event), {
+      const outcome = yield* callPort(() => sink.publish(entry.event), {
         ...traced(ctx, 'events.publish', { eventId: entry.event.id, paymentId: entry.event.paymentId }),
         timeoutMs: ctx.options.eventSinkTimeoutMs,
         retries: ctx.options.retries,
         retryTimeouts: true,
         backoffMs: 50,
       }).pipe(
-        Effect.as(true),
-        Effect.catchAll(() => Effect.succeed(false)),
+        Effect.as('delivered' as const),
+        Effect.catchAll((failure) =>
+          Effect.succeed(
+            failure.kind === 'timeout' || failure.error.retryable ? ('sink trouble' as const) : ('refused' as const),
+          ),
+        ),
       );
-      if (!published) {
-        held.add(entry.event.paymentId);
-        deferred.push(deferral(ctx, entry));
+      if (outcome === 'delivered') {
+        delivered.push(entry.sequence);
         continue;
       }
-      delivered.push(entry.sequence);
+      held.add(entry.event.paymentId);
+      deferred.push(deferral(ctx, entry));
+      if (outcome === 'sink trouble') {
+        stalled = true;
+        break;
+      }
     }
     // Deferrals first: if marking then fails, the delivered events go out again (at least once),
     // but every refusal is counted and logged only once it is stored.
@@ -71,7 +85,12 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
         Effect.mapError(toPaymentError('payment storage')),
       );
     }
-    return { delivered: delivered.length, deferred: deferred.length, full: entries.length >= ctx.options.batchSize };
+    return {
+      delivered: delivered.length,
+      deferred: deferred.length,
+      full: entries.length >= ctx.options.batchSize,
+      stalled,
+    };
   });
 }
 

@@ -201,8 +201,9 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const deliverTick = drain(deliveryLock.withPermits(1)(deliverBatch(ctx)), max, {
     start: 0,
     add: (total, batch) => total + batch.delivered,
-    // A batch that only deferred refused events made progress too: the next read passes them by.
-    progressed: (batch) => batch.delivered + batch.deferred > 0,
+    // A batch that only deferred refused events made progress too (the next read passes them
+    // by), unless it ended because the sink seems down: then the tick ends as well.
+    progressed: (batch) => !batch.stalled && batch.delivered + batch.deferred > 0,
   });
   const tick = Effect.all([sweepTick, deliverTick]).pipe(
     Effect.tap(([report, delivered]) =>

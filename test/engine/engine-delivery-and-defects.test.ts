@@ -1,3 +1,4 @@
+import { err } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
 import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
@@ -145,7 +146,9 @@ describe('event delivery order', () => {
     const h = makeEngineHarness({ batchSize: 2 }, 0, {
       events: {
         failOn: (event: DomainEvent) =>
-          stuck.has(event.paymentId) ? { code: 'unavailable', message: 'webhook answered 500', retryable: true } : null,
+          stuck.has(event.paymentId)
+            ? { code: 'unavailable', message: 'webhook answered 410', retryable: false }
+            : null,
       },
     });
     const create = async (card: string) =>
@@ -159,6 +162,33 @@ describe('event delivery order', () => {
       .poll(() => h.events.events().filter((event) => event.paymentId === fine.id).length, { timeout: 2_000 })
       .toBe(2);
     await worker.stop();
+  });
+
+  it.each([
+    ['answers nothing (time-outs)', 'hang'],
+    ['fails with retryable errors', 'fail'],
+  ] as const)('a sink that %s costs one event per tick, not one per waiting payment', async (_, how) => {
+    const h = makeEngineHarness({ batchSize: 5, retries: 0, timeouts: { eventSinkMs: 20 } });
+    for (let index = 0; index < 12; index++) {
+      await h.engine.createPayment({
+        client: compliantClient,
+        profileId: PROFILE,
+        body: directRequest('4242424242424242'),
+      });
+    }
+    let calls = 0;
+    h.events.publish = () => {
+      calls += 1;
+      return how === 'hang'
+        ? new Promise(() => undefined)
+        : err({ code: 'unavailable', message: 'connection refused', retryable: true });
+    };
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await worker.stop();
+    expect(calls).toBe(1);
+    const [first] = (await h.repository.readOutbox({ now: h.clock.now() + 1000, limit: 1 }))._unsafeUnwrap();
+    expect(first?.attempts).toBe(1);
   });
 
   it('counts and logs a refusal only once it is stored', async () => {
