@@ -24,7 +24,7 @@ export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxSt
   /**
    * How long a client may take to send a whole request, headers and body, before it gets a 408
    * problem document (a slow client holds a connection for no longer). Default 30000 ms; Node's
-   * own default is five minutes.
+   * own default is five minutes; 0 turns the limit off.
    */
   readonly requestTimeoutMs?: number;
 }
@@ -75,12 +75,14 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
   });
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const server = createServer(
-    {
-      requestTimeout,
-      headersTimeout: Math.min(requestTimeout, 10_000),
-      // How often Node checks those limits (its default is 30 s).
-      connectionsCheckingInterval: Math.min(1_000, requestTimeout),
-    },
+    requestTimeout > 0
+      ? {
+          requestTimeout,
+          headersTimeout: Math.min(requestTimeout, 10_000),
+          // How often Node checks those limits (its default is 30 s).
+          connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+        }
+      : { requestTimeout: 0 },
     app.listener,
   );
   answerClientErrors(server);

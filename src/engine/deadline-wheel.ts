@@ -91,6 +91,8 @@ export function createDeadlineWheel(): DeadlineWheel {
         rings.set(timeoutMs, ring);
       }
       const slot = ring.slots[ring.current] as Set<() => void>;
+      // A function already waiting in this slot waits once (a set), and is counted once.
+      if (slot.has(expire)) return () => undefined;
       slot.add(expire);
       ring.live += 1;
       pending += 1;
