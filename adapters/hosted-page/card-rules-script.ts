@@ -92,9 +92,18 @@ function cvcError(text, numberText) {
   return '';
 }
 
+function asciiDigit(digit) {
+  var code = digit.codePointAt(0), zero = code;
+  while (code - zero < 64 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero -= 1;
+  return String((code - zero) % 10);
+}
+
 function containsCardNumber(text) {
-  var seen = /\P{ASCII}/u.test(text) ? text.normalize('NFKC').replace(/\p{Cf}/gu, '') : text;
-  var runs = seen.match(/\d+(?:[^\p{L}\p{N}]{1,3}\d+)*/gu) || [];
+  var folded = /\P{ASCII}/u.test(text)
+    ? text.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/(?![0-9])\p{Nd}/gu, asciiDigit)
+    : text;
+  var seen = folded.replace(/(?<!\d)(?:\d{1,2}[./]\d{1,2}[./](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})(?!\d)/g, 'x');
+  var runs = seen.match(/\d+(?:[\s\-./_,]{1,3}\d+)*/gu) || [];
   for (var r = 0; r < runs.length; r++) {
     var groups = runs[r].split(/\D+/);
     for (var first = 0; first < groups.length; first++) {

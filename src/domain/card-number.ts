@@ -109,34 +109,54 @@ function hasDigits(text: string, count: number): boolean {
 }
 
 /**
- * Runs of digit groups, each separated from the next by one to three characters that are neither
- * letters nor digits: "4242 4242", "4242.4242", "4242 / 4242", "4242__4242".
+ * Runs of digit groups, each separated from the next by one to three of the characters people put
+ * inside a card number: spaces, dashes, dots, slashes, underscores, commas ("4242 4242",
+ * "4242.4242", "4242 / 4242"). Not parentheses, plus signs or colons, which belong to phone
+ * numbers and times.
  */
-const DIGIT_GROUPS = /\d+(?:[^\p{L}\p{N}]{1,3}\d+)*/gu;
+const DIGIT_GROUPS = /\d+(?:[\s\-./_,]{1,3}\d+)*/gu;
 const GROUP_SEPARATOR = /\D+/;
+/** Dates (25.06.2025, 6/25/25, 2025-06-25): their groups are never part of a card number. */
+const DATES = /(?<!\d)(?:\d{1,2}[./]\d{1,2}[./](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})(?!\d)/g;
 const NON_ASCII = /\P{ASCII}/u;
 // Invisible formatting characters (zero-width space, joiners, soft hyphen, direction marks).
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
+const OTHER_DIGITS = /(?![0-9])\p{Nd}/gu;
+const DIGIT = /\p{Nd}/u;
+
+/** The ASCII digit of a decimal digit of another script: its place in its run of ten (٤ → 4). */
+function asciiDigit(digit: string): string {
+  const code = digit.codePointAt(0) as number;
+  let zero = code;
+  while (code - zero < 64 && DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
+  return String((code - zero) % 10);
+}
 
 /**
  * The text as a reader sees it: compatibility forms folded (full-width digits become ASCII
- * digits, a no-break space a space) and invisible formatting characters dropped, so neither
- * hides a card number. ASCII text is returned as it is.
+ * digits, a no-break space a space), invisible formatting characters dropped, digits of other
+ * scripts read as ASCII digits, so none of these hides a card number; and dates taken out, so
+ * that a date next to a number does not make one.
  */
 function asSeen(text: string): string {
-  return NON_ASCII.test(text) ? text.normalize('NFKC').replace(FORMAT_CHARACTERS, '') : text;
+  const folded = NON_ASCII.test(text)
+    ? text.normalize('NFKC').replace(FORMAT_CHARACTERS, '').replace(OTHER_DIGITS, asciiDigit)
+    : text;
+  return folded.replace(DATES, 'x');
 }
 
 /**
  * True when `text` holds a card number: 12 to 19 digits, whole or split into groups by one to
- * three characters that are neither letters nor digits ("4242 4242 4242 4242", "4242.4242…",
- * "4242 / 4242…"), Luhn-valid and of a known scheme, as `creditcard.number` must be. Full-width
- * digits, no-break spaces and invisible characters do not hide it, nor do groups next to it
- * ("4242424242424242 123"). Free text (names, addresses, description, reference, redirect URL)
- * refuses such text, so that a card number typed into the wrong field is neither stored nor
- * shown. A run of more than 19 digits in one group (an id) is not a card number.
+ * three spaces, dashes, dots, slashes, underscores or commas ("4242 4242 4242 4242",
+ * "4242.4242…", "4242 / 4242…"), Luhn-valid and of a known scheme, as `creditcard.number` must
+ * be. Full-width digits, digits of other scripts, no-break spaces and invisible characters do not
+ * hide it, nor do groups next to it ("4242424242424242 123"); dates, times and phone numbers
+ * with parentheses do not make one. Free text (names, addresses, description, reference,
+ * redirect URL) refuses such text, so that a card number typed into the wrong field is neither
+ * stored nor shown. A run of more than 19 digits in one group (an id) is not a card number.
  */
 export function containsCardNumber(text: string): boolean {
+  if (!hasDigits(text, 12) && !NON_ASCII.test(text)) return false;
   const seen = asSeen(text);
   if (!hasDigits(seen, 12)) return false;
   for (const run of seen.matchAll(DIGIT_GROUPS)) {
