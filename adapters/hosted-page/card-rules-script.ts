@@ -98,11 +98,23 @@ function asciiDigit(digit) {
   return String((code - zero) % 10);
 }
 
+function isDate(first, second, year) {
+  var dayMonth = first >= 1 && first <= 31 && second >= 1 && second <= 12;
+  var monthDay = first >= 1 && first <= 12 && second >= 1 && second <= 31;
+  var century = year.length === 2 || year.indexOf('19') === 0 || year.indexOf('20') === 0;
+  return (dayMonth || monthDay) && century;
+}
+
+function dropDate(match, a, b, y, isoYear, isoMonth, isoDay) {
+  var real = isoYear !== undefined ? isDate(Number(isoDay), Number(isoMonth), isoYear) : isDate(Number(a), Number(b), y || '');
+  return real ? 'x' : match;
+}
+
 function containsCardNumber(text) {
   var folded = /\P{ASCII}/u.test(text)
     ? text.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/(?![0-9])\p{Nd}/gu, asciiDigit)
     : text;
-  var seen = folded.replace(/(?<!\d)(?:\d{1,2}[./]\d{1,2}[./](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})(?!\d)/g, 'x');
+  var seen = folded.replace(/(?<!\d)(?:(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})|(\d{4})-(\d{2})-(\d{2}))(?!\d)/g, dropDate);
   var runs = seen.match(/\d+(?:[\s\-./_,]{1,3}\d+)*/gu) || [];
   for (var r = 0; r < runs.length; r++) {
     var groups = runs[r].split(/\D+/);

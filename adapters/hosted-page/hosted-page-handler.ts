@@ -60,6 +60,9 @@ export type HostedPageHandler = (request: Request) => Promise<Response | undefin
 
 const SEGMENT = /^[^/]+$/;
 const IN_FLIGHT: ReadonlySet<PaymentRecord['state']> = new Set(['authenticating', 'authorizing']);
+/** A name to put back into the form: empty when it holds a card number. */
+const refill = (name: string): string => (containsCardNumber(name) ? '' : name);
+
 const maskDigits = (text: string) => text.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -295,7 +298,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     // Shown again in the form, never the card number or the CVC, nor a name holding a card number.
     const echo = {
       expiry: values.expiry.slice(0, 7),
-      holder_name: containsCardNumber(values.holder_name) ? '' : values.holder_name.slice(0, 45),
+      // Cut first, then check: cutting must not leave a card number behind to show again.
+      holder_name: refill(values.holder_name.slice(0, 45)),
     };
     const card = validateCardForm(values, now());
     if (card.isErr()) {

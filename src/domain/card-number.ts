@@ -117,7 +117,29 @@ function hasDigits(text: string, count: number): boolean {
 const DIGIT_GROUPS = /\d+(?:[\s\-./_,]{1,3}\d+)*/gu;
 const GROUP_SEPARATOR = /\D+/;
 /** Dates (25.06.2025, 6/25/25, 2025-06-25): their groups are never part of a card number. */
-const DATES = /(?<!\d)(?:\d{1,2}[./]\d{1,2}[./](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})(?!\d)/g;
+const DATES = /(?<!\d)(?:(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})|(\d{4})-(\d{2})-(\d{2}))(?!\d)/g;
+
+/** Whether day and month (in either order) and year make a real date, so that no card number passes as one. */
+function isDate(first: number, second: number, year: string): boolean {
+  const dayMonth = first >= 1 && first <= 31 && second >= 1 && second <= 12;
+  const monthDay = first >= 1 && first <= 12 && second >= 1 && second <= 31;
+  const century = year.length === 2 || year.startsWith('19') || year.startsWith('20');
+  return (dayMonth || monthDay) && century;
+}
+
+function dropDate(
+  match: string,
+  a: string | undefined,
+  b: string | undefined,
+  y: string | undefined,
+  isoYear: string | undefined,
+  isoMonth: string | undefined,
+  isoDay: string | undefined,
+): string {
+  const real =
+    isoYear !== undefined ? isDate(Number(isoDay), Number(isoMonth), isoYear) : isDate(Number(a), Number(b), y ?? '');
+  return real ? 'x' : match;
+}
 const NON_ASCII = /\P{ASCII}/u;
 // Invisible formatting characters (zero-width space, joiners, soft hyphen, direction marks).
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
@@ -142,7 +164,7 @@ function asSeen(text: string): string {
   const folded = NON_ASCII.test(text)
     ? text.normalize('NFKC').replace(FORMAT_CHARACTERS, '').replace(OTHER_DIGITS, asciiDigit)
     : text;
-  return folded.replace(DATES, 'x');
+  return folded.replace(DATES, dropDate);
 }
 
 /**

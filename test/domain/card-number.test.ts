@@ -166,8 +166,12 @@ describe('containsCardNumber', () => {
       // Digits of other scripts.
       '\u0664\u0662\u0664\u0662\u0664\u0662\u0664\u0662\u0664\u0662\u0664\u0662\u0664\u0662\u0664\u0662',
       '\u096a\u0968\u096a\u0968 \u096a\u0968\u096a\u0968 \u096a\u0968\u096a\u0968 \u096a\u0968\u096a\u0968',
-      // A date next to it hides nothing.
+      // A date next to it hides nothing, and what only looks like a date is no date (found by a
+      // reviewing helper).
       'paid 25.06.2025 with 4242 4242 4242 4242',
+      '42/42/4242 4242 4242',
+      '4242-42-42 42424242',
+      '4242.4242.4242.4242',
     ]) {
       expect(containsCardNumber(text), text).toBe(true);
     }

@@ -249,6 +249,16 @@ describe('POST /pay/{id}', () => {
     expect((await stateOf(s, payment)).next.redirect).toBe(pageUrl);
   });
 
+  it('does not show again a card number that cutting an over-long name would leave', async () => {
+    const s = await start();
+    const { pageUrl } = await createHostedPayment(s.url);
+    const name = `${'x'.repeat(29)}4242424242424242999999`;
+    const { answer } = await payOnPage(pageUrl, cardFields('5555555555554444', { holder_name: name }));
+    expect(answer.status).toBe(422);
+    expect(answer.text).toMatch(/<input\s+id="holder_name"[^>]*value=""/);
+    expect(answer.text).not.toContain('4242424242424242');
+  });
+
   it('refuses a post without the CSRF cookie, with a wrong proof, or from another site', async () => {
     const s = await start();
     const { payment, pageUrl } = await createHostedPayment(s.url);
