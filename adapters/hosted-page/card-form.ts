@@ -24,7 +24,7 @@ export interface CreditCardBody {
 const MONTH_YEAR = /^(\d{1,2})\/(\d{2}|\d{4})$/;
 const MMYY = /^(\d{2})(\d{2})$/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** The digits of a card number typed with spaces or dashes between groups. */
 export function cardDigits(text: string): string {

@@ -133,7 +133,7 @@ function containsCardNumber(text) {
 function nameError(text) {
   var name = text.trim();
   if (name === '') return MESSAGES.nameRequired;
-  if (/[\u0000-\u001f\u007f]/.test(name)) return MESSAGES.nameCharacters;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return MESSAGES.nameCharacters;
   if (containsCardNumber(name)) return MESSAGES.nameCardNumber;
   if (name.length < 2 || name.length > 45) return MESSAGES.nameLength;
   return '';

@@ -6,7 +6,7 @@ export type RedirectUrlProblem = 'too_long' | 'invalid_characters' | 'not_absolu
 
 // Spaces and control characters: the WHATWG parser would silently strip or encode them.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f]/;
+const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 function isLoopbackHost(hostname: string): boolean {

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { containsCardNumber } from '../domain/card-number.js';
 
-// C0 controls and DEL: never part of a name or an address.
+// C0 controls, DEL and C1 controls: never part of a name or an address.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+const CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 const NOT_BLANK = /\S/;
 
 /** The message for text with lone UTF-16 surrogates: not Unicode text, and no store keeps it as sent. */
 export const NOT_UNICODE = 'Must be valid Unicode text';
 
-/** The message for text with C0 control characters or DEL. */
+/** The message for text with control characters (C0, DEL, C1). */
 export const CONTROL_CHARACTER_IN_TEXT = 'Must not contain control characters';
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.

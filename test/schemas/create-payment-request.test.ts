@@ -246,9 +246,12 @@ describe('text a store cannot keep as sent', () => {
     return 'Ada';
   };
 
+  type Case = [path: string, what: string, inserted: string, message: RegExp];
   it.each(
-    TEXT_FIELDS.flatMap((path) => [
+    TEXT_FIELDS.flatMap((path): Case[] => [
       [path, 'NUL', '\u0000', /control characters/],
+      // HTTP header values may carry bytes above 0x7f (obs-text): C1 is refused outside them.
+      ...(path.startsWith('user.') ? [] : [[path, 'a C1 control (NEL)', '\u0085', /control characters/] as Case]),
       [path, 'a lone high surrogate', '\ud800', /Unicode/],
       [path, 'a lone low surrogate', '\udc00', /Unicode/],
       [path, 'a reversed pair', '\udc00\ud800', /Unicode/],
