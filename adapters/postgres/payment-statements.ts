@@ -36,6 +36,17 @@ const INSERT_LATER_EVENTS = `
   json_array_elements($${EVENTS_PARAM}::json) WITH ORDINALITY AS e(value, ordinal)
   ORDER BY e.ordinal`;
 
+/**
+ * The outbox rule for an event `o` at time $4: not deferred past it itself, and no earlier
+ * undelivered event of its payment deferred past it.
+ */
+const DUE_AT_4 = `AND (o.retry_at IS NULL OR o.retry_at <= $4)
+    AND NOT EXISTS (
+      SELECT 1 FROM paystate_outbox d
+      WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
+        AND d.delivered_at IS NULL AND d.retry_at > $4
+    )`;
+
 /** `waits_until` of an undelivered event: the running maximum of `retry_at` over its payment's. */
 const WAITS_UNTIL = `max(retry_at) OVER (PARTITION BY payment_id ORDER BY sequence)`;
 
@@ -155,23 +166,13 @@ WITH lease AS (
 ), ready AS (
   SELECT o.sequence, o.event, o.attempts FROM paystate_outbox o
   WHERE o.delivered_at IS NULL AND o.waits_until IS NULL
-    AND (o.retry_at IS NULL OR o.retry_at <= $4)
-    AND NOT EXISTS (
-      SELECT 1 FROM paystate_outbox d
-      WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
-        AND d.delivered_at IS NULL AND d.retry_at > $4
-    )
+    ${DUE_AT_4}
   ORDER BY o.sequence
   LIMIT $3
 ), due AS (
   SELECT o.sequence, o.event, o.attempts FROM paystate_outbox o
   WHERE o.delivered_at IS NULL AND o.waits_until <= $4
-    AND (o.retry_at IS NULL OR o.retry_at <= $4)
-    AND NOT EXISTS (
-      SELECT 1 FROM paystate_outbox d
-      WHERE d.payment_id = o.payment_id AND d.sequence < o.sequence
-        AND d.delivered_at IS NULL AND d.retry_at > $4
-    )
+    ${DUE_AT_4}
   ORDER BY o.sequence
   LIMIT $3
 )

@@ -6,6 +6,23 @@ import { directRequest } from '../support/requests.js';
 
 const PROFILE = 'profile_0001';
 
+/** An engine whose event sink refuses every event of the payments in `refused`, and a direct create. */
+function refusingHarness(refused: ReadonlySet<string>, retryable: boolean) {
+  const h = makeEngineHarness({ batchSize: 2 }, 0, {
+    events: {
+      failOn: (event: DomainEvent) =>
+        refused.has(event.paymentId)
+          ? { code: 'unavailable', message: retryable ? 'webhook answered 500' : 'webhook answered 410', retryable }
+          : null,
+    },
+  });
+  const create = async (card: string) =>
+    (
+      await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(card) })
+    )._unsafeUnwrap();
+  return { h, create };
+}
+
 describe('event delivery order', () => {
   it('a payment whose event the sink refuses waits; other payments are delivered meanwhile, in order', async () => {
     let refused: string | null = null;
@@ -53,18 +70,7 @@ describe('event delivery order', () => {
 
   it('payments whose events the sink keeps refusing do not hold back the rest, however many they are', async () => {
     const refused = new Set<string>();
-    const h = makeEngineHarness({ batchSize: 2 }, 0, {
-      events: {
-        failOn: (event: DomainEvent) =>
-          refused.has(event.paymentId)
-            ? { code: 'unavailable', message: 'webhook answered 500', retryable: true }
-            : null,
-      },
-    });
-    const create = async (card: string) =>
-      (
-        await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(card) })
-      )._unsafeUnwrap();
+    const { h, create } = refusingHarness(refused, true);
     const stuck = [
       await create('4242424242424242'),
       await create('5555555555554444'),
@@ -143,18 +149,7 @@ describe('event delivery order', () => {
 
   it('the background worker goes past full batches of refused events within one tick', async () => {
     const stuck = new Set<string>();
-    const h = makeEngineHarness({ batchSize: 2 }, 0, {
-      events: {
-        failOn: (event: DomainEvent) =>
-          stuck.has(event.paymentId)
-            ? { code: 'unavailable', message: 'webhook answered 410', retryable: false }
-            : null,
-      },
-    });
-    const create = async (card: string) =>
-      (
-        await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(card) })
-      )._unsafeUnwrap();
+    const { h, create } = refusingHarness(stuck, false);
     for (let index = 0; index < 6; index++) stuck.add((await create('4242424242424242')).id);
     const fine = await create('5555555555554444');
     const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
