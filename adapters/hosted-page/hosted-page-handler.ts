@@ -1,4 +1,5 @@
 import { containsCardNumber } from '../../src/domain/card-number.js';
+import { maskDigits } from '../../src/domain/mask-digits.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { PaymentError, ValidationIssue } from '../../src/errors/payment-error.js';
@@ -63,7 +64,6 @@ const IN_FLIGHT: ReadonlySet<PaymentRecord['state']> = new Set(['authenticating'
 /** A name to put back into the form: empty when it holds a card number. */
 const refill = (name: string): string => (containsCardNumber(name) ? '' : name);
 
-const maskDigits = (text: string) => text.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function decodeSegment(segment: string): string | undefined {

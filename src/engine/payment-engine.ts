@@ -1,6 +1,7 @@
 import { Cause, Chunk, Duration, Effect, Fiber, Schedule } from 'effect';
 import { ResultAsync, err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
+import { maskDigits } from '../domain/mask-digits.js';
 import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import type { PaymentError } from '../errors/payment-error.js';
@@ -122,11 +123,6 @@ function describeDefect(error: unknown): string {
   if (!(error instanceof Error)) return `non-error defect (${typeof error})`;
   const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
   return [`${error.name}: ${maskDigits(error.message)}`, ...frames.slice(0, 8)].join('\n');
-}
-
-/** Any run of three or more digits (a CVC, a card number, grouped or not) masked; at most 200 characters. */
-function maskDigits(text: string): string {
-  return text.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
 }
 
 /**

@@ -46,16 +46,9 @@ function tracer(trace: PortTrace | undefined): (outcome: string) => void {
     trace.logger.debug({ port: trace.port, ...trace.fields, outcome, ms: trace.clock.now() - started }, 'port call');
 }
 
-function settled<T, E extends PortFailure<string>>(
-  result: Result<T, E>,
-  log: (outcome: string) => void,
-): Effect.Effect<T, PortCallFailure<E>> {
-  if (result.isOk()) {
-    log('ok');
-    return Effect.succeed(result.value);
-  }
-  log(result.error.code);
-  return Effect.fail({ kind: 'port', error: result.error });
+/** A port call's outcome as an Effect: its value, or its failure. */
+function fromOutcome<T, E>(outcome: Result<T, PortCallFailure<E>>): Effect.Effect<T, PortCallFailure<E>> {
+  return outcome.isOk() ? Effect.succeed(outcome.value) : Effect.fail(outcome.error);
 }
 
 /** The time-outs of every engine in this process: one fiber per time-out length, not one per call. */
@@ -63,37 +56,57 @@ const deadlines: DeadlineWheel = createDeadlineWheel();
 
 const TIMED_OUT = { kind: 'timeout' } as const;
 
+/** How a pending answer ended: its outcome (a time-out included), or a defect (it rejected). */
+type Settlement<T, E> = { readonly outcome: Result<T, PortCallFailure<E>> } | { readonly defect: unknown };
+
 /**
- * Awaits a pending answer with a time-out from the deadline wheel. Settles once: with the answer
- * as a port result, with `timeout`, or by rejecting with the adapter's defect.
+ * Waits for a pending answer with a time-out from the deadline wheel and calls `settle` once: with
+ * the answer as a port outcome, with `timeout`, or with the adapter's defect. Returns a function
+ * that stops waiting (nothing is settled after it).
  */
+function watchAnswer<T, E extends PortFailure<string>>(
+  pending: Pending<T, E>,
+  timeoutMs: number,
+  log: (outcome: string) => void,
+  settle: (settlement: Settlement<T, E>) => void,
+): () => void {
+  let done = false;
+  const cancel = deadlines.add(timeoutMs, () => {
+    if (done) return;
+    done = true;
+    settle({ outcome: err(TIMED_OUT) });
+    log('timeout');
+  });
+  Promise.resolve(pending).then(
+    (result: Result<T, E>) => {
+      if (done) return;
+      done = true;
+      cancel();
+      settle({ outcome: portResult(result, log) });
+    },
+    (defect: unknown) => {
+      if (done) return;
+      done = true;
+      cancel();
+      log('defect');
+      settle({ defect });
+    },
+  );
+  return () => {
+    done = true;
+    cancel();
+  };
+}
+
+/** A pending answer for plain code: a promise of its outcome that rejects with a defect. */
 function awaitAnswer<T, E extends PortFailure<string>>(
   pending: Pending<T, E>,
   timeoutMs: number,
   log: (outcome: string) => void,
 ): Promise<Result<T, PortCallFailure<E>>> {
   return new Promise((resolve, reject) => {
-    let done = false;
-    const cancel = deadlines.add(timeoutMs, () => {
-      if (done) return;
-      done = true;
-      resolve(err(TIMED_OUT));
-      log('timeout');
-    });
-    Promise.resolve(pending).then(
-      (result: Result<T, E>) => {
-        if (done) return;
-        done = true;
-        cancel();
-        resolve(portResult(result, log));
-      },
-      (defect: unknown) => {
-        if (done) return;
-        done = true;
-        cancel();
-        log('defect');
-        reject(defect);
-      },
+    watchAnswer(pending, timeoutMs, log, (settlement) =>
+      'outcome' in settlement ? resolve(settlement.outcome) : reject(settlement.defect),
     );
   });
 }
@@ -111,37 +124,17 @@ function portResult<T, E extends PortFailure<string>>(
   return err({ kind: 'port', error: result.error });
 }
 
-/** A pending answer in an Effect program: the time-out comes from the deadline wheel too. */
+/** A pending answer in an Effect program; interrupting it stops the wait. */
 function awaitPending<T, E extends PortFailure<string>>(
   pending: Pending<T, E>,
   timeoutMs: number,
   log: (outcome: string) => void,
 ): Effect.Effect<T, PortCallFailure<E>> {
   return Effect.async<T, PortCallFailure<E>>((resume) => {
-    let done = false;
-    const cancel = deadlines.add(timeoutMs, () => {
-      if (done) return;
-      done = true;
-      resume(Effect.fail(TIMED_OUT));
-      log('timeout');
-    });
-    const finish = (effect: Effect.Effect<T, PortCallFailure<E>>) => {
-      if (done) return;
-      done = true;
-      cancel();
-      resume(effect);
-    };
-    Promise.resolve(pending).then(
-      (result: Result<T, E>) => finish(settled(result, log)),
-      (defect: unknown) => {
-        if (!done) log('defect');
-        finish(Effect.die(defect));
-      },
+    const stop = watchAnswer(pending, timeoutMs, log, (settlement) =>
+      resume('outcome' in settlement ? fromOutcome(settlement.outcome) : Effect.die(settlement.defect)),
     );
-    return Effect.sync(() => {
-      done = true;
-      cancel();
-    });
+    return Effect.sync(stop);
   });
 }
 
@@ -163,7 +156,7 @@ function attempt<T, E extends PortFailure<string>>(
       log('defect');
       return Effect.die(defect);
     }
-    return isPending(answer) ? awaitPending(answer, policy.timeoutMs, log) : settled(answer, log);
+    return isPending(answer) ? awaitPending(answer, policy.timeoutMs, log) : fromOutcome(portResult(answer, log));
   });
 }
 
@@ -178,7 +171,7 @@ function retryAfter<T, E extends PortFailure<string>>(
     if (given === undefined) return attempt(call, policy);
     const outcome = given;
     given = undefined;
-    return outcome.isOk() ? Effect.succeed(outcome.value) : Effect.fail(outcome.error);
+    return fromOutcome(outcome);
   });
   return runEffect(retrying(once, policy));
 }

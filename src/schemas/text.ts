@@ -21,15 +21,16 @@ export function isWellFormedText(text: string): boolean {
 }
 
 /**
- * Text a store can keep as it came: no lone surrogates and no control characters (Postgres
- * refuses NUL and lone surrogates; a client must get a 400 for them, not a 503).
+ * `schema` refusing what no store keeps as sent: control characters and lone surrogates
+ * (Postgres refuses NUL and lone surrogates; a client must get a 400 for them, not a 503).
  */
+function storable(schema: z.ZodString) {
+  return schema.regex(CONTROL_CHARACTERS, CONTROL_CHARACTER_IN_TEXT).refine(isWellFormedText, NOT_UNICODE);
+}
+
+/** Text a store can keep as it came (`storable`), at most `max` characters. */
 export function plainText(max: number) {
-  return z
-    .string()
-    .max(max, `Must be at most ${max} characters`)
-    .regex(CONTROL_CHARACTERS, CONTROL_CHARACTER_IN_TEXT)
-    .refine(isWellFormedText, NOT_UNICODE);
+  return storable(z.string().max(max, `Must be at most ${max} characters`));
 }
 
 /** The message for free text holding a card number (`containsCardNumber`); it never repeats the text. */
@@ -43,13 +44,13 @@ export function noCardNumber<T extends z.ZodType<string>>(schema: T) {
 /** A required free-text field: not blank, plain text (`plainText`), no card number, at most `max` characters. */
 export function requiredText(max: number, min = 1) {
   return noCardNumber(
-    z
-      .string()
-      .min(min, min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`)
-      .max(max, `Must be at most ${max} characters`)
-      .regex(NOT_BLANK, 'Must not be blank')
-      .regex(CONTROL_CHARACTERS, CONTROL_CHARACTER_IN_TEXT)
-      .refine(isWellFormedText, NOT_UNICODE),
+    storable(
+      z
+        .string()
+        .min(min, min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`)
+        .max(max, `Must be at most ${max} characters`)
+        .regex(NOT_BLANK, 'Must not be blank'),
+    ),
   );
 }
 
