@@ -13,8 +13,8 @@ import { callPort, toPaymentError } from './run-port.js';
  * go on. A refusal the sink marks not retryable concerns that event, and the batch goes on; a
  * retryable one or a time-out (after the `retries` of one call) says the sink itself is in
  * trouble, so the batch ends there and the rest waits for the next one (`stalled`): a sink that
- * is down costs one event's attempts per batch, not one per waiting payment. Delivery is at least
- * once (a crash between publish and mark repeats an event; consumers de-duplicate on `id`).
+ * is down costs one event's attempts per batch, not one per waiting payment. A publish that runs
+ * out of time has its signal aborted (`PublishOptions`). Delivery is at least once (a crash between publish and mark repeats an event; consumers de-duplicate on `id`).
  */
 export function deliverEvents(ctx: EngineContext): Effect.Effect<number, PaymentError> {
   return Effect.map(deliverBatch(ctx), (batch) => batch.delivered);
@@ -47,9 +47,12 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
     let stalled = false;
     for (const entry of entries) {
       if (held.has(entry.event.paymentId)) continue;
-      const outcome = yield* callPort(() => sink.publish(entry.event), {
+      const publish = (signal?: AbortSignal) =>
+        signal === undefined ? sink.publish(entry.event) : sink.publish(entry.event, { signal });
+      const outcome = yield* callPort(publish, {
         ...traced(ctx, 'events.publish', { eventId: entry.event.id, paymentId: entry.event.paymentId }),
         timeoutMs: ctx.options.eventSinkTimeoutMs,
+        abortable: true,
         retries: ctx.options.retries,
         retryTimeouts: true,
         backoffMs: 50,

@@ -25,7 +25,16 @@ export interface PortCallPolicy {
   readonly backoffMs?: number;
   /** Logs every attempt at debug level: which port, how long it took, how it ended. */
   readonly trace?: PortTrace;
+  /**
+   * Hands each attempt an `AbortSignal` that is aborted when the engine stops waiting for its
+   * answer: at the time-out (reason a `TimeoutError` `DOMException`) or when the waiting
+   * program is interrupted (an `AbortError` one). `callPort` only.
+   */
+  readonly abortable?: boolean;
 }
+
+/** A port call as `callPort` makes it: `signal` is given when the policy is `abortable`. */
+export type AbortablePortCall<T, E> = (signal?: AbortSignal) => PortResult<T, E>;
 
 export interface PortTrace {
   readonly port: string;
@@ -62,13 +71,15 @@ type Settlement<T, E> = { readonly outcome: Result<T, PortCallFailure<E>> } | { 
 /**
  * Waits for a pending answer with a time-out from the deadline wheel and calls `settle` once: with
  * the answer as a port outcome, with `timeout`, or with the adapter's defect. Returns a function
- * that stops waiting (nothing is settled after it).
+ * that stops waiting (nothing is settled after it). `controller`, when given, is aborted when the
+ * wait ends without an answer: at the time-out, or when it is stopped.
  */
 function watchAnswer<T, E extends PortFailure<string>>(
   pending: Pending<T, E>,
   timeoutMs: number,
   log: (outcome: string) => void,
   settle: (settlement: Settlement<T, E>) => void,
+  controller?: AbortController,
 ): () => void {
   let done = false;
   const cancel = deadlines.add(timeoutMs, () => {
@@ -76,6 +87,7 @@ function watchAnswer<T, E extends PortFailure<string>>(
     done = true;
     settle({ outcome: err(TIMED_OUT) });
     log('timeout');
+    controller?.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError'));
   });
   Promise.resolve(pending).then(
     (result: Result<T, E>) => {
@@ -93,8 +105,10 @@ function watchAnswer<T, E extends PortFailure<string>>(
     },
   );
   return () => {
+    if (done) return;
     done = true;
     cancel();
+    controller?.abort(new DOMException('The engine stopped waiting for the answer', 'AbortError'));
   };
 }
 
@@ -124,15 +138,20 @@ function portResult<T, E extends PortFailure<string>>(
   return err({ kind: 'port', error: result.error });
 }
 
-/** A pending answer in an Effect program; interrupting it stops the wait. */
+/** A pending answer in an Effect program; interrupting it stops the wait (and aborts `controller`). */
 function awaitPending<T, E extends PortFailure<string>>(
   pending: Pending<T, E>,
   timeoutMs: number,
   log: (outcome: string) => void,
+  controller: AbortController | undefined,
 ): Effect.Effect<T, PortCallFailure<E>> {
   return Effect.async<T, PortCallFailure<E>>((resume) => {
-    const stop = watchAnswer(pending, timeoutMs, log, (settlement) =>
-      resume('outcome' in settlement ? fromOutcome(settlement.outcome) : Effect.die(settlement.defect)),
+    const stop = watchAnswer(
+      pending,
+      timeoutMs,
+      log,
+      (settlement) => resume('outcome' in settlement ? fromOutcome(settlement.outcome) : Effect.die(settlement.defect)),
+      controller,
     );
     return Effect.sync(stop);
   });
@@ -144,19 +163,22 @@ function awaitPending<T, E extends PortFailure<string>>(
  * in the adapter and becomes a defect, not a failure.
  */
 function attempt<T, E extends PortFailure<string>>(
-  call: () => PortResult<T, E>,
+  call: AbortablePortCall<T, E>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
   return Effect.suspend(() => {
     const log = tracer(policy.trace);
+    const controller = policy.abortable === true ? new AbortController() : undefined;
     let answer: PortResult<T, E>;
     try {
-      answer = call();
+      answer = controller === undefined ? call() : call(controller.signal);
     } catch (defect) {
       log('defect');
       return Effect.die(defect);
     }
-    return isPending(answer) ? awaitPending(answer, policy.timeoutMs, log) : fromOutcome(portResult(answer, log));
+    return isPending(answer)
+      ? awaitPending(answer, policy.timeoutMs, log, controller)
+      : fromOutcome(portResult(answer, log));
   });
 }
 
@@ -201,7 +223,7 @@ function isRetryable<E extends PortFailure<string>>(failure: PortCallFailure<E>,
  * sweeper, event delivery).
  */
 export function callPort<T, E extends PortFailure<string>>(
-  call: () => PortResult<T, E>,
+  call: AbortablePortCall<T, E>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
   return retrying(attempt(call, policy), policy);

@@ -3,7 +3,18 @@ import type { PortFailure, PortResult } from './port-result.js';
 
 export type EventSinkError = PortFailure<'unavailable'>;
 
+/** What the engine hands `publish` beside the event. */
+export interface PublishOptions {
+  /**
+   * Aborted when the engine stops waiting for this publish, after `timeouts.eventSinkMs` (the
+   * reason is a `TimeoutError` `DOMException`). Pass it on (`fetch(url, { signal })`) so that a
+   * publish nobody waits for any more does not go on holding a connection: the event counts as
+   * not delivered and is offered again later, whatever the abandoned call still does.
+   */
+  readonly signal: AbortSignal;
+}
+
 /** Where domain events go (webhooks, a queue, a log). Delivery is at least once, in order per payment. */
 export interface EventSink {
-  publish(event: DomainEvent): PortResult<void, EventSinkError>;
+  publish(event: DomainEvent, options?: PublishOptions): PortResult<void, EventSinkError>;
 }

@@ -1,4 +1,4 @@
-import { err } from 'neverthrow';
+import { err, okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
 import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
@@ -184,6 +184,30 @@ describe('event delivery order', () => {
     expect(calls).toBe(1);
     const [first] = (await h.repository.readOutbox({ now: h.clock.now() + 1000, limit: 1 }))._unsafeUnwrap();
     expect(first?.attempts).toBe(1);
+  });
+
+  it('aborts the signal of a publish that runs out of time, once per attempt, and no other', async () => {
+    const h = makeEngineHarness({ retries: 1, timeouts: { eventSinkMs: 20 } });
+    await h.engine.createPayment({
+      client: compliantClient,
+      profileId: PROFILE,
+      body: directRequest('4242424242424242'),
+    });
+    const signals: (AbortSignal | undefined)[] = [];
+    h.events.publish = (_event, options) => {
+      signals.push(options?.signal);
+      // The first attempt hangs; the retry answers in time.
+      return signals.length === 1 ? new Promise(() => undefined) : okAsync(undefined);
+    };
+    expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
+    expect(signals).toHaveLength(3);
+    const [hung, retried, next] = signals;
+    expect(hung?.aborted).toBe(true);
+    expect(hung?.reason).toBeInstanceOf(DOMException);
+    expect((hung?.reason as DOMException).name).toBe('TimeoutError');
+    expect(retried?.aborted).toBe(false);
+    expect(next?.aborted).toBe(false);
+    expect(new Set(signals).size).toBe(3);
   });
 
   it('counts and logs a refusal only once it is stored', async () => {

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { awaitPort } from '../../src/engine/run-port.js';
+import { Effect, Exit, Fiber } from 'effect';
+import { awaitPort, callPort } from '../../src/engine/run-port.js';
 import type { PortFailure } from '../../src/ports/port-result.js';
 
 type Failure = PortFailure<'unavailable'>;
@@ -97,5 +98,63 @@ describe('awaitPort', () => {
       ['test.port', 'unavailable', 'p'],
       ['test.port', 'ok', 'p'],
     ]);
+  });
+});
+
+describe('callPort with an abortable policy', () => {
+  it('hands every attempt a signal of its own and aborts it only when the answer comes too late', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const call = (signal?: AbortSignal) => {
+      signals.push(signal);
+      return signals.length === 1 ? new Promise<Result<number, Failure>>(() => undefined) : ok(7);
+    };
+    const exit = await Effect.runPromiseExit(
+      callPort(call, { timeoutMs: 10, retries: 1, retryTimeouts: true, backoffMs: 1, abortable: true }),
+    );
+    expect(exit).toEqual(Exit.succeed(7));
+    const [late, prompt] = signals;
+    expect(late?.aborted).toBe(true);
+    expect((late?.reason as DOMException).name).toBe('TimeoutError');
+    expect(prompt?.aborted).toBe(false);
+    expect(late).not.toBe(prompt);
+  });
+
+  it('aborts the signal when the waiting program is interrupted, and not after an answer', async () => {
+    let pendingSignal: AbortSignal | undefined;
+    const hanging = callPort(
+      (signal?: AbortSignal) => {
+        pendingSignal = signal;
+        return new Promise<Result<number, Failure>>(() => undefined);
+      },
+      { timeoutMs: 60_000, abortable: true },
+    );
+    const fiber = Effect.runFork(hanging);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(pendingSignal?.aborted).toBe(false);
+    await Effect.runPromise(Fiber.interrupt(fiber));
+    expect(pendingSignal?.aborted).toBe(true);
+    expect((pendingSignal?.reason as DOMException).name).toBe('AbortError');
+
+    let answeredSignal: AbortSignal | undefined;
+    const answered = callPort(
+      (signal?: AbortSignal) => {
+        answeredSignal = signal;
+        return Promise.resolve(ok(1));
+      },
+      { timeoutMs: 10, abortable: true },
+    );
+    expect(await Effect.runPromise(answered)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(answeredSignal?.aborted).toBe(false);
+  });
+
+  it('gives no signal when the policy is not abortable', async () => {
+    const seen: unknown[] = [];
+    const call = (...args: unknown[]) => {
+      seen.push(args.length);
+      return Promise.resolve(ok(1));
+    };
+    await Effect.runPromise(callPort(call, { timeoutMs: 100 }));
+    expect(seen).toEqual([0]);
   });
 });
