@@ -28,8 +28,8 @@ import { submitCard } from './submit-card.js';
 import type { SubmitCardCommand } from './submit-card.js';
 import { addSweepReports, emptySweepReport, sweep, sweepBatch } from './sweep.js';
 import type { SweepReport } from './sweep.js';
-import { toPublicPayment } from './to-public-payment.js';
 import type { WorkingPayment } from './working-payment.js';
+import { publicView } from './working-payment.js';
 
 export interface PaymentEngineConfig extends PaymentEnginePorts {
   readonly options?: PaymentEngineOptions;
@@ -169,7 +169,7 @@ const identity = <T>(value: T): T => value;
 const frozen = <T>(value: T): T => deepFreeze(value);
 
 /** Every payment the engine returns is frozen all the way down. */
-const publicOf = (working: WorkingPayment): Payment => deepFreeze(toPublicPayment(working.record));
+const publicOf: (working: WorkingPayment) => Payment = publicView;
 
 /** Builds a payment engine on the given ports. */
 export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine {

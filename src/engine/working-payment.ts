@@ -1,6 +1,7 @@
 import { err } from 'neverthrow';
 import type { DomainEvent } from '../domain/domain-event.js';
 import { deepFreeze } from '../domain/immutable.js';
+import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import { cardholderMustAct } from '../machine/public-state.js';
 import type { LifecycleState, StepResult } from '../machine/step-payment.js';
@@ -17,6 +18,12 @@ import { logsAt } from '../ports/logger.js';
 /**
  * A payment being worked on by one command: the record as it is in memory, the version that
  * is stored (null before the first insert) and the domain events not yet written.
+ *
+ * Every object the record holds (contacts, browser data, card summary, 3DS outcome,
+ * authorization) is frozen all the way down from the moment it joins the record: a loaded or
+ * new record is frozen once when the command starts, and `patch` freezes what it adds. Each
+ * version is a spread of the one before, so freezing it for storage is one shallow
+ * `Object.freeze`, not a walk; events and public views built from it are frozen as they are built.
  */
 export interface WorkingPayment {
   record: PaymentRecord;
@@ -32,9 +39,16 @@ export interface WorkingPayment {
   lastStep: StepResult | undefined;
   /** States entered since the last write, for its log line. */
   entered: PaymentRecord['state'][];
+  /** The public view last built (for an event) and the record it shows, so it is built once. */
+  shown: { readonly record: PaymentRecord; readonly payment: Payment } | undefined;
 }
 
+/**
+ * Starts work on `record`: a new one, or one a repository returned (which may hand out unfrozen
+ * objects, as Postgres does). Freezes it all the way down, once, for the whole command.
+ */
 export function newWorkingPayment(record: PaymentRecord, stored: boolean): WorkingPayment {
+  deepFreeze(record);
   return {
     record,
     storedVersion: stored ? record.version : null,
@@ -44,13 +58,23 @@ export function newWorkingPayment(record: PaymentRecord, stored: boolean): Worki
     commits: 0,
     lastStep: undefined,
     entered: [],
+    shown: undefined,
   };
 }
 
 /** Changes fields of the working record that the machine does not own (3DS outcome, card summary, …). */
 export function patch(working: WorkingPayment, fields: Partial<PaymentRecord>): void {
-  working.record = { ...working.record, ...fields };
+  working.record = { ...working.record, ...deepFreeze(fields) };
   working.dirty = true;
+}
+
+/** The payment as the API shows it now, frozen all the way down. */
+export function publicView(working: WorkingPayment): Payment {
+  const { shown, record } = working;
+  if (shown?.record === record) return shown.payment;
+  const payment = toPublicPayment(record);
+  working.shown = { record, payment };
+  return payment;
 }
 
 function lifecycleOf(record: PaymentRecord): LifecycleState {
@@ -89,15 +113,17 @@ export function applyStep(ctx: EngineContext, working: WorkingPayment, step: Ste
   working.lastStep = step;
   for (const action of step.actions) {
     if (action.type !== 'emitEvent') continue;
-    working.pendingEvents.push({
-      id: `evt_${ctx.ports.ids.hex128()}`,
-      type: action.event,
-      occurredAt: new Date(at).toISOString(),
-      paymentId: working.record.id,
-      partnerId: working.record.partnerId,
-      profileId: working.record.profileId,
-      payment: toPublicPayment(working.record),
-    });
+    working.pendingEvents.push(
+      Object.freeze({
+        id: `evt_${ctx.ports.ids.hex128()}`,
+        type: action.event,
+        occurredAt: new Date(at).toISOString(),
+        paymentId: working.record.id,
+        partnerId: working.record.partnerId,
+        profileId: working.record.profileId,
+        payment: publicView(working),
+      }),
+    );
   }
 }
 
@@ -124,12 +150,11 @@ export function send(
 export async function persist(ctx: EngineContext, working: WorkingPayment): Outcome<void> {
   const isNew = working.storedVersion === null;
   const version = isNew ? 1 : (working.storedVersion ?? 0) + 1;
-  // Frozen all the way down, so that a storage adapter may keep them without copying. What the
-  // record shares with the one this command stored before is frozen already.
-  const frozenBefore = working.commits > 0 ? (working.storedRecord ?? undefined) : undefined;
+  // Frozen all the way down, so that a storage adapter may keep them without copying: the
+  // record's objects and the events are frozen already (see `WorkingPayment`).
   const writeId = `wr_${ctx.ports.ids.hex128()}`;
-  const record: PaymentRecord = deepFreeze({ ...working.record, version, writeId }, frozenBefore);
-  const events = deepFreeze([...working.pendingEvents]);
+  const record: PaymentRecord = Object.freeze({ ...working.record, version, writeId });
+  const events = Object.freeze([...working.pendingEvents]);
   const policy = {
     timeoutMs: ctx.options.storageTimeoutMs,
     retries: ctx.options.retries,
@@ -144,6 +169,7 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
     return err(toPaymentError('payment storage')(written.error));
   }
   logStateChange(ctx, working, record, isNew);
+  if (working.shown?.record === working.record) working.shown = { record, payment: working.shown.payment };
   working.record = record;
   working.storedVersion = version;
   working.pendingEvents = [];

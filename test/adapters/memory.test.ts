@@ -14,6 +14,7 @@ import {
 } from '../../adapters/memory/index.js';
 import { compareKeys, createSortedIndex, type IndexKey } from '../../adapters/memory/sorted-index.js';
 import type { CardData } from '../../src/domain/card.js';
+import { deepFreeze } from '../../src/domain/immutable.js';
 import { INTERNAL_STATES } from '../../src/domain/payment-state.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type { RepositoryError } from '../../src/ports/payment-repository.js';
@@ -41,6 +42,29 @@ describe('createMemoryPaymentRepository', () => {
     expect(Object.isFrozen(record)).toBe(false);
     const [entry] = await expectOk(repository.readOutbox({ now: T0, limit: 10 }));
     expect(isDeepFrozen(entry)).toBe(true);
+  });
+
+  it('keeps frozen writes as they are, and copies an event that shares frozen contacts but holds a mutable part', async () => {
+    const repository = createMemoryPaymentRepository();
+    const record = deepFreeze(makeRecord());
+    const kept = deepFreeze(makeEvent(record));
+    // The record's own (frozen) contacts, as the engine's events carry them, and one mutable object.
+    const links = {
+      self: { href: '/v1/somewhere', type: 'application/json' as const },
+      profile: kept.payment._links.profile,
+    };
+    const mixed = Object.freeze({
+      ...makeEvent(record, 'payment.succeeded'),
+      payment: Object.freeze({ ...kept.payment, billing: record.billing, _links: links }),
+    });
+    await expectOk(repository.insert(record, [kept, mixed]));
+    expect(await expectOk(repository.load(record.id))).toBe(record);
+    const [first, second] = await expectOk(repository.readOutbox({ now: T0, limit: 10 }));
+    expect(first?.event).toBe(kept);
+    expect(second?.event).not.toBe(mixed);
+    expect(isDeepFrozen(second)).toBe(true);
+    links.self.href = '/v1/elsewhere';
+    expect(second?.event.payment._links.self.href).toBe('/v1/somewhere');
   });
 
   it('exposes size() and snapshot() in insertion order', async () => {
