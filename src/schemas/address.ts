@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCountryCode } from '../domain/country.js';
+import { stringRules } from './string-rules.js';
 import { optionalText, requiredText } from './text.js';
 
 /** `billing.address` / `shipping.address` (decisions.md section 4). */
@@ -9,8 +10,10 @@ export const addressSchema = z.strictObject({
   locality: requiredText(100),
   state: optionalText(100),
   postal_code: requiredText(32),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'Must be an ISO 3166-1 alpha-2 country code in upper case')
-    .refine(isCountryCode, 'Must be an officially assigned ISO 3166-1 alpha-2 country code'),
+  country: z.string().check(
+    stringRules([
+      { pattern: /^[A-Z]{2}$/, message: 'Must be an ISO 3166-1 alpha-2 country code in upper case' },
+      { refine: isCountryCode, message: 'Must be an officially assigned ISO 3166-1 alpha-2 country code' },
+    ]),
+  ),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIpAddress } from './ip-address.js';
-import { isWellFormedText, NOT_UNICODE } from './text.js';
+import { stringRules } from './string-rules.js';
+import { atMostCharacters, isWellFormedText, NOT_UNICODE } from './text.js';
 
 /** Colour depths EMV 3DS accepts, plus 30, which browsers report and which is sent on as 24. */
 export const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 30, 32, 48] as const;
@@ -19,10 +20,14 @@ const HEADER_VALUE = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/;
 const header = (min: 0 | 1) =>
   z
     .string()
-    .min(min, 'Must not be empty')
-    .max(HEADER_MAX, `Must be at most ${HEADER_MAX} characters`)
-    .regex(HEADER_VALUE, 'Must not contain control characters')
-    .refine(isWellFormedText, NOT_UNICODE);
+    .check(
+      stringRules([
+        { min, message: 'Must not be empty' },
+        atMostCharacters(HEADER_MAX),
+        { pattern: HEADER_VALUE, message: 'Must not contain control characters' },
+        { refine: isWellFormedText, message: NOT_UNICODE },
+      ]),
+    );
 
 const screenSize = z
   .int('Must be an integer from 1 to 999999')
@@ -35,10 +40,12 @@ const screenSize = z
  * `accept_encoding` and `accept_language` may be empty strings (a browser may not send them).
  */
 export const browserDataSchema = z.strictObject({
-  ip_address: z
-    .string()
-    .max(45, 'Must be an IPv4 or IPv6 address')
-    .refine(isIpAddress, 'Must be an IPv4 or IPv6 address'),
+  ip_address: z.string().check(
+    stringRules([
+      { max: 45, message: 'Must be an IPv4 or IPv6 address' },
+      { refine: isIpAddress, message: 'Must be an IPv4 or IPv6 address' },
+    ]),
+  ),
   user_agent: header(1),
   accept: header(1),
   accept_encoding: header(0),

@@ -9,6 +9,7 @@ import type { ValidationIssue } from '../errors/payment-error.js';
 import { browserDataSchema } from './browser-data.js';
 import { contactSchema } from './contact.js';
 import { creditCardRequestSchema, expiredCardIssue, toCardData, unknownSchemeIssue } from './credit-card.js';
+import { stringRules } from './string-rules.js';
 import { CARD_NUMBER_IN_TEXT, isWellFormedText, NOT_UNICODE, optionalText } from './text.js';
 import { finalizeIssues, fromZodIssues } from './validation-issues.js';
 
@@ -29,16 +30,20 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** `session` of the create request. */
 export const sessionSchema = z.strictObject({
-  redirect_url: z
-    .string()
-    .max(REDIRECT_URL_MAX_LENGTH, REDIRECT_URL_MESSAGES.too_long)
-    .superRefine((url, ctx) => {
-      if (url.length > REDIRECT_URL_MAX_LENGTH) return;
-      if (!isWellFormedText(url)) return ctx.addIssue({ code: 'custom', message: NOT_UNICODE });
-      const problem = redirectUrlProblem(url);
-      if (problem !== null) ctx.addIssue({ code: 'custom', message: REDIRECT_URL_MESSAGES[problem] });
-      else if (containsCardNumber(url)) ctx.addIssue({ code: 'custom', message: CARD_NUMBER_IN_TEXT });
-    }),
+  redirect_url: z.string().check(
+    stringRules([
+      { max: REDIRECT_URL_MAX_LENGTH, message: REDIRECT_URL_MESSAGES.too_long },
+      {
+        problem: (url) => {
+          if (url.length > REDIRECT_URL_MAX_LENGTH) return null;
+          if (!isWellFormedText(url)) return NOT_UNICODE;
+          const problem = redirectUrlProblem(url);
+          if (problem !== null) return REDIRECT_URL_MESSAGES[problem];
+          return containsCardNumber(url) ? CARD_NUMBER_IN_TEXT : null;
+        },
+      },
+    ]),
+  ),
 });
 
 /**
@@ -51,10 +56,12 @@ export const createPaymentRequestSchema = z
     description: optionalText(255),
     reference: optionalText(255),
     method: z.literal('creditcard', 'Must be `creditcard`'),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'Must be a three-letter ISO 4217 currency code in upper case')
-      .refine(isCurrencyCode, 'Must be an active ISO 4217 currency code'),
+    currency: z.string().check(
+      stringRules([
+        { pattern: /^[A-Z]{3}$/, message: 'Must be a three-letter ISO 4217 currency code in upper case' },
+        { refine: isCurrencyCode, message: 'Must be an active ISO 4217 currency code' },
+      ]),
+    ),
     amount: z.int(AMOUNT_MESSAGE).min(1, AMOUNT_MESSAGE).max(AMOUNT_MAX, AMOUNT_MESSAGE),
     billing: contactSchema,
     shipping: contactSchema,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CardData } from '../domain/card.js';
 import { cvcLength, detectScheme, luhnValid } from '../domain/card-number.js';
 import { EXPIRATION_PATTERN, isExpirationBefore } from './card-expiration.js';
+import { stringRules } from './string-rules.js';
 import { requiredText } from './text.js';
 import type { RawIssue } from './validation-issues.js';
 
@@ -18,17 +19,18 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export const creditCardRequestSchema = z
   .strictObject({
-    number: z
-      .string()
-      .regex(CARD_NUMBER, 'Must be 12 to 19 digits, without spaces or separators')
-      .superRefine((number, ctx) => {
-        if (!CARD_NUMBER.test(number)) return;
-        if (!luhnValid(number)) {
-          ctx.addIssue({ code: 'custom', message: 'Is not a valid card number (Luhn check failed)' });
-        } else if (detectScheme(number) === null) {
-          ctx.addIssue({ code: 'custom', message: UNKNOWN_SCHEME });
-        }
-      }),
+    number: z.string().check(
+      stringRules([
+        { pattern: CARD_NUMBER, message: 'Must be 12 to 19 digits, without spaces or separators' },
+        {
+          problem: (number) => {
+            if (!CARD_NUMBER.test(number)) return null;
+            if (!luhnValid(number)) return 'Is not a valid card number (Luhn check failed)';
+            return detectScheme(number) === null ? UNKNOWN_SCHEME : null;
+          },
+        },
+      ]),
+    ),
     cvc: z.string().regex(CVC, 'Must be 3 digits (4 for American Express)'),
     expiration: z
       .string()
