@@ -15,13 +15,33 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * True when `value` is longer than {@link REDIRECT_URL_MAX_LENGTH} characters, counted as code
+ * points (an emoji is one character), as zod's `.max()` and JSON Schema's `maxLength` count them.
+ */
+export function isRedirectUrlTooLong(value: string): boolean {
+  if (value.length <= REDIRECT_URL_MAX_LENGTH) return false;
+  let characters = value.length;
+  for (let i = 0; i < value.length - 1; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        characters -= 1;
+        i += 1;
+      }
+    }
+  }
+  return characters > REDIRECT_URL_MAX_LENGTH;
+}
+
+/**
  * Checks a `session.redirect_url` (decisions.md section 4): absolute, at most 2048 characters,
  * `https`, or `http` only for `localhost` and loopback addresses (127.0.0.0/8, `[::1]`); and no
  * user name or password, which browsers show in front of the real host.
  * Returns null when the URL is acceptable.
  */
 export function redirectUrlProblem(value: string): RedirectUrlProblem | null {
-  if (value.length > REDIRECT_URL_MAX_LENGTH) return 'too_long';
+  if (isRedirectUrlTooLong(value)) return 'too_long';
   if (FORBIDDEN_CHARACTERS.test(value)) return 'invalid_characters';
   let url: URL;
   try {

@@ -4,7 +4,12 @@ import type { CardData } from '../domain/card.js';
 import { contactInOrder, type BrowserData, type Contact } from '../domain/contact.js';
 import { containsCardNumber } from '../domain/card-number.js';
 import { isCurrencyCode } from '../domain/currency.js';
-import { REDIRECT_URL_MAX_LENGTH, redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
+import {
+  isRedirectUrlTooLong,
+  REDIRECT_URL_MAX_LENGTH,
+  redirectUrlProblem,
+  type RedirectUrlProblem,
+} from '../domain/redirect-url.js';
 import type { ValidationIssue } from '../errors/payment-error.js';
 import { browserDataSchema } from './browser-data.js';
 import { contactSchema } from './contact.js';
@@ -35,7 +40,9 @@ export const sessionSchema = z.strictObject({
       { max: REDIRECT_URL_MAX_LENGTH, message: REDIRECT_URL_MESSAGES.too_long },
       {
         problem: (url) => {
-          if (url.length > REDIRECT_URL_MAX_LENGTH) return null;
+          // Over-long: the rule above reports it. Counted as it counts (code points), so that no
+          // URL it lets through skips the checks below.
+          if (isRedirectUrlTooLong(url)) return null;
           if (!isWellFormedText(url)) return NOT_UNICODE;
           const problem = redirectUrlProblem(url);
           if (problem !== null) return REDIRECT_URL_MESSAGES[problem];

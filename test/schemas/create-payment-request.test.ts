@@ -213,6 +213,28 @@ describe('session.redirect_url', () => {
     expect(accepts(withUrl(base + 'a'.repeat(2048 - base.length)))).toBe(true);
   });
 
+  // Characters are code points: 1,100 emoji are 1,100 characters but 2,200 UTF-16 units. Such a
+  // URL was once let through by the length rule and then skipped by every other rule.
+  const emoji = '😀'.repeat(1100);
+  it.each([
+    [`http://evil.example/${emoji}`, /https/],
+    [`javascript:alert(1)//${emoji}`, /https/],
+    [`https://bank.example@evil.example/${emoji}`, /user name or password/],
+    [`https://shop.example/4242424242424242/${emoji}`, /card number/],
+    [`https://shop.example/${'😀'.repeat(2049 - 'https://shop.example/'.length)}`, /2048/],
+  ])('judges a URL longer than 2048 UTF-16 units by its characters: %#', (url, message) => {
+    const issues = issuesOf(withUrl(url));
+    expect(issues.map((i) => i.path)).toEqual(['session.redirect_url']);
+    expect(issues[0]?.message).toMatch(message);
+  });
+
+  it('accepts 2048 characters of which some take two UTF-16 units', () => {
+    const base = 'https://shop.example/';
+    const url = base + '😀'.repeat(2048 - base.length);
+    expect(url.length).toBeGreaterThan(2048);
+    expect(accepts(withUrl(url))).toBe(true);
+  });
+
   it('is required, and so is session', () => {
     expect(issuesOf(withUrl(undefined))).toEqual([{ path: 'session.redirect_url', message: 'Required' }]);
     expect(issuesOf(withField(hostedRequest(), 'session', undefined))).toEqual([

@@ -129,7 +129,9 @@ const FIELDS: readonly { name: string; schema: z.ZodType; reference: z.ZodType; 
       .string()
       .max(REDIRECT_URL_MAX_LENGTH, REDIRECT_URL_MESSAGES.too_long)
       .superRefine((url, ctx) => {
-        if (url.length > REDIRECT_URL_MAX_LENGTH) return;
+        // Fixed since: the chained version returned on url.length (UTF-16 units) while .max()
+        // counts code points, so an emoji-padded URL skipped every check below.
+        if ([...url].length > REDIRECT_URL_MAX_LENGTH) return;
         if (!isWellFormedText(url)) return ctx.addIssue({ code: 'custom', message: 'Must be valid Unicode text' });
         const problem = redirectUrlProblem(url);
         if (problem !== null) ctx.addIssue({ code: 'custom', message: REDIRECT_URL_MESSAGES[problem] });
