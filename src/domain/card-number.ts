@@ -98,12 +98,27 @@ export function detectScheme(number: string): CardScheme | null {
   return null;
 }
 
-/** Whether `text` has at least `count` ASCII digits: most text has fewer than a card number. */
-function hasDigits(text: string, count: number): boolean {
-  let found = 0;
+/**
+ * Whether `text` may hold `count` digits in one run of digit groups ({@link DIGIT_GROUPS}): a
+ * cheap scan that joins groups across one to three of ANY characters but ASCII letters and
+ * digits, a superset of the separators the pattern joins across. So when it says no, no run of
+ * the pattern has `count` digits either; ids like UUIDs, whose letters break every run, are
+ * passed by without a regular expression.
+ */
+export function hasDigitRun(text: string, count: number): boolean {
+  let run = 0;
+  let gap = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57 && ++found >= count) return true;
+    if (code >= 48 && code <= 57) {
+      if (gap > 3) run = 0;
+      gap = 0;
+      if (++run >= count) return true;
+    } else if ((code | 0x20) >= 97 && (code | 0x20) <= 122) {
+      gap = 4;
+    } else {
+      gap += 1;
+    }
   }
   return false;
 }
@@ -158,12 +173,10 @@ function asciiDigit(digit: string): string {
  * The text as a reader sees it: compatibility forms folded (full-width digits become ASCII
  * digits, a no-break space a space), invisible formatting characters dropped, digits of other
  * scripts read as ASCII digits, so none of these hides a card number; and dates taken out, so
- * that a date next to a number does not make one.
+ * that a date next to a number does not make one. `ascii`: the text is all ASCII (nothing to fold).
  */
-function asSeen(text: string): string {
-  const folded = NON_ASCII.test(text)
-    ? text.normalize('NFKC').replace(FORMAT_CHARACTERS, '').replace(OTHER_DIGITS, asciiDigit)
-    : text;
+function asSeen(text: string, ascii: boolean): string {
+  const folded = ascii ? text : text.normalize('NFKC').replace(FORMAT_CHARACTERS, '').replace(OTHER_DIGITS, asciiDigit);
   return folded.replace(DATES, dropDate);
 }
 
@@ -178,9 +191,11 @@ function asSeen(text: string): string {
  * stored nor shown. A run of more than 19 digits in one group (an id) is not a card number.
  */
 export function containsCardNumber(text: string): boolean {
-  if (!hasDigits(text, 12) && !NON_ASCII.test(text)) return false;
-  const seen = asSeen(text);
-  if (!hasDigits(seen, 12)) return false;
+  // ASCII text only loses digits to `asSeen` (dates), so a short run here is short there too.
+  const ascii = !NON_ASCII.test(text);
+  if (ascii && !hasDigitRun(text, 12)) return false;
+  const seen = asSeen(text, ascii);
+  if (!hasDigitRun(seen, 12)) return false;
   for (const run of seen.matchAll(DIGIT_GROUPS)) {
     const groups = run[0].split(GROUP_SEPARATOR);
     for (let first = 0; first < groups.length; first++) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NUM_RUNS } from '../support/property-runs.js';
-import { containsCardNumber, cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
+import { containsCardNumber, cvcLength, detectScheme, hasDigitRun, luhnValid } from '../../src/domain/card-number.js';
 import { CARD_SCHEMES } from '../../src/domain/card.js';
 import { cardNumber } from '../schemas/fixtures.js';
 
@@ -255,5 +255,33 @@ describe('containsCardNumber', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('hasDigitRun', () => {
+  /** The most digits in one run of the pattern `containsCardNumber` reads runs with. */
+  const longestRun = (text: string): number =>
+    Math.max(0, ...[...text.matchAll(/\d+(?:[\s\-./_,]{1,3}\d+)*/gu)].map((run) => run[0].replace(/\D/g, '').length));
+  const character = fc.constantFrom(
+    ...'0123456789012345678901234567890123456789 -./_,()+:ab Zx\u00a0\u2009\u3000\t\n'.split(''),
+  );
+
+  it('says yes whenever the pattern has a run of that many digits (it may say yes more often)', () => {
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 60 }), fc.integer({ min: 1, max: 19 }), (chars, count) => {
+        const text = chars.join('');
+        if (longestRun(text) >= count) expect(hasDigitRun(text, count)).toBe(true);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('passes by ids whose letters break the digits up', () => {
+    expect(hasDigitRun('8d9a5cbe-1f4e-4c1b-9a0e-5b8f3f0d2c11', 12)).toBe(false);
+    expect(containsCardNumber('8d9a5cbe-1f4e-4c1b-9a0e-5b8f3f0d2c11')).toBe(false);
+    expect(hasDigitRun('4242 4242 4242 4242', 12)).toBe(true);
+    expect(hasDigitRun('4242 / 4242 - 4242', 12)).toBe(true);
+    expect(hasDigitRun('4242    4242    4242    4242', 12)).toBe(false);
+    expect(hasDigitRun('4242 4242 ab 4242 4242', 12)).toBe(false);
   });
 });
