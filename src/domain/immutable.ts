@@ -21,6 +21,8 @@ export function deepFreeze<T>(value: T, base?: object): T {
     const shared = base as Record<string, unknown> | undefined;
     for (const key in value) {
       const field = (value as Record<string, unknown>)[key];
+      // Primitives are skipped here rather than in a call of their own: most fields are.
+      if (typeof field !== 'object' || field === null) continue;
       if (shared === undefined || field !== shared[key] || !Object.hasOwn(shared, key)) deepFreeze(field);
     }
     if (!Object.isFrozen(value)) Object.freeze(value);
@@ -39,6 +41,11 @@ export function isDeepFrozen(value: unknown, base?: object): boolean {
   const shared = base as Record<string, unknown> | undefined;
   for (const key in value) {
     const field = (value as Record<string, unknown>)[key];
+    // Primitives are judged here rather than in a call of their own: most fields are.
+    if (typeof field !== 'object' || field === null) {
+      if (typeof field === 'function') return false;
+      continue;
+    }
     if (shared !== undefined && field === shared[key] && Object.hasOwn(shared, key)) continue;
     if (!isDeepFrozen(field)) return false;
   }

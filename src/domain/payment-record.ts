@@ -61,3 +61,45 @@ export interface PaymentRecord {
    */
   readonly writeId: string | null;
 }
+
+/** A record whose fields may still be set: what {@link copyRecord} returns, filled in before it is frozen. */
+export type DraftRecord = { -readonly [K in keyof PaymentRecord]: PaymentRecord[K] };
+
+/**
+ * A copy of `record`, field by field (the compiler checks that every field is listed). Cheaper
+ * than a spread, which V8 copies about ten times slower from a frozen object (the engine's
+ * records are frozen), and always of one shape, so that code reading records stays monomorphic.
+ */
+export function copyRecord(record: PaymentRecord): DraftRecord {
+  return {
+    id: record.id,
+    partnerId: record.partnerId,
+    profileId: record.profileId,
+    flow: record.flow,
+    state: record.state,
+    version: record.version,
+    description: record.description,
+    reference: record.reference,
+    method: record.method,
+    currency: record.currency,
+    amount: record.amount,
+    billing: record.billing,
+    shipping: record.shipping,
+    redirectUrl: record.redirectUrl,
+    browser: record.browser,
+    card: record.card,
+    threeDS: record.threeDS,
+    nextRedirect: record.nextRedirect,
+    hostedToken: record.hostedToken,
+    authorization: record.authorization,
+    authorizationStatus: record.authorizationStatus,
+    failureReason: record.failureReason,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    expiresAt: record.expiresAt,
+    nextInquiryAt: record.nextInquiryAt,
+    inquiryAttempts: record.inquiryAttempts,
+    notFoundAnswers: record.notFoundAnswers,
+    writeId: record.writeId,
+  };
+}

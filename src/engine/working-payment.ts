@@ -3,6 +3,7 @@ import type { DomainEvent } from '../domain/domain-event.js';
 import { deepFreeze } from '../domain/immutable.js';
 import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
+import { copyRecord } from '../domain/payment-record.js';
 import { cardholderMustAct } from '../machine/public-state.js';
 import type { LifecycleState, StepResult } from '../machine/step-payment.js';
 import { stepPayment } from '../machine/step-payment.js';
@@ -22,7 +23,7 @@ import { logsAt } from '../ports/logger.js';
  * Every object the record holds (contacts, browser data, card summary, 3DS outcome,
  * authorization) is frozen all the way down from the moment it joins the record: a loaded or
  * new record is frozen once when the command starts, and `patch` freezes what it adds. Each
- * version is a spread of the one before, so freezing it for storage is one shallow
+ * version is a copy of the one before (`copyRecord`), so freezing it for storage is one shallow
  * `Object.freeze`, not a walk; events and public views built from it are frozen as they are built.
  */
 export interface WorkingPayment {
@@ -64,7 +65,7 @@ export function newWorkingPayment(record: PaymentRecord, stored: boolean): Worki
 
 /** Changes fields of the working record that the machine does not own (3DS outcome, card summary, …). */
 export function patch(working: WorkingPayment, fields: Partial<PaymentRecord>): void {
-  working.record = { ...working.record, ...deepFreeze(fields) };
+  working.record = Object.assign(copyRecord(working.record), deepFreeze(fields));
   working.dirty = true;
 }
 
@@ -97,18 +98,17 @@ function lifecycleOf(record: PaymentRecord): LifecycleState {
 export function applyStep(ctx: EngineContext, working: WorkingPayment, step: StepResult, at: number): void {
   const { context } = step;
   if (step.state !== working.record.state) working.entered.push(step.state);
-  working.record = {
-    ...working.record,
-    state: step.state,
-    expiresAt: context.expiresAt,
-    failureReason: context.failureReason,
-    authorizationStatus: context.authorizationStatus,
-    nextInquiryAt: context.nextInquiryAt,
-    inquiryAttempts: context.inquiryAttempts,
-    notFoundAnswers: context.notFoundAnswers,
-    nextRedirect: cardholderMustAct(step.state) ? working.record.nextRedirect : null,
-    updatedAt: at,
-  };
+  const record = copyRecord(working.record);
+  record.state = step.state;
+  record.expiresAt = context.expiresAt;
+  record.failureReason = context.failureReason;
+  record.authorizationStatus = context.authorizationStatus;
+  record.nextInquiryAt = context.nextInquiryAt;
+  record.inquiryAttempts = context.inquiryAttempts;
+  record.notFoundAnswers = context.notFoundAnswers;
+  if (!cardholderMustAct(step.state)) record.nextRedirect = null;
+  record.updatedAt = at;
+  working.record = record;
   working.dirty = true;
   working.lastStep = step;
   for (const action of step.actions) {
@@ -153,7 +153,10 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
   // Frozen all the way down, so that a storage adapter may keep them without copying: the
   // record's objects and the events are frozen already (see `WorkingPayment`).
   const writeId = `wr_${ctx.ports.ids.hex128()}`;
-  const record: PaymentRecord = Object.freeze({ ...working.record, version, writeId });
+  const draft = copyRecord(working.record);
+  draft.version = version;
+  draft.writeId = writeId;
+  const record: PaymentRecord = Object.freeze(draft);
   const events = Object.freeze([...working.pendingEvents]);
   const policy = {
     timeoutMs: ctx.options.storageTimeoutMs,
