@@ -45,11 +45,12 @@ export interface WorkingPayment {
 }
 
 /**
- * Starts work on `record`: a new one, or one a repository returned (which may hand out unfrozen
- * objects, as Postgres does). Freezes it all the way down, once, for the whole command.
+ * Starts work on `given`: a new record, or one a repository returned (which may hand out unfrozen
+ * objects, as Postgres does). Freezes it all the way down, once, for the whole command; an
+ * unfrozen record is copied first, so that the object a repository handed out stays its own.
  */
-export function newWorkingPayment(record: PaymentRecord, stored: boolean): WorkingPayment {
-  deepFreeze(record);
+export function newWorkingPayment(given: PaymentRecord, stored: boolean): WorkingPayment {
+  const record = deepFreeze(Object.isFrozen(given) ? given : copyRecord(given));
   return {
     record,
     storedVersion: stored ? record.version : null,
