@@ -21,11 +21,22 @@ export const COMPONENT_SCHEMA_PREFIX = '#/components/schemas/';
  */
 type Override = NonNullable<NonNullable<Parameters<typeof z.toJSONSchema>[1]>['override']>;
 
-const rewriteFlaggedPatterns: Override = (ctx) => {
-  const checks = (ctx.zodSchema._zod.def as { checks?: readonly z.core.$ZodCheck[] }).checks ?? [];
+/** The patterns JSON Schema gets from a schema: its regex checks' and those in its bag (`stringRules`). */
+function patternsOf(schema: z.core.$ZodType): RegExp[] {
+  const checks = (schema._zod.def as { checks?: readonly z.core.$ZodCheck[] }).checks ?? [];
+  const patterns = new Set<RegExp>();
   for (const check of checks) {
     const pattern = (check._zod.def as { pattern?: unknown }).pattern;
-    if (!(pattern instanceof RegExp) || pattern.flags.replace(/[gyu]/g, '') === '') continue;
+    if (pattern instanceof RegExp) patterns.add(pattern);
+  }
+  const bagged = (schema._zod.bag as { patterns?: unknown }).patterns;
+  if (bagged instanceof Set) for (const pattern of bagged) if (pattern instanceof RegExp) patterns.add(pattern);
+  return [...patterns];
+}
+
+const rewriteFlaggedPatterns: Override = (ctx) => {
+  for (const pattern of patternsOf(ctx.zodSchema)) {
+    if (pattern.flags.replace(/[gyu]/g, '') === '') continue;
     if (pattern.flags.replace(/[gyui]/g, '') !== '') {
       throw new Error(`Cannot express the regex flags ${pattern.flags} of /${pattern.source}/ in JSON Schema`);
     }
