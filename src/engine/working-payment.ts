@@ -42,6 +42,8 @@ export interface WorkingPayment {
   entered: PaymentRecord['state'][];
   /** The public view last built (for an event) and the record it shows, so it is built once. */
   shown: { readonly record: PaymentRecord; readonly payment: Payment } | undefined;
+  /** The latest version known frozen all the way down: the one the command started from, then each one it stored. */
+  frozen: PaymentRecord;
 }
 
 /**
@@ -61,6 +63,7 @@ export function newWorkingPayment(given: PaymentRecord, stored: boolean): Workin
     lastStep: undefined,
     entered: [],
     shown: undefined,
+    frozen: record,
   };
 }
 
@@ -151,13 +154,15 @@ export function send(
 export async function persist(ctx: EngineContext, working: WorkingPayment): Outcome<void> {
   const isNew = working.storedVersion === null;
   const version = isNew ? 1 : (working.storedVersion ?? 0) + 1;
-  // Frozen all the way down, so that a storage adapter may keep them without copying: the
-  // record's objects and the events are frozen already (see `WorkingPayment`).
+  // Frozen all the way down, so that a storage adapter may keep them without copying. The
+  // record's objects and the events are frozen already (see `WorkingPayment`): only fields that
+  // are not the very objects of the last frozen version are walked, which also freezes anything
+  // a port slipped in through the machine where its type promised a string (a decline reason).
   const writeId = `wr_${ctx.ports.ids.hex128()}`;
   const draft = copyRecord(working.record);
   draft.version = version;
   draft.writeId = writeId;
-  const record: PaymentRecord = Object.freeze(draft);
+  const record: PaymentRecord = deepFreeze(draft, working.frozen);
   const events = Object.freeze([...working.pendingEvents]);
   const policy = {
     timeoutMs: ctx.options.storageTimeoutMs,
@@ -180,6 +185,7 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
   working.entered = [];
   working.dirty = false;
   working.storedRecord = record;
+  working.frozen = record;
   working.commits += 1;
   return done;
 }
