@@ -2,7 +2,8 @@
 export const REDIRECT_URL_MAX_LENGTH = 2048;
 
 /** Why a redirect URL is refused. */
-export type RedirectUrlProblem = 'too_long' | 'invalid_characters' | 'not_absolute' | 'insecure' | 'credentials';
+export type RedirectUrlProblem =
+  'too_long' | 'too_long_encoded' | 'invalid_characters' | 'not_absolute' | 'insecure' | 'credentials';
 
 // Spaces and control characters: the WHATWG parser would silently strip or encode them.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -35,9 +36,10 @@ export function isRedirectUrlTooLong(value: string): boolean {
 }
 
 /**
- * Checks a `session.redirect_url` (decisions.md section 4): absolute, at most 2048 characters,
- * `https`, or `http` only for `localhost` and loopback addresses (127.0.0.0/8, `[::1]`); and no
- * user name or password, which browsers show in front of the real host.
+ * Checks a `session.redirect_url` (decisions.md section 4): absolute, at most 2048 characters
+ * (as sent, and once percent-encoded as a URL), `https`, or `http` only for `localhost` and
+ * loopback addresses (127.0.0.0/8, `[::1]`); and no user name or password, which browsers show
+ * in front of the real host.
  * Returns null when the URL is acceptable.
  */
 export function redirectUrlProblem(value: string): RedirectUrlProblem | null {
@@ -51,7 +53,13 @@ export function redirectUrlProblem(value: string): RedirectUrlProblem | null {
   }
   // A user name or password puts another host in front of the real one (https://bank.example@evil.example).
   if (url.username !== '' || url.password !== '') return 'credentials';
-  if (url.protocol === 'https:') return url.hostname === '' ? 'not_absolute' : null;
-  if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? null : 'insecure';
-  return 'insecure';
+  if (url.protocol === 'https:') {
+    if (url.hostname === '') return 'not_absolute';
+  } else if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) {
+    return 'insecure';
+  }
+  // The cardholder is sent back with the URL as a `Location` header holds it: percent-encoded,
+  // up to 12 characters for one emoji. The limit holds for that form too, or the redirect after
+  // the payment could be too large for an HTTP client or a proxy to read.
+  return url.href.length > REDIRECT_URL_MAX_LENGTH ? 'too_long_encoded' : null;
 }

@@ -25,6 +25,7 @@ const AMOUNT_MESSAGE = 'Must be an integer from 1 to 999,999,999,999, in minor u
 
 const REDIRECT_URL_MESSAGES: Readonly<Record<RedirectUrlProblem, string>> = {
   too_long: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters`,
+  too_long_encoded: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters once percent-encoded (a non-ASCII character takes up to 12)`,
   invalid_characters: 'Must not contain spaces or control characters',
   not_absolute: 'Must be an absolute URL',
   insecure: 'Must use https (http is accepted only for localhost and loopback addresses)',

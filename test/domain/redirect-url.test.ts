@@ -43,4 +43,17 @@ describe('redirectUrlProblem', () => {
     expect(redirectUrlProblem(base + 'a'.repeat(2048 - base.length))).toBeNull();
     expect(redirectUrlProblem(base + 'a'.repeat(2049 - base.length))).toBe('too_long');
   });
+
+  it('holds the limit for the percent-encoded form a Location header carries', () => {
+    const base = 'https://shop.example/';
+    // 9 characters each once encoded (%E8%BF%94): 227 fit in 2048, 228 do not.
+    expect(redirectUrlProblem(base + '返'.repeat(225))).toBeNull();
+    expect(new URL(base + '返'.repeat(225)).href.length).toBe(2046);
+    expect(redirectUrlProblem(base + '返'.repeat(226))).toBe('too_long_encoded');
+    expect(redirectUrlProblem(base + '😀'.repeat(1000))).toBe('too_long_encoded');
+    // ASCII that the URL parser encodes counts as encoded too.
+    expect(redirectUrlProblem(base + '{'.repeat(1000))).toBe('too_long_encoded');
+    // The scheme rules come first.
+    expect(redirectUrlProblem('http://evil.example/' + '返'.repeat(500))).toBe('insecure');
+  });
 });

@@ -220,7 +220,7 @@ describe('session.redirect_url', () => {
     [`http://evil.example/${emoji}`, /https/],
     [`javascript:alert(1)//${emoji}`, /https/],
     [`https://bank.example@evil.example/${emoji}`, /user name or password/],
-    [`https://shop.example/4242424242424242/${emoji}`, /card number/],
+    [`https://shop.example/4242424242424242/${emoji}`, /percent-encoded/],
     [`https://shop.example/${'😀'.repeat(2049 - 'https://shop.example/'.length)}`, /2048/],
   ])('judges a URL longer than 2048 UTF-16 units by its characters: %#', (url, message) => {
     const issues = issuesOf(withUrl(url));
@@ -228,11 +228,18 @@ describe('session.redirect_url', () => {
     expect(issues[0]?.message).toMatch(message);
   });
 
-  it('accepts 2048 characters of which some take two UTF-16 units', () => {
+  it('holds the limit for the URL once percent-encoded, as the redirect sends it', () => {
     const base = 'https://shop.example/';
-    const url = base + '😀'.repeat(2048 - base.length);
-    expect(url.length).toBeGreaterThan(2048);
-    expect(accepts(withUrl(url))).toBe(true);
+    const issues = issuesOf(withUrl(base + '😀'.repeat(2048 - base.length)));
+    expect(issues).toEqual([
+      {
+        path: 'session.redirect_url',
+        message: 'Must be at most 2048 characters once percent-encoded (a non-ASCII character takes up to 12)',
+      },
+    ]);
+    // 😀 is %F0%9F%98%80 (12 characters): 168 of them fit.
+    expect(accepts(withUrl(base + '😀'.repeat(168)))).toBe(true);
+    expect(accepts(withUrl(`${base}4242424242424242/${'😀'.repeat(100)}`))).toBe(false);
   });
 
   it('is required, and so is session', () => {

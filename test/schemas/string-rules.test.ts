@@ -53,6 +53,7 @@ const chainedHeader = (min: 0 | 1) =>
     .refine(isWellFormedText, 'Must be valid Unicode text');
 const REDIRECT_URL_MESSAGES = {
   too_long: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters`,
+  too_long_encoded: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters once percent-encoded (a non-ASCII character takes up to 12)`,
   invalid_characters: 'Must not contain spaces or control characters',
   not_absolute: 'Must be an absolute URL',
   insecure: 'Must use https (http is accepted only for localhost and loopback addresses)',
