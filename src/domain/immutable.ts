@@ -14,7 +14,7 @@ export function isPlain(value: object): boolean {
  *
  * `base`, when given, must be frozen all the way down already: fields of `value` that are the
  * very same value as `base`'s field of that name are not walked again. The engine builds each
- * version of a record by spreading the one before, so most of a record is such fields.
+ * version of a record by copying the one before, so most of a record is such fields.
  */
 export function deepFreeze<T>(value: T, base?: object): T {
   if (typeof value === 'object' && value !== null) {

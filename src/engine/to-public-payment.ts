@@ -34,8 +34,7 @@ const freeze = Object.freeze;
  */
 export function toPublicPayment(record: PaymentRecord): Payment {
   // Keys are added in the order of the API's examples (they are serialized in that order);
-  // optional ones only when present. Assigning them one by one is several times cheaper than
-  // spreading conditional object literals.
+  // optional ones only when present.
   const payment: { -readonly [K in keyof Payment]: Payment[K] } = {
     id: record.id,
   } as Payment;
