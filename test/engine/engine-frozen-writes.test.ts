@@ -1,6 +1,8 @@
+import { ok } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import type { MemoryPaymentRepository } from '../../adapters/memory/index.js';
 import { isDeepFrozen } from '../../src/domain/index.js';
+import type { FailureReason } from '../../src/domain/index.js';
 import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import { makeEngineHarness } from '../support/engine-harness.js';
 import { CHALLENGE_CARD, createDirect, createHosted, MINUTE, stored, VISA } from '../support/engine-helpers.js';
@@ -67,5 +69,27 @@ describe('what the engine hands a repository', () => {
     const writes = spy?.writes ?? [];
     expect(writes.filter((write) => write.method === 'update').length).toBeGreaterThanOrEqual(6);
     expect(writes.filter((write) => !write.frozen)).toEqual([]);
+  });
+
+  // Values that reach the record through a machine event (a decline's `reason`, becoming
+  // `failureReason` in applyStep) are not frozen by `newWorkingPayment` or `patch`: `persist` walks
+  // every field that is not the very object of the last frozen version, so they are frozen there.
+  it('is frozen all the way down when a port answers with an object where a string belongs, and so is the payment returned', async () => {
+    let spy: ReturnType<typeof unfrozenReads> | undefined;
+    const h = makeEngineHarness({}, 0, {
+      wrapRepository: (repository) => {
+        spy = unfrozenReads(repository);
+        return spy.wrapped;
+      },
+    });
+    // An acquirer written in JavaScript (or behind a cast) that declines with a structured reason.
+    const reason = { code: 'declined' } as unknown as FailureReason;
+    Object.assign(h.acquirer, {
+      authorize: () => Promise.resolve(ok({ kind: 'declined' as const, responseCode: '05', reason })),
+    });
+    const payment = await createDirect(h, VISA);
+    expect(payment.state).toBe('failed');
+    expect(spy?.writes.map((write) => write.frozen)).toEqual([true, true]);
+    expect(isDeepFrozen(payment)).toBe(true);
   });
 });
