@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
+import { characterCount } from '../../src/domain/character-count.js';
 import { containsCardNumber, cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
 import { CARD_MESSAGES, type CardField } from './card-messages.js';
 
@@ -80,7 +81,8 @@ function nameError(name: string): string | undefined {
   if (name.trim() === '') return CARD_MESSAGES.nameRequired;
   if (CONTROL.test(name)) return CARD_MESSAGES.nameCharacters;
   if (containsCardNumber(name)) return CARD_MESSAGES.nameCardNumber;
-  if (name.length < 2 || name.length > 45) return CARD_MESSAGES.nameLength;
+  const length = characterCount(name);
+  if (length < 2 || length > 45) return CARD_MESSAGES.nameLength;
   return undefined;
 }
 

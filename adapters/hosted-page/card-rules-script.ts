@@ -135,7 +135,9 @@ function nameError(text) {
   if (name === '') return MESSAGES.nameRequired;
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return MESSAGES.nameCharacters;
   if (containsCardNumber(name)) return MESSAGES.nameCardNumber;
-  if (name.length < 2 || name.length > 45) return MESSAGES.nameLength;
+  // Characters, as the engine counts them: a surrogate pair (an emoji) is one.
+  var length = name.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '_').length;
+  if (length < 2 || length > 45) return MESSAGES.nameLength;
   return '';
 }
 `;

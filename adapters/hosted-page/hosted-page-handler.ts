@@ -299,7 +299,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     const echo = {
       expiry: values.expiry.slice(0, 7),
       // Cut first, then check: cutting must not leave a card number behind to show again.
-      holder_name: refill(values.holder_name.slice(0, 45)),
+      holder_name: refill(Array.from(values.holder_name).slice(0, 45).join('')),
     };
     const card = validateCardForm(values, now());
     if (card.isErr()) {

@@ -1,3 +1,5 @@
+import { characterCount } from './character-count.js';
+
 /** Longest `session.redirect_url` accepted. */
 export const REDIRECT_URL_MAX_LENGTH = 2048;
 
@@ -20,19 +22,7 @@ function isLoopbackHost(hostname: string): boolean {
  * points (an emoji is one character), as zod's `.max()` and JSON Schema's `maxLength` count them.
  */
 export function isRedirectUrlTooLong(value: string): boolean {
-  if (value.length <= REDIRECT_URL_MAX_LENGTH) return false;
-  let characters = value.length;
-  for (let i = 0; i < value.length - 1; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        characters -= 1;
-        i += 1;
-      }
-    }
-  }
-  return characters > REDIRECT_URL_MAX_LENGTH;
+  return value.length > REDIRECT_URL_MAX_LENGTH && characterCount(value) > REDIRECT_URL_MAX_LENGTH;
 }
 
 /**

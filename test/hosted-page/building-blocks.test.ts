@@ -95,6 +95,15 @@ describe('parseExpiry and validateCardForm', () => {
       number: CARD_MESSAGES.numberFormat,
     });
   });
+
+  it('counts the name in characters, as the engine does: an emoji is one', () => {
+    const withName = (holder_name: string) =>
+      validateCardForm({ number: '4242424242424242', expiry: '12/30', cvc: '123', holder_name }, NOW);
+    expect(withName('😀'.repeat(45)).isOk()).toBe(true);
+    expect(withName('😀'.repeat(46))._unsafeUnwrapErr()).toEqual({ holder_name: CARD_MESSAGES.nameLength });
+    expect(withName('😀')._unsafeUnwrapErr()).toEqual({ holder_name: CARD_MESSAGES.nameLength });
+    expect(withName('Zoë 😀').isOk()).toBe(true);
+  });
 });
 
 describe('collectBrowserData', () => {

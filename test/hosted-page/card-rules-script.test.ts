@@ -110,6 +110,8 @@ describe('the page script card rules', () => {
         fc.string({ maxLength: 50 }),
         fc.string({ minLength: 1, maxLength: 3 }),
         fc.string({ minLength: 44, maxLength: 46 }),
+        // Characters of two UTF-16 units around both limits.
+        fc.array(fc.constantFrom('😀', '𝔸', 'a', 'Ω'), { maxLength: 47 }).map((chars) => chars.join('')),
         fc.constant('Ada Lovelace'),
         // Card numbers typed as the name, whole or grouped, alone or with other text.
         cardLike.map((digits) => digits.replace(/(\d{4})(?=\d)/g, '$1 ')),
