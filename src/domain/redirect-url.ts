@@ -21,7 +21,7 @@ function isLoopbackHost(hostname: string): boolean {
  * True when `value` is longer than {@link REDIRECT_URL_MAX_LENGTH} characters, counted as code
  * points (an emoji is one character), as zod's `.max()` and JSON Schema's `maxLength` count them.
  */
-export function isRedirectUrlTooLong(value: string): boolean {
+function isRedirectUrlTooLong(value: string): boolean {
   return value.length > REDIRECT_URL_MAX_LENGTH && characterCount(value) > REDIRECT_URL_MAX_LENGTH;
 }
 

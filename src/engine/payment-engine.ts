@@ -28,7 +28,6 @@ import { submitCard } from './submit-card.js';
 import type { SubmitCardCommand } from './submit-card.js';
 import { addSweepReports, emptySweepReport, sweep, sweepBatch } from './sweep.js';
 import type { SweepReport } from './sweep.js';
-import type { WorkingPayment } from './working-payment.js';
 import { publicView } from './working-payment.js';
 
 export interface PaymentEngineConfig extends PaymentEnginePorts {
@@ -168,9 +167,6 @@ const handled = (report: SweepReport): number => report.expired + report.reconci
 const identity = <T>(value: T): T => value;
 const frozen = <T>(value: T): T => deepFreeze(value);
 
-/** Every payment the engine returns is frozen all the way down. */
-const publicOf: (working: WorkingPayment) => Payment = publicView;
-
 /** Builds a payment engine on the given ports. */
 export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine {
   const options = config.options ?? {};
@@ -217,16 +213,16 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   return {
     machine: ctx.machine,
     createPayment: (command) =>
-      runCommand(ctx, 'createPayment', { profileId: command.profileId }, () => createPayment(ctx, command), publicOf),
+      runCommand(ctx, 'createPayment', { profileId: command.profileId }, () => createPayment(ctx, command), publicView),
     submitCard: (command) =>
-      runCommand(ctx, 'submitCard', { paymentId: command.paymentId }, () => submitCard(ctx, command), publicOf),
+      runCommand(ctx, 'submitCard', { paymentId: command.paymentId }, () => submitCard(ctx, command), publicView),
     completeChallenge: (command) =>
       runCommand(
         ctx,
         'completeChallenge',
         { paymentId: command.paymentId },
         () => completeChallenge(ctx, command),
-        publicOf,
+        publicView,
       ),
     getPayment: (query) =>
       runCommand(ctx, 'getPayment', { paymentId: query.paymentId }, () => getPayment(ctx, query), frozen),

@@ -33,30 +33,26 @@ const freeze = Object.freeze;
  * the engine's always are.
  */
 export function toPublicPayment(record: PaymentRecord): Payment {
-  // Keys are added in the order of the API's examples (they are serialized in that order);
-  // optional ones only when present.
-  const payment: { -readonly [K in keyof Payment]: Payment[K] } = {
-    id: record.id,
-  } as Payment;
-  if (record.description !== null) payment.description = record.description;
-  if (record.reference !== null) payment.reference = record.reference;
-  payment.method = record.method;
-  payment.currency = record.currency;
-  payment.amount = record.amount;
-  payment.billing = record.billing;
-  payment.shipping = record.shipping;
   const creditcard = creditcardOf(record);
-  if (creditcard !== undefined) payment.creditcard = creditcard;
-  payment.session = freeze({ redirect_url: record.redirectUrl });
-  if (cardholderMustAct(record.state) && record.nextRedirect !== null) {
-    payment.next = freeze({ redirect: record.nextRedirect });
-  }
-  payment.state = toPublicState(record.state);
-  if (record.state === 'failed' && record.failureReason !== null) payment.failure_reason = record.failureReason;
-  payment.created = new Date(record.createdAt).toISOString();
-  payment._links = freeze({
-    self: freeze({ href: paymentPath(record.partnerId, record.profileId, record.id), type: 'application/json' }),
-    profile: freeze({ href: profilePath(record.partnerId, record.profileId), type: 'application/json' }),
+  const redirect = cardholderMustAct(record.state) ? record.nextRedirect : null;
+  return freeze({
+    id: record.id,
+    ...(record.description !== null ? { description: record.description } : {}),
+    ...(record.reference !== null ? { reference: record.reference } : {}),
+    method: record.method,
+    currency: record.currency,
+    amount: record.amount,
+    billing: record.billing,
+    shipping: record.shipping,
+    ...(creditcard !== undefined ? { creditcard } : {}),
+    session: freeze({ redirect_url: record.redirectUrl }),
+    ...(redirect !== null ? { next: freeze({ redirect }) } : {}),
+    state: toPublicState(record.state),
+    ...(record.state === 'failed' && record.failureReason !== null ? { failure_reason: record.failureReason } : {}),
+    created: new Date(record.createdAt).toISOString(),
+    _links: freeze({
+      self: freeze({ href: paymentPath(record.partnerId, record.profileId, record.id), type: 'application/json' }),
+      profile: freeze({ href: profilePath(record.partnerId, record.profileId), type: 'application/json' }),
+    }),
   });
-  return freeze(payment);
 }

@@ -4,12 +4,7 @@ import type { CardData } from '../domain/card.js';
 import { contactInOrder, type BrowserData, type Contact } from '../domain/contact.js';
 import { containsCardNumber } from '../domain/card-number.js';
 import { isCurrencyCode } from '../domain/currency.js';
-import {
-  isRedirectUrlTooLong,
-  REDIRECT_URL_MAX_LENGTH,
-  redirectUrlProblem,
-  type RedirectUrlProblem,
-} from '../domain/redirect-url.js';
+import { REDIRECT_URL_MAX_LENGTH, redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
 import type { ValidationIssue } from '../errors/payment-error.js';
 import { browserDataSchema } from './browser-data.js';
 import { contactSchema } from './contact.js';
@@ -23,7 +18,8 @@ export const AMOUNT_MAX = 999_999_999_999;
 
 const AMOUNT_MESSAGE = 'Must be an integer from 1 to 999,999,999,999, in minor units of the currency';
 
-const REDIRECT_URL_MESSAGES: Readonly<Record<RedirectUrlProblem, string>> = {
+/** What a client is told for each `RedirectUrlProblem`. */
+export const REDIRECT_URL_MESSAGES: Readonly<Record<RedirectUrlProblem, string>> = {
   too_long: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters`,
   too_long_encoded: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters once percent-encoded (a non-ASCII character takes up to 12)`,
   invalid_characters: 'Must not contain spaces or control characters',
@@ -41,11 +37,10 @@ export const sessionSchema = z.strictObject({
       { max: REDIRECT_URL_MAX_LENGTH, message: REDIRECT_URL_MESSAGES.too_long },
       {
         problem: (url) => {
-          // Over-long: the rule above reports it. Counted as it counts (code points), so that no
-          // URL it lets through skips the checks below.
-          if (isRedirectUrlTooLong(url)) return null;
-          if (!isWellFormedText(url)) return NOT_UNICODE;
           const problem = redirectUrlProblem(url);
+          // Over-long (in characters, as the rule above counts): that rule reports it.
+          if (problem === 'too_long') return null;
+          if (!isWellFormedText(url)) return NOT_UNICODE;
           if (problem !== null) return REDIRECT_URL_MESSAGES[problem];
           return containsCardNumber(url) ? CARD_NUMBER_IN_TEXT : null;
         },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { characterCount } from '../domain/character-count.js';
 
 /**
  * One rule of {@link stringRules}. `min` and `max` count Unicode code points, as zod's
@@ -41,19 +42,17 @@ function flatten(rule: StringRule): FlatRule {
   return { ...base, kind: PROBLEM, problem: rule.problem };
 }
 
-const { codePointLength } = z.core.util;
-
 /** The message of `rule` when `text` breaks it, else null; the same tests as zod's own checks. */
 function failure(rule: FlatRule, text: string): string | null {
   switch (rule.kind) {
     case MIN: {
       const units = text.length;
-      const length = units >= rule.limit && units < rule.limit * 2 ? codePointLength(text) : units;
+      const length = units >= rule.limit && units < rule.limit * 2 ? characterCount(text) : units;
       return length < rule.limit ? rule.message : null;
     }
     case MAX: {
       const units = text.length;
-      const length = units > rule.limit ? codePointLength(text) : units;
+      const length = units > rule.limit ? characterCount(text) : units;
       return length > rule.limit ? rule.message : null;
     }
     case PATTERN:

@@ -8,12 +8,17 @@ import { makeEngineHarness } from '../support/engine-harness.js';
 import { CHALLENGE_CARD, createDirect, createHosted, MINUTE, stored, VISA } from '../support/engine-helpers.js';
 import { cardSubmission } from '../support/requests.js';
 
+interface Write {
+  readonly method: string;
+  readonly state: string;
+  readonly frozen: boolean;
+}
+
 /**
  * A repository that reads like Postgres (every record it returns is a fresh, unfrozen object) and
- * records whether each write it gets is frozen all the way down, checked without any base.
+ * records in `writes` whether each write it gets is frozen all the way down, checked without any base.
  */
-function unfrozenReads(repository: MemoryPaymentRepository) {
-  const writes: { method: string; state: string; frozen: boolean }[] = [];
+function unfrozenReads(repository: MemoryPaymentRepository, writes: Write[]): PaymentRepository {
   const thaw = <T>(value: T): T => structuredClone(value);
   const recorded =
     (method: string, write: PaymentRepository['insert']): PaymentRepository['insert'] =>
@@ -31,18 +36,19 @@ function unfrozenReads(repository: MemoryPaymentRepository) {
     markDelivered: (sequences) => repository.markDelivered(sequences),
     deferDelivery: (deferrals) => repository.deferDelivery(deferrals),
   };
-  return { wrapped, writes };
+  return wrapped;
+}
+
+/** An engine harness whose repository reads like Postgres and records how frozen each write is. */
+function spiedHarness() {
+  const writes: Write[] = [];
+  const h = makeEngineHarness({}, 0, { wrapRepository: (repository) => unfrozenReads(repository, writes) });
+  return { h, writes };
 }
 
 describe('what the engine hands a repository', () => {
   it('is frozen all the way down in every flow, also when the repository returns unfrozen records', async () => {
-    let spy: ReturnType<typeof unfrozenReads> | undefined;
-    const h = makeEngineHarness({}, 0, {
-      wrapRepository: (repository) => {
-        spy = unfrozenReads(repository);
-        return spy.wrapped;
-      },
-    });
+    const { h, writes } = spiedHarness();
     // Direct flow: insert, then update in one command.
     await createDirect(h, VISA);
     // Hosted flow with a challenge: loaded (unfrozen) for the submit and again for the answer.
@@ -66,7 +72,6 @@ describe('what the engine hands a repository', () => {
     expect((await stored(h, abandoned.id)).state).toBe('expired');
     expect((await stored(h, unknown.id)).state).toBe('succeeded');
 
-    const writes = spy?.writes ?? [];
     expect(writes.filter((write) => write.method === 'update').length).toBeGreaterThanOrEqual(6);
     expect(writes.filter((write) => !write.frozen)).toEqual([]);
   });
@@ -75,13 +80,7 @@ describe('what the engine hands a repository', () => {
   // `failureReason` in applyStep) are not frozen by `newWorkingPayment` or `patch`: `persist` walks
   // every field that is not the very object of the last frozen version, so they are frozen there.
   it('is frozen all the way down when a port answers with an object where a string belongs, and so is the payment returned', async () => {
-    let spy: ReturnType<typeof unfrozenReads> | undefined;
-    const h = makeEngineHarness({}, 0, {
-      wrapRepository: (repository) => {
-        spy = unfrozenReads(repository);
-        return spy.wrapped;
-      },
-    });
+    const { h, writes } = spiedHarness();
     // An acquirer written in JavaScript (or behind a cast) that declines with a structured reason.
     const reason = { code: 'declined' } as unknown as FailureReason;
     Object.assign(h.acquirer, {
@@ -89,7 +88,7 @@ describe('what the engine hands a repository', () => {
     });
     const payment = await createDirect(h, VISA);
     expect(payment.state).toBe('failed');
-    expect(spy?.writes.map((write) => write.frozen)).toEqual([true, true]);
+    expect(writes.map((write) => write.frozen)).toEqual([true, true]);
     expect(isDeepFrozen(payment)).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import {
   creditCardRequestSchema,
   sessionSchema,
 } from '../../src/schemas/index.js';
+import { REDIRECT_URL_MESSAGES } from '../../src/schemas/create-payment-request.js';
 import { isIpAddress } from '../../src/schemas/ip-address.js';
 import { stringRules } from '../../src/schemas/string-rules.js';
 import { isWellFormedText } from '../../src/schemas/text.js';
@@ -51,14 +52,6 @@ const chainedHeader = (min: 0 | 1) =>
     .max(2048, 'Must be at most 2048 characters')
     .regex(HEADER_VALUE, 'Must not contain control characters')
     .refine(isWellFormedText, 'Must be valid Unicode text');
-const REDIRECT_URL_MESSAGES = {
-  too_long: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters`,
-  too_long_encoded: `Must be at most ${REDIRECT_URL_MAX_LENGTH} characters once percent-encoded (a non-ASCII character takes up to 12)`,
-  invalid_characters: 'Must not contain spaces or control characters',
-  not_absolute: 'Must be an absolute URL',
-  insecure: 'Must use https (http is accepted only for localhost and loopback addresses)',
-  credentials: 'Must not contain a user name or password',
-} as const;
 
 /** Each rewritten field, beside its reference and the lengths around which its rules change. */
 const FIELDS: readonly { name: string; schema: z.ZodType; reference: z.ZodType; limits: readonly number[] }[] = [
