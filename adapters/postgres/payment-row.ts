@@ -2,6 +2,7 @@ import type { AuthorizationRecord, PaymentRecord } from '../../src/domain/paymen
 import { contactInOrder, type BrowserData, type Contact } from '../../src/domain/contact.js';
 import type { CardScheme } from '../../src/domain/card.js';
 import type { ThreeDSOutcome } from '../../src/domain/three-ds.js';
+import { isoTime } from '../../src/domain/iso-time.js';
 
 /**
  * The columns a payment is written to, in parameter order after `id`. Card data is kept as
@@ -109,7 +110,7 @@ export function safeNumber(text: string, what: string): number {
 const optionalNumber = (text: string | null, what: string): number | null =>
   text === null ? null : safeNumber(text, what);
 
-const timestamp = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const timestamp = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
 
 const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 

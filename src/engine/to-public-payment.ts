@@ -1,6 +1,7 @@
 import type { Payment, PublicCreditCard } from '../domain/payment.js';
 import { paymentPath, profilePath } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
+import { isoTime } from '../domain/iso-time.js';
 import { cardholderMustAct, toPublicState } from '../machine/public-state.js';
 
 function creditcardOf(record: PaymentRecord): PublicCreditCard | undefined {
@@ -49,7 +50,7 @@ export function toPublicPayment(record: PaymentRecord): Payment {
     ...(redirect !== null ? { next: freeze({ redirect }) } : {}),
     state: toPublicState(record.state),
     ...(record.state === 'failed' && record.failureReason !== null ? { failure_reason: record.failureReason } : {}),
-    created: new Date(record.createdAt).toISOString(),
+    created: isoTime(record.createdAt),
     _links: freeze({
       self: freeze({ href: paymentPath(record.partnerId, record.profileId, record.id), type: 'application/json' }),
       profile: freeze({ href: profilePath(record.partnerId, record.profileId), type: 'application/json' }),

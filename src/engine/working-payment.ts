@@ -1,6 +1,7 @@
 import { err } from 'neverthrow';
 import type { DomainEvent } from '../domain/domain-event.js';
 import { deepFreeze } from '../domain/immutable.js';
+import { isoTime } from '../domain/iso-time.js';
 import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import { copyRecord } from '../domain/payment-record.js';
@@ -121,7 +122,7 @@ export function applyStep(ctx: EngineContext, working: WorkingPayment, step: Ste
       Object.freeze({
         id: `evt_${ctx.ports.ids.hex128()}`,
         type: action.event,
-        occurredAt: new Date(at).toISOString(),
+        occurredAt: isoTime(at),
         paymentId: working.record.id,
         partnerId: working.record.partnerId,
         profileId: working.record.profileId,
