@@ -1,6 +1,5 @@
 export { binOf, CARD_SCHEMES, summarizeCard } from './card.js';
 export { deepFreeze, isDeepFrozen } from './immutable.js';
-export { isoTime } from './iso-time.js';
 export type { CardData, CardProfile, CardScheme, CardSummary, Fees } from './card.js';
 export { contactInOrder, type Address, type BrowserData, type Contact, type ContactFields } from './contact.js';
 export { DOMAIN_EVENT_TYPES, type DomainEvent, type DomainEventType } from './domain-event.js';
