@@ -115,7 +115,7 @@ function containsCardNumber(text) {
     ? text.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/(?![0-9])\p{Nd}/gu, asciiDigit)
     : text;
   var seen = folded.replace(/(?<!\d)(?:(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})|(\d{4})-(\d{2})-(\d{2}))(?!\d)/g, dropDate);
-  var runs = seen.match(/\d+(?:[\s\-./_,]{1,3}\d+)*/gu) || [];
+  var runs = seen.match(/\d+(?:[\s\p{Pd}\u2212./_,*\u2022\u00b7|#;:+]{1,5}\d+)*/gu) || [];
   for (var r = 0; r < runs.length; r++) {
     var groups = runs[r].split(/\D+/);
     for (var first = 0; first < groups.length; first++) {

@@ -98,9 +98,12 @@ export function detectScheme(number: string): CardScheme | null {
   return null;
 }
 
+/** The most separator characters between two digit groups of one number ("4242    4242"). */
+const MAX_SEPARATORS = 5;
+
 /**
  * Whether `text` may hold `count` digits in one run of digit groups ({@link DIGIT_GROUPS}): a
- * cheap scan that joins groups across one to three of ANY characters but ASCII letters and
+ * cheap scan that joins groups across one to five of ANY characters but ASCII letters and
  * digits, a superset of the separators the pattern joins across. So when it says no, no run of
  * the pattern has `count` digits either; ids like UUIDs, whose letters break every run, are
  * passed by without a regular expression.
@@ -111,11 +114,11 @@ export function hasDigitRun(text: string, count: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 48 && code <= 57) {
-      if (gap > 3) run = 0;
+      if (gap > MAX_SEPARATORS) run = 0;
       gap = 0;
       if (++run >= count) return true;
     } else if ((code | 0x20) >= 97 && (code | 0x20) <= 122) {
-      gap = 4;
+      gap = MAX_SEPARATORS + 1;
     } else {
       gap += 1;
     }
@@ -124,12 +127,16 @@ export function hasDigitRun(text: string, count: number): boolean {
 }
 
 /**
- * Runs of digit groups, each separated from the next by one to three of the characters people put
- * inside a card number: spaces, dashes, dots, slashes, underscores, commas ("4242 4242",
- * "4242.4242", "4242 / 4242"). Not parentheses, plus signs or colons, which belong to phone
- * numbers and times.
+ * Runs of digit groups, each separated from the next by one to five of the characters people put
+ * (or word processors and forms turn) inside a card number: spaces, dashes of every kind (the en
+ * dash a word processor makes of a hyphen, the minus sign), dots, slashes, underscores, commas,
+ * asterisks, bullets, middle dots, bars, hashes, semicolons, colons and plus signs (a form's
+ * encoding of a space in a URL query): "4242 4242", "4242–4242", "4242+4242", "4242 | 4242". Not
+ * parentheses, which belong to phone numbers ("+49 (0)30 1234-5675"); dates are taken out before
+ * (`asSeen`), and the Luhn check and the scheme's prefix and length keep times and other numbers
+ * from passing for card numbers.
  */
-const DIGIT_GROUPS = /\d+(?:[\s\-./_,]{1,3}\d+)*/gu;
+const DIGIT_GROUPS = /\d+(?:[\s\p{Pd}\u2212./_,*\u2022\u00b7|#;:+]{1,5}\d+)*/gu;
 const GROUP_SEPARATOR = /\D+/;
 /** Dates (25.06.2025, 6/25/25, 2025-06-25): their groups are never part of a card number. */
 const DATES = /(?<!\d)(?:(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})|(\d{4})-(\d{2})-(\d{2}))(?!\d)/g;
@@ -182,9 +189,9 @@ function asSeen(text: string, ascii: boolean): string {
 
 /**
  * True when `text` holds a card number: 12 to 19 digits, whole or split into groups by one to
- * three spaces, dashes, dots, slashes, underscores or commas ("4242 4242 4242 4242",
- * "4242.4242…", "4242 / 4242…"), Luhn-valid and of a known scheme, as `creditcard.number` must
- * be. Full-width digits, digits of other scripts, no-break spaces and invisible characters do not
+ * five separators ({@link DIGIT_GROUPS}: spaces, dashes of every kind, dots, slashes, commas,
+ * plus signs, …: "4242 4242 4242 4242", "4242–4242…", "4242 / 4242…"), Luhn-valid and of a known
+ * scheme, as `creditcard.number` must be. Full-width digits, digits of other scripts, no-break spaces and invisible characters do not
  * hide it, nor do groups next to it ("4242424242424242 123"); dates, times and phone numbers
  * with parentheses do not make one. Free text (names, addresses, description, reference,
  * redirect URL) refuses such text, so that a card number typed into the wrong field is neither
@@ -208,6 +215,29 @@ export function containsCardNumber(text: string): boolean {
     }
   }
   return false;
+}
+
+const PERCENT_ENCODED = /(?:%[0-9A-Fa-f]{2})+/g;
+const PERCENT_ENCODED_ASCII = /%([0-7][0-9A-Fa-f])/g;
+
+/** Each run of percent-encoded bytes decoded: as UTF-8, or byte by byte where the ASCII ones are not UTF-8 as a run. */
+function percentDecoded(url: string): string {
+  return url.replace(PERCENT_ENCODED, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(PERCENT_ENCODED_ASCII, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
+}
+
+/**
+ * {@link containsCardNumber} for a URL: also true when the URL holds a card number once its
+ * percent-encoding is read ("?pan=4242%204242%204242%204242", "4242%E2%80%934242…"); a plus sign,
+ * a form's space in a query, separates groups as it is.
+ */
+export function urlContainsCardNumber(url: string): boolean {
+  return containsCardNumber(url) || (url.includes('%') && containsCardNumber(percentDecoded(url)));
 }
 
 /** Number of digits of the card verification code: 4 for American Express (CID), else 3. */

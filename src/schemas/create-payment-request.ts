@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import type { CardData } from '../domain/card.js';
 import { contactInOrder, type BrowserData, type Contact } from '../domain/contact.js';
-import { containsCardNumber } from '../domain/card-number.js';
+import { urlContainsCardNumber } from '../domain/card-number.js';
 import { isCurrencyCode } from '../domain/currency.js';
 import { REDIRECT_URL_MAX_LENGTH, redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
 import type { ValidationIssue } from '../errors/payment-error.js';
@@ -42,7 +42,7 @@ export const sessionSchema = z.strictObject({
           if (problem === 'too_long') return null;
           if (!isWellFormedText(url)) return NOT_UNICODE;
           if (problem !== null) return REDIRECT_URL_MESSAGES[problem];
-          return containsCardNumber(url) ? CARD_NUMBER_IN_TEXT : null;
+          return urlContainsCardNumber(url) ? CARD_NUMBER_IN_TEXT : null;
         },
       },
     ]),
