@@ -1,6 +1,7 @@
 import { Cause, Chunk, Duration, Effect, Fiber, Schedule } from 'effect';
 import { ResultAsync, err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
+import { containsCardNumber } from '../domain/card-number.js';
 import { maskDigits } from '../domain/mask-digits.js';
 import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
@@ -19,7 +20,7 @@ import type { EngineContext, PaymentEnginePorts } from './engine-context.js';
 import type { PaymentEngineOptions } from './engine-options.js';
 import { resolveEngineOptions } from './engine-options.js';
 import { createInspection } from './inspection.js';
-import { loadPayment } from './load-payment.js';
+import { isPaymentId, loadPayment } from './load-payment.js';
 import { runEffect } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { getPayment, listPayments } from './query-payments.js';
@@ -66,6 +67,15 @@ export interface PaymentEngine {
   startBackgroundWorker(options?: { readonly intervalMs?: number }): BackgroundWorker;
   /** The lifecycle machine this engine steps (for diagrams and inspection). */
   readonly machine: PaymentMachine;
+}
+
+/**
+ * An id a client sent (a path segment) as a log line may show it: a well-formed payment id, or a
+ * short one that holds no card number, as it is; anything else as `[redacted]`. A client can put
+ * anything in a path, a card number included, and ids are logged before they are known to exist.
+ */
+function loggableId(id: string): string {
+  return isPaymentId(id) || (id.length <= 64 && !containsCardNumber(id)) ? id : '[redacted]';
 }
 
 function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<A, PaymentError> {
@@ -213,23 +223,47 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   return {
     machine: ctx.machine,
     createPayment: (command) =>
-      runCommand(ctx, 'createPayment', { profileId: command.profileId }, () => createPayment(ctx, command), publicView),
+      runCommand(
+        ctx,
+        'createPayment',
+        { profileId: loggableId(command.profileId) },
+        () => createPayment(ctx, command),
+        publicView,
+      ),
     submitCard: (command) =>
-      runCommand(ctx, 'submitCard', { paymentId: command.paymentId }, () => submitCard(ctx, command), publicView),
+      runCommand(
+        ctx,
+        'submitCard',
+        { paymentId: loggableId(command.paymentId) },
+        () => submitCard(ctx, command),
+        publicView,
+      ),
     completeChallenge: (command) =>
       runCommand(
         ctx,
         'completeChallenge',
-        { paymentId: command.paymentId },
+        { paymentId: loggableId(command.paymentId) },
         () => completeChallenge(ctx, command),
         publicView,
       ),
     getPayment: (query) =>
-      runCommand(ctx, 'getPayment', { paymentId: query.paymentId }, () => getPayment(ctx, query), frozen),
+      runCommand(ctx, 'getPayment', { paymentId: loggableId(query.paymentId) }, () => getPayment(ctx, query), frozen),
     listPayments: (query) =>
-      runCommand(ctx, 'listPayments', { profileId: query.profileId }, () => listPayments(ctx, query), frozen),
+      runCommand(
+        ctx,
+        'listPayments',
+        { profileId: loggableId(query.profileId) },
+        () => listPayments(ctx, query),
+        frozen,
+      ),
     getPaymentRecord: (paymentId) =>
-      runCommand(ctx, 'getPaymentRecord', { paymentId }, () => loadPayment(ctx, paymentId), identity),
+      runCommand(
+        ctx,
+        'getPaymentRecord',
+        { paymentId: loggableId(paymentId) },
+        () => loadPayment(ctx, paymentId),
+        identity,
+      ),
     sweep: () => runProgram('sweep', () => sweep(ctx)),
     deliverEvents: () => runProgram('deliverEvents', () => deliver),
     startBackgroundWorker: (workerOptions = {}) => {

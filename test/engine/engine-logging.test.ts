@@ -44,6 +44,35 @@ describe('logging', () => {
     expect(JSON.stringify(h.logs)).not.toContain('4242424242424242');
   });
 
+  it('logs a client-sent id only when it cannot hold a card number (found by a reviewing helper)', async () => {
+    const h = makeEngineHarness();
+    const hostile = ['4242.4242.4242.4242', '4242\u20134242\u20134242\u20134242', 'x'.repeat(3000)];
+    for (const id of hostile) {
+      expect((await h.engine.getPayment({ profileId: 'profile_0001', paymentId: id }))._unsafeUnwrapErr().code).toBe(
+        'not_found',
+      );
+      await h.engine.submitCard({ paymentId: id, token: 't', body: cardSubmission('4242424242424242') });
+      await h.engine.createPayment({ client: compliantClient, profileId: id, body: hostedRequest() });
+      await h.engine.listPayments({ profileId: id, limit: 0 });
+    }
+    const failed = h.logs.filter((log) => log.message === 'command failed');
+    expect(failed.length).toBe(hostile.length * 4);
+    for (const log of failed) {
+      expect(log.fields['paymentId'] ?? log.fields['profileId']).toBe('[redacted]');
+    }
+    const text = JSON.stringify(h.logs);
+    expect(text).not.toMatch(/4242/);
+    expect(text).not.toContain('x'.repeat(65));
+
+    // Well-formed and ordinary ids are logged as they are.
+    await h.engine.getPayment({
+      profileId: 'profile_0001',
+      paymentId: `payment_${'0'.repeat(32)}`,
+    });
+    await h.engine.getPayment({ profileId: 'profile_0001', paymentId: 'order-1234' });
+    expect(h.logs.slice(-2).map((log) => log.fields['paymentId'])).toEqual([`payment_${'0'.repeat(32)}`, 'order-1234']);
+  });
+
   it('logs no state change for a write that loses or fails', async () => {
     const h = makeEngineHarness();
     h.repository.injectFailure('insert', { code: 'unavailable', message: 'down', retryable: false });
