@@ -28,13 +28,23 @@ export interface CsrfTicket {
 
 /**
  * CSRF protection by a signed double submit. The browser holds a random nonce in a
- * `SameSite=Strict`, `HttpOnly` cookie; the form carries `HMAC(secret, nonce, bound…)` where
+ * `SameSite=Lax`, `HttpOnly` cookie; the form carries `HMAC(secret, nonce, bound…)` where
  * `bound` names what the form acts on (payment id and page token). A POST counts only when its
- * field matches the HMAC of its own cookie: a cross-site form gets no Strict cookie, and a
- * leaked page URL alone cannot produce a valid field.
+ * field matches the HMAC of its own cookie: a cross-site POST gets no Lax cookie (the page's
+ * own form posts to its own origin, so it does), and a leaked page URL alone cannot produce a
+ * valid field.
+ *
+ * Lax, not Strict: the page is normally reached by a top-level navigation from another site
+ * (the merchant's checkout, a pay-by-link e-mail). Such a GET carries a Lax cookie, so the
+ * browser's nonce is kept; a Strict cookie would be missing, a new nonce would replace it, and
+ * every card form already open in another tab would fail its submit.
  */
 export interface CsrfGuard {
-  /** The proof for a form acting on `bound`, reusing the browser's nonce when it has one. */
+  /**
+   * The proof for a form acting on `bound`. A request that carries a well-formed nonce cookie
+   * keeps that nonce (no `Set-Cookie`), so pages open in other tabs stay valid; only a browser
+   * without one gets a new nonce.
+   */
   issue(request: Request, bound: readonly string[]): CsrfTicket;
   /** True when `field` is the proof for `bound` under the request's cookie nonce. */
   verify(request: Request, field: string | null, bound: readonly string[]): boolean;
@@ -66,9 +76,10 @@ export function createCsrfGuard(options: CsrfGuardOptions): CsrfGuard {
       const nonce = existing ?? randomBytes(18).toString('base64url');
       const secure = options.secureCookies ?? new URL(request.url).protocol === 'https:';
       // No Path: it defaults to the directory of the page, so the cookie is sent to the page's POST.
+      // Lax: sent on cross-site top-level GETs (the nonce survives them), never on cross-site POSTs.
       const setCookie =
         existing === undefined
-          ? `${CSRF_COOKIE}=${nonce}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`
+          ? `${CSRF_COOKIE}=${nonce}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
           : undefined;
       return { field: proof(nonce, bound), setCookie };
     },

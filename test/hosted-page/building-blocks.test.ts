@@ -195,7 +195,7 @@ describe('CSRF guard', () => {
   it('binds the proof to the cookie nonce and to the payment and token', () => {
     const ticket = guard.issue(page, ['p1', 't']);
     const cookie = (ticket.setCookie ?? '').split(';')[0] ?? '';
-    expect(ticket.setCookie).toMatch(/^paystate_csrf=[A-Za-z0-9_-]{24}; HttpOnly; SameSite=Strict$/);
+    expect(ticket.setCookie).toMatch(/^paystate_csrf=[A-Za-z0-9_-]{24}; HttpOnly; SameSite=Lax$/);
     expect(guard.verify(withCookie(cookie), ticket.field, ['p1', 't'])).toBe(true);
     expect(guard.verify(withCookie(`other=1; ${cookie}`), ticket.field, ['p1', 't'])).toBe(true);
     expect(guard.verify(withCookie(cookie), ticket.field, ['p2', 't'])).toBe(false);

@@ -77,7 +77,7 @@ describe('GET /pay/{id}?token=…', () => {
     expect(dinar.text).toContain('1.500');
   });
 
-  it('sends strict security headers and a SameSite=Strict, HttpOnly CSRF cookie', async () => {
+  it('sends strict security headers and a SameSite=Lax, HttpOnly CSRF cookie', async () => {
     const s = await start();
     const page = await openPage((await createHostedPayment(s.url)).pageUrl);
     const csp = String(page.headers['content-security-policy']);
@@ -92,7 +92,7 @@ describe('GET /pay/{id}?token=…', () => {
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     const cookie = String(page.headers['set-cookie']);
-    expect(cookie).toMatch(/^paystate_csrf=[A-Za-z0-9_-]+; HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(/^paystate_csrf=[A-Za-z0-9_-]+; HttpOnly; SameSite=Lax$/);
     // No inline script or style: everything the page runs or styles with is a same-origin file.
     expect(page.text).not.toMatch(/<script(?![^>]*\ssrc=)/);
     expect(page.text).not.toMatch(/<style|\sstyle=|\son[a-z]+=/);
