@@ -35,9 +35,35 @@ export function idempotencyKeyOf(header: string | null): Result<string | null, P
 
 const encoder = new TextEncoder();
 
-/** SHA-256 (hex) of method, path and the canonical JSON of the body: what "the same request" means. */
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A card number as the payment record keeps it: first six and last four digits (or how many digits a short one has). */
+function cardNumberSummary(number: unknown): string {
+  const digits = typeof number === 'string' || typeof number === 'number' ? String(number).replace(/\D/g, '') : '';
+  return digits.length >= 12 ? `${digits.slice(0, 6)}…${digits.slice(-4)}` : `${digits.length} digits`;
+}
+
+/**
+ * The body as the fingerprint reads it: `creditcard.number` cut to its first six and last four
+ * digits and `creditcard.cvc` left out. A fingerprint is stored (in Postgres too); an unkeyed hash
+ * of the whole card could be reversed by trying the few digits and the CVC that the payment record
+ * does not show, since the record holds everything else the body held. So a retry under the same
+ * key with another CVC, or another card of the same first six and last four digits, counts as the
+ * same request (and gets the first answer), where any other difference gets 422.
+ */
+function withoutCardSecrets(body: unknown): unknown {
+  if (!isRecord(body) || !isRecord(body['creditcard'])) return body;
+  const { cvc: _cvc, number, ...card } = body['creditcard'];
+  return { ...body, creditcard: { ...card, ...(number !== undefined ? { number: cardNumberSummary(number) } : {}) } };
+}
+
+/**
+ * SHA-256 (hex) of method, path and the canonical JSON of the body without its card secrets
+ * (`withoutCardSecrets`): what "the same request" means.
+ */
 export async function requestFingerprint(method: string, path: string, body: unknown): Promise<string> {
-  const bytes = encoder.encode(`${method} ${path}\n${canonicalJson(body)}`);
+  const bytes = encoder.encode(`${method} ${path}\n${canonicalJson(withoutCardSecrets(body))}`);
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
