@@ -8,6 +8,8 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const MAX_TOKEN_LENGTH = 4096;
 
 const REALM = 'Bearer realm="paystate"';
+/** The `Bearer` scheme, with or without credentials after it. */
+const BEARER_SCHEME = /^\s*bearer(?:\s|$)/i;
 
 /** The token of an `Authorization: Bearer …` header, or null when absent or malformed. */
 export function bearerToken(header: string | null): string | null {
@@ -35,7 +37,12 @@ export async function authenticate(
   }
   const token = bearerToken(authorization);
   if (token === null) {
-    return err(unauthorized('The Authorization header must be `Bearer <token>`', 'invalid_token'));
+    // RFC 6750 section 3.1: credentials of another scheme are no bearer credentials at all, so
+    // the challenge carries no error code; a malformed bearer token is an invalid token.
+    const bearerScheme = BEARER_SCHEME.test(authorization);
+    return err(
+      unauthorized('The Authorization header must be `Bearer <token>`', bearerScheme ? 'invalid_token' : undefined),
+    );
   }
   const found = await credentials.authenticate(token);
   if (found.isErr()) {
