@@ -19,6 +19,7 @@ import { deliverBatch, deliverEvents } from './deliver-events.js';
 import type { EngineContext, PaymentEnginePorts } from './engine-context.js';
 import type { PaymentEngineOptions } from './engine-options.js';
 import { resolveEngineOptions } from './engine-options.js';
+import { describeDefect } from './describe-defect.js';
 import { createInspection } from './inspection.js';
 import { isPaymentId, loadPayment } from './load-payment.js';
 import { runEffect } from './outcome.js';
@@ -125,16 +126,6 @@ function runCommand<T, A>(
 }
 
 /**
- * What a defect looks like in a log: the failure's kind and stack frames, with its message
- * reduced to what cannot carry card data (an adapter's error text may quote its request).
- */
-function describeDefect(error: unknown): string {
-  if (!(error instanceof Error)) return `non-error defect (${typeof error})`;
-  const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
-  return [`${error.name}: ${maskDigits(error.message)}`, ...frames.slice(0, 8)].join('\n');
-}
-
-/**
  * What a failed background tick looks like in a log: each failure's code and masked message,
  * each defect as `describeDefect` puts it. Never `Cause.pretty`, which prints an adapter's error
  * text as it is (it may quote card data).
@@ -207,16 +198,24 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     // by), unless it ended because the sink seems down: then the tick ends as well.
     progressed: (batch) => !batch.stalled && batch.delivered + batch.deferred > 0,
   });
-  const tick = Effect.all([sweepTick, deliverTick]).pipe(
+  // Each part of a tick fails on its own: a sweep that fails does not keep events from being
+  // delivered, nor the other way round.
+  const part = <A>(name: string, program: Effect.Effect<A, PaymentError>, none: A) =>
+    program.pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.sync(() => {
+          ctx.logger.error({ part: name, cause: describeCause(cause) }, 'background tick failed');
+          return none;
+        }),
+      ),
+    );
+  const tick = Effect.all([part('sweep', sweepTick, emptySweepReport), part('delivery', deliverTick, 0)]).pipe(
     Effect.tap(([report, delivered]) =>
       Effect.sync(() => {
         if (handled(report) + delivered > 0) {
           ctx.logger.info({ ...report, delivered }, 'background tick');
         }
       }),
-    ),
-    Effect.catchAllCause((cause) =>
-      Effect.sync(() => ctx.logger.error({ cause: describeCause(cause) }, 'background tick failed')),
     ),
   );
 

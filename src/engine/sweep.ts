@@ -5,6 +5,7 @@ import type { InquiryAnswer } from '../machine/payment-machine-events.js';
 import type { InquiryOutcome } from '../ports/acquirer.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
+import { describeDefect } from './describe-defect.js';
 import { authorizationRecordOf, dropCard } from './drive-payment.js';
 import { fromOutcome } from './outcome.js';
 import { callPort, toPaymentError } from './run-port.js';
@@ -91,14 +92,25 @@ export function sweepBatch(ctx: EngineContext): Effect.Effect<SweepBatch, Paymen
       retryTimeouts: true,
     }).pipe(Effect.mapError(toPaymentError('payment storage')));
     const work = [
-      ...due.expiries.map((record) => expire(ctx, record)),
-      ...due.inquiries.map((record) => reconcile(ctx, record)),
-    ].map((effect) =>
+      ...due.expiries.map((record) => [record, expire(ctx, record)] as const),
+      ...due.inquiries.map((record) => [record, reconcile(ctx, record)] as const),
+    ].map(([record, effect]) =>
       effect.pipe(
         Effect.catchAll((error) =>
           Effect.sync((): Handled => {
             if (error.code === 'conflict') return 'conflicts';
-            ctx.logger.warn({ code: error.code }, 'sweeper could not handle a payment');
+            ctx.logger.warn({ paymentId: record.id, code: error.code }, 'sweeper could not handle a payment');
+            return 'errors';
+          }),
+        ),
+        // An adapter that throws for one payment is that payment's error: the others of the
+        // batch, and later batches, go on (it would otherwise head every batch, every tick).
+        Effect.catchAllDefect((defect) =>
+          Effect.sync((): Handled => {
+            ctx.logger.error(
+              { paymentId: record.id, cause: describeDefect(defect) },
+              'sweeper could not handle a payment: adapter defect',
+            );
             return 'errors';
           }),
         ),

@@ -258,3 +258,62 @@ describe('defects', () => {
     expect(String(defect?.fields['cause'])).toMatch(/^Error: bad request/);
   });
 });
+
+describe('an adapter that throws for one payment (found by a reviewing helper)', () => {
+  it('costs the sweeper that payment only: the others of the batch are reconciled, tick after tick', async () => {
+    const h = makeEngineHarness({ sweepConcurrency: 1 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      h.acquirer.failNextAuthorize('answer_lost');
+      const created = (
+        await h.engine.createPayment({
+          client: compliantClient,
+          profileId: PROFILE,
+          body: directRequest('4242424242424242'),
+        })
+      )._unsafeUnwrap();
+      ids.push(created.id);
+      h.clock.advance(1);
+    }
+    const poisoned = ids[0];
+    const inquire = h.acquirer.inquire.bind(h.acquirer);
+    h.acquirer.inquire = (request) => {
+      if (request.paymentId === poisoned) throw new Error('acquirer adapter bug: card 4242424242424242');
+      return inquire(request);
+    };
+    h.clock.advance(60_000);
+    const report = (await h.engine.sweep())._unsafeUnwrap();
+    expect(report).toMatchObject({ reconciled: 4, errors: 1 });
+    const states = await Promise.all(
+      ids.map(async (id) => (await h.engine.getPaymentRecord(id))._unsafeUnwrap().state),
+    );
+    expect(states).toEqual(['authorizing', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    const logged = h.logs.filter((log) => log.message === 'sweeper could not handle a payment: adapter defect');
+    expect(logged.map((log) => [log.level, log.fields['paymentId']])).toEqual([['error', poisoned]]);
+    expect(JSON.stringify(h.logs)).not.toContain('4242424242424242');
+  });
+
+  it('a sweep that fails as a whole does not keep the background worker from delivering events', async () => {
+    const h = makeEngineHarness({}, 0, {
+      wrapRepository: (repository) => ({
+        ...repository,
+        findDue: () => {
+          throw new Error('storage adapter bug');
+        },
+      }),
+    });
+    for (let i = 0; i < 3; i++) {
+      await h.engine.createPayment({
+        client: compliantClient,
+        profileId: PROFILE,
+        body: directRequest('4242424242424242'),
+      });
+    }
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 5 });
+    await expect.poll(() => h.events.events().length, { timeout: 5_000 }).toBe(6);
+    await worker.stop();
+    const failures = h.logs.filter((log) => log.message === 'background tick failed');
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.every((log) => log.fields['part'] === 'sweep')).toBe(true);
+  });
+});
