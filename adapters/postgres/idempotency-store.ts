@@ -34,7 +34,10 @@ interface BeginRow {
 /**
  * Claims the key when it is free or its entry has expired (one row lock decides between
  * concurrent callers); otherwise reads the entry. Parameters: $1 client, $2 key,
- * $3 fingerprint, $4 now, $5 expiry.
+ * $3 fingerprint, $4 now, $5 expiry. The read never returns an expired entry: a caller that
+ * waited on the lock of another taking that entry over reads the statement's older snapshot,
+ * in which the entry is still the expired one, and would replay it; it reads nothing instead and
+ * `begin` runs the statement again (a new snapshot: the entry in progress).
  */
 const BEGIN: Statement = {
   name: 'paystate_idempotency_begin',
@@ -55,7 +58,7 @@ FROM claimed
 UNION ALL
 SELECT false, k.fingerprint, k.status, k.response_status, k.response_headers, k.response_body
 FROM paystate_idempotency_keys k
-WHERE k.client_id = $1 AND k.key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`,
+WHERE k.client_id = $1 AND k.key = $2 AND k.expires_at > $4 AND NOT EXISTS (SELECT 1 FROM claimed)`,
 };
 
 const COMPLETE: Statement = {

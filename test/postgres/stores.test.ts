@@ -49,6 +49,34 @@ describe('postgres idempotency store', () => {
   });
 });
 
+describe('postgres idempotency store, expired entries (found by a reviewing helper)', () => {
+  it('a request that waited on another taking over an expired entry gets in_progress, not the expired answer', async () => {
+    const store = createPostgresIdempotencyStore({ pool: db.pool });
+    const ref = { clientId: 'client_expired_race', key: 'k' };
+    await expectOk(store.begin({ ...ref, fingerprint: 'f', now: T0, ttlMs: DAY }));
+    await expectOk(store.complete({ ...ref, response }));
+    const now = T0 + DAY + 60 * 60 * 1000;
+    // A third session holds the row a moment, so that A and B both wait on its lock, A first.
+    const lock = await db.pool.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query('SELECT 1 FROM paystate_idempotency_keys WHERE client_id = $1 AND key = $2 FOR UPDATE', [
+        ref.clientId,
+        ref.key,
+      ]);
+      const a = store.begin({ ...ref, fingerprint: 'f', now, ttlMs: DAY });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const b = store.begin({ ...ref, fingerprint: 'f', now, ttlMs: DAY });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await lock.query('COMMIT');
+      expect(await expectOk(a)).toEqual({ kind: 'started' });
+      expect(await expectOk(b)).toEqual({ kind: 'in_progress' });
+    } finally {
+      lock.release();
+    }
+  });
+});
+
 const config: SandboxConfig = {
   partners: [
     {
