@@ -4,6 +4,7 @@ import {
   closeWhenBodyUnread,
   isBodyConsumed,
   isFetchMethod,
+  originFormTarget,
   sendFetchResponse,
   sendNotImplemented,
   toFetchRequest,
@@ -64,7 +65,8 @@ function fromNodeRequest(req: IncomingMessage, options: NodeServeOptions): HttpR
   const given = options.body;
   return {
     method: req.method ?? 'GET',
-    target: options.target ?? req.url ?? '/',
+    // An absolute-form target (`GET http://host/v1/… HTTP/1.1`) routes by its path and query.
+    target: options.target ?? originFormTarget(req.url ?? '/'),
     header(name) {
       // A host's body parser hands over the body decoded: its Content-Encoding no longer applies.
       if (given !== undefined && name === 'content-encoding') return null;
@@ -117,7 +119,7 @@ export function createNodeListener(options: FetchHandlerOptions): (req: Incoming
   const fetchHandler: FetchHandler = createFetchHandler(options);
   const fallback = (req: IncomingMessage, res: ServerResponse) => async () => {
     if (isFetchMethod(req.method)) await sendFetchResponse(req, res, await fetchHandler(toFetchRequest(req)));
-    else sendNotImplemented(req, res);
+    else sendNotImplemented(req, res, options.problemTypeBase);
   };
   return (req, res) => {
     serveNodeRequest(api, req, res, { basePath }, fallback(req, res)).catch((error: unknown) => {

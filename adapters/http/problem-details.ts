@@ -1,4 +1,4 @@
-import { containsCardNumber } from '../../src/domain/card-number.js';
+import { detectScheme, luhnValid } from '../../src/domain/card-number.js';
 import type { PaymentError, PaymentErrorCode, ValidationIssue } from '../../src/errors/payment-error.js';
 import type { HttpAnswer } from './http-answer.js';
 
@@ -73,23 +73,101 @@ const TITLES: Readonly<Record<ProblemCode, string>> = {
 /** Default prefix of the `type` URI; the code is appended (`urn:paystate:problem:not_found`). */
 export const DEFAULT_PROBLEM_TYPE_BASE = 'urn:paystate:problem:';
 
+/**
+ * Codes of the problems the server layer answers below the API, before a request reaches a
+ * handler: HTTP node cannot parse (`malformed_request`, `headers_too_large`, `request_timeout`,
+ * `payload_too_large` for chunk extensions), an `Expect` other than `100-continue`
+ * (`expectation_failed`) and a method no fetch `Request` can carry (`method_not_implemented`).
+ * No API operation answers them, so they are not `ProblemCode`s.
+ */
+export type ServerProblemCode =
+  | 'malformed_request'
+  | 'request_timeout'
+  | 'payload_too_large'
+  | 'expectation_failed'
+  | 'headers_too_large'
+  | 'method_not_implemented';
+
+/** The HTTP status of each server-layer problem code. */
+export const SERVER_PROBLEM_STATUS: Readonly<Record<ServerProblemCode, number>> = {
+  malformed_request: 400,
+  request_timeout: 408,
+  payload_too_large: 413,
+  expectation_failed: 417,
+  headers_too_large: 431,
+  method_not_implemented: 501,
+};
+
+const SERVER_TITLES: Readonly<Record<ServerProblemCode, string>> = {
+  malformed_request: 'Malformed request',
+  request_timeout: 'Request timeout',
+  payload_too_large: TITLES.payload_too_large,
+  expectation_failed: 'Expectation failed',
+  headers_too_large: 'Request header fields too large',
+  method_not_implemented: 'Method not implemented',
+};
+
+/** The RFC 9457 document of a server-layer problem (same shape as the API's, `type` ending in the code). */
+export interface ServerProblemDocument {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly code: ServerProblemCode;
+}
+
+export function serverProblemDocument(
+  code: ServerProblemCode,
+  detail: string,
+  typeBase: string = DEFAULT_PROBLEM_TYPE_BASE,
+): ServerProblemDocument {
+  return {
+    type: `${typeBase}${code}`,
+    title: SERVER_TITLES[code],
+    status: SERVER_PROBLEM_STATUS[code],
+    detail: safeText(detail),
+    code,
+  };
+}
+
 /** Seconds a client should wait before retrying a `503` or an in-progress `409`. */
 export const RETRY_AFTER_SECONDS = 1;
 
 // A card number, possibly split by a few separators: 12+ digits. Never let one reach a body.
 const CARD_LIKE = /\d(?:[^0-9A-Za-z]{0,3}\d){11,}/g;
 const MAX_DETAIL = 500;
-/** An amount written with thousands separators ("999,999,999,999", a bound in our own messages), left as it is unless its digits make a card number. */
+/** An amount written with thousands separators ("999,999,999,999", a bound in our own messages), left as it is unless its digits hide a card number. */
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+$/;
+/** A list of small numbers ("1, 4, 8, 15, 16, 24, 30, 32, 48", the colour depths of our own message), left as it is unless its digits hide a card number. */
+const SMALL_NUMBERS = /^\d{1,3}(?:, \d{1,3})+$/;
+
+/**
+ * Whether the digits of a run, joined, hold a card number anywhere: 12 to 19 consecutive digits,
+ * Luhn-valid and of a known scheme, starting at any digit (not only where a group starts, so
+ * that "14, 242, 424, …" cannot hide 4242… behind a leading digit).
+ */
+function hidesCardNumber(run: string): boolean {
+  const digits = run.replace(/\D/g, '');
+  for (let start = 0; start + 12 <= digits.length; start++) {
+    for (let length = 12; length <= 19 && start + length <= digits.length; length++) {
+      const candidate = digits.slice(start, start + length);
+      if (luhnValid(candidate) && detectScheme(candidate) !== null) return true;
+    }
+  }
+  return false;
+}
+
+/** A digit run that is one of our own kinds of numbers (an amount, a list of small numbers), not a card number. */
+function isHarmlessRun(run: string): boolean {
+  return (THOUSANDS.test(run) || SMALL_NUMBERS.test(run)) && !hidesCardNumber(run);
+}
 
 /**
  * Text that is safe to put in a problem body: card-number-like digit runs masked, length
  * capped. Problem texts are our own, but some quote a port's message; this is the last guard.
  */
 export function safeText(text: string): string {
-  const masked = text.replace(CARD_LIKE, (run) =>
-    THOUSANDS.test(run) && !containsCardNumber(run.replaceAll(',', '')) ? run : '[redacted]',
-  );
+  const masked = text.replace(CARD_LIKE, (run) => (isHarmlessRun(run) ? run : '[redacted]'));
   return masked.length <= MAX_DETAIL ? masked : `${masked.slice(0, MAX_DETAIL - 1)}…`;
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../src/ports/logger.js';
+import { DEFAULT_PROBLEM_TYPE_BASE, serverProblemDocument } from '../http/problem-details.js';
 
 /** Any fetch-standard handler (paystate's `createFetchHandler`, a Hono app's `fetch`, …). */
 export type FetchRequestHandler = (request: Request) => Promise<Response>;
@@ -15,11 +16,29 @@ const VALID_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** Where a request whose target cannot be parsed as a URL goes (any handler answers it 404). */
 const UNPARSABLE_TARGET = '/.invalid-request-target';
 
+/** The scheme and authority of an absolute-form request target (`http://host:port`). */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
+/**
+ * The origin form (path and query) of a request target: an origin-form target (`/v1/…`) as it
+ * is; the path and query of an absolute-form one (`http://host/v1/…`, which RFC 9112 section
+ * 3.2.2 says a server MUST accept), `/` when it has no path. Any other target (`*`, an
+ * authority, another scheme) as it is, which routes nowhere.
+ */
+export function originFormTarget(target: string): string {
+  if (target.startsWith('/')) return target;
+  const origin = ABSOLUTE_FORM.exec(target);
+  if (origin === null) return target;
+  const rest = target.slice(origin[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 function requestUrl(req: IncomingMessage, target: string): string {
   const scheme = 'encrypted' in req.socket && req.socket.encrypted === true ? 'https' : 'http';
   const header = req.headers.host;
   const host = header !== undefined && VALID_HOST.test(header) ? header : 'localhost';
-  const path = target.startsWith('/') ? target : UNPARSABLE_TARGET;
+  const originForm = originFormTarget(target);
+  const path = originForm.startsWith('/') ? originForm : UNPARSABLE_TARGET;
   // One parse when all is well. Else the target, then the host, is what URL refuses: the pattern
   // lets through hosts it still cannot hold (port 99999, 999.999.999.999, [:::::]).
   const candidates: readonly (readonly [string, string])[] = [
@@ -112,17 +131,27 @@ export function isFetchMethod(method: string | undefined): boolean {
 
 /**
  * Answers a request a fetch handler cannot be given (see `isFetchMethod`): 501 Not Implemented,
- * as a problem document.
+ * as a problem document with code `method_not_implemented` (its `type` is `typeBase` and the code).
  */
-export function sendNotImplemented(req: IncomingMessage, res: ServerResponse): void {
+export function sendNotImplemented(
+  req: IncomingMessage,
+  res: ServerResponse,
+  typeBase: string = DEFAULT_PROBLEM_TYPE_BASE,
+): void {
   closeWhenBodyUnread(req, res);
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title: 'Not Implemented',
-    status: 501,
-    detail: `The ${req.method ?? ''} method is not supported by this server`,
+  const body = JSON.stringify(
+    serverProblemDocument(
+      'method_not_implemented',
+      `The ${req.method ?? ''} method is not supported by this server`,
+      typeBase,
+    ),
+  );
+  res.writeHead(501, {
+    'content-type': 'application/problem+json',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
   });
-  res.writeHead(501, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 

@@ -1,5 +1,7 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { serverProblemDocument, type ServerProblemCode } from '../http/problem-details.js';
+import { closeWhenBodyUnread } from '../node/fetch-bridge.js';
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -8,39 +10,54 @@ const REASONS: Readonly<Record<number, string>> = {
   431: 'Request Header Fields Too Large',
 };
 
-function statusOf(code: string | undefined): number {
+/** The problem of an error node:http reports for a request it could not parse. */
+function problemOf(code: string | undefined): readonly [ServerProblemCode, string] {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return 431;
+      return ['headers_too_large', 'The request header fields are too large'];
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return 413;
+      return ['payload_too_large', 'The chunk extensions of the request body are too large'];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return 408;
+      return ['request_timeout', 'The request was not received in time'];
     default:
-      return 400;
+      return ['malformed_request', 'The request could not be parsed as HTTP/1.1'];
   }
+}
+
+/** Answers an `Expect` other than `100-continue` (node's own answer is a bare 417). */
+function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify(
+    serverProblemDocument('expectation_failed', 'The only expectation this server meets is 100-continue'),
+  );
+  // The body the client holds back is never read: the connection closes after the answer.
+  closeWhenBodyUnread(req, res);
+  res.writeHead(417, {
+    'content-type': 'application/problem+json',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(body);
 }
 
 /**
  * Answers requests node:http cannot parse (malformed HTTP, headers too large, conflicting
- * framing) with a problem document instead of node's empty answer, then closes the connection.
+ * framing) with a problem document instead of node's empty answer, then closes the connection;
+ * and a request whose `Expect` is not `100-continue` with a 417 problem document.
  */
 export function answerClientErrors(server: Server): void {
+  server.on('checkExpectation', answerExpectation);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    const status = statusOf(error.code);
-    const title = REASONS[status] ?? 'Bad Request';
-    const body = JSON.stringify({
-      type: 'about:blank',
-      title,
-      status,
-      detail: 'The request could not be parsed as HTTP/1.1',
-    });
+    const [code, detail] = problemOf(error.code);
+    const document = serverProblemDocument(code, detail);
+    const reason = REASONS[document.status] ?? 'Bad Request';
+    const body = JSON.stringify(document);
     socket.end(
-      `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${document.status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 }
