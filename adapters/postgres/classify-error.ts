@@ -36,6 +36,9 @@ const RETRYABLE_SQLSTATES: Readonly<Record<string, string>> = {
   '57P01': 'server shutting down (admin shutdown)',
   '57P02': 'server crashed (crash shutdown)',
   '57P03': 'server cannot accept connections yet',
+  '57P05': 'idle session time-out (connection closed)',
+  '53100': 'disk full',
+  '53200': 'out of memory',
   '53300': 'too many connections',
   '53400': 'configuration limit exceeded',
   '25006': 'read-only transaction (fail-over in progress?)',
@@ -86,7 +89,7 @@ export function isConnectionError(error: unknown): boolean {
   if (typeof fields.code === 'string') {
     if (CONNECTION_ERROR_CODES.has(fields.code)) return true;
     if (isSqlState(fields.code) && fields.code.startsWith('08')) return true;
-    if (fields.code === '57P01' || fields.code === '57P02' || fields.code === '57P03') return true;
+    if (['57P01', '57P02', '57P03', '57P05'].includes(fields.code)) return true;
   }
   const message = typeof fields.message === 'string' ? fields.message : '';
   return DRIVER_CONNECTION_MESSAGES.some((fragment) => message.includes(fragment));
@@ -95,8 +98,9 @@ export function isConnectionError(error: unknown): boolean {
 /**
  * Classifies anything the `pg` driver threw, in this one place:
  * - `23505` unique violation → `conflict` (another writer was first);
- * - serialization failures, deadlocks, lock and statement time-outs, server restarts,
- *   too many connections and lost connections → `unavailable`, retryable;
+ * - serialization failures, deadlocks, lock and statement time-outs, server restarts, sessions
+ *   closed for idling, a full disk, the server out of memory, too many connections and lost
+ *   connections → `unavailable`, retryable (a bounded number of times, with back-off);
  * - everything else → `unavailable`, not retryable.
  *
  * The message names the SQLSTATE, its class and the table or constraint involved, never the

@@ -20,12 +20,29 @@ describe('classifyPostgresError', () => {
     });
   });
 
-  it.each(['40001', '40P01', '55P03', '57014', '57P01', '57P02', '57P03', '53300', '08000', '08006', '08003', '25006'])(
-    'makes %s unavailable and retryable',
-    (code) => {
-      expect(classifyPostgresError(serverError(code))).toMatchObject({ code: 'unavailable', retryable: true });
-    },
-  );
+  it.each([
+    '40001',
+    '40P01',
+    '55P03',
+    '57014',
+    '57P01',
+    '57P02',
+    '57P03',
+    '57P05',
+    '53100',
+    '53200',
+    '53300',
+    '08000',
+    '08006',
+    '08003',
+    '25006',
+  ])('makes %s unavailable and retryable', (code) => {
+    expect(classifyPostgresError(serverError(code))).toMatchObject({ code: 'unavailable', retryable: true });
+  });
+
+  it.each(['57P01', '57P02', '57P03', '57P05', '08006'])('takes %s for a lost connection', (code) => {
+    expect(isConnectionError(serverError(code))).toBe(true);
+  });
 
   it.each(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])(
     'makes a %s socket error unavailable and retryable',
