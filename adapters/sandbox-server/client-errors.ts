@@ -8,6 +8,7 @@ const REASONS: Readonly<Record<number, string>> = {
   408: 'Request Timeout',
   413: 'Content Too Large',
   431: 'Request Header Fields Too Large',
+  501: 'Not Implemented',
 };
 
 /** The problem of an error node:http reports for a request it could not parse. */
@@ -40,24 +41,37 @@ function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
   res.end(body);
 }
 
+/** Writes a server-layer problem on a raw socket and closes it. */
+function endWithProblem(socket: Duplex, code: ServerProblemCode, detail: string): void {
+  const document = serverProblemDocument(code, detail);
+  const reason = REASONS[document.status] ?? 'Bad Request';
+  const body = JSON.stringify(document);
+  socket.end(
+    `HTTP/1.1 ${document.status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
  * Answers requests node:http cannot parse (malformed HTTP, headers too large, conflicting
  * framing) with a problem document instead of node's empty answer, then closes the connection;
- * and a request whose `Expect` is not `100-continue` with a 417 problem document.
+ * a request whose `Expect` is not `100-continue` with a 417 problem document; and `CONNECT`
+ * (which node hands to a 'connect' listener, or else drops without a word) with a 501.
  */
 export function answerClientErrors(server: Server): void {
   server.on('checkExpectation', answerExpectation);
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    endWithProblem(socket, 'method_not_implemented', 'This server is no proxy: CONNECT is not implemented');
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
     const [code, detail] = problemOf(error.code);
-    const document = serverProblemDocument(code, detail);
-    const reason = REASONS[document.status] ?? 'Bad Request';
-    const body = JSON.stringify(document);
-    socket.end(
-      `HTTP/1.1 ${document.status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    endWithProblem(socket, code, detail);
   });
 }

@@ -107,6 +107,12 @@ describe('the sandbox server: problems answered below the API', () => {
     }
   });
 
+  it('gives CONNECT a 501 problem document instead of dropping the connection without an answer', async () => {
+    server = await startSandboxServer({ port: 0 });
+    const answer = await raw(server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expectServerProblem(answer, 501, 'method_not_implemented');
+  });
+
   it('serves an absolute-form request target by its path and query, as the origin form', async () => {
     server = await startSandboxServer({ port: 0 });
     const host = `127.0.0.1:${server.port}`;
