@@ -79,6 +79,9 @@ function loggableId(id: string): string {
   return isPaymentId(id) || (id.length <= 64 && !containsCardNumber(id)) ? id : '[redacted]';
 }
 
+const loggableIds = (ids: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, loggableId(id)]));
+
 function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<A, PaymentError> {
   ctx.logger.error({ command, cause: describeDefect(error) }, 'engine defect');
   return err(paymentError.internal());
@@ -89,12 +92,13 @@ function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<
  * code returning `Result`s; the background programs (sweep, delivery) are Effect programs run to
  * a `Result` (`runEffect`). Either way a failure becomes `err(PaymentError)`, and a defect (a bug,
  * an adapter that threw) becomes `internal_error` after it is logged, never a rejected promise.
- * It logs how the command ended (failures at info, successes at debug) and maps its value.
+ * It logs how the command ended (failures at info, successes at debug), with the ids the client
+ * sent made `loggableId` only when a line is written, and maps its value.
  */
 function runCommand<T, A>(
   ctx: EngineContext,
   command: string,
-  fields: Record<string, unknown>,
+  ids: Readonly<Record<string, string>>,
   step: () => Outcome<T>,
   map: (value: T) => A,
 ): ResultAsync<A, PaymentError> {
@@ -111,12 +115,12 @@ function runCommand<T, A>(
         if (result.isErr()) {
           if (logsAt(ctx.logger, 'info')) {
             const ms = ctx.ports.clock.now() - started;
-            ctx.logger.info({ command, ...fields, code: result.error.code, ms }, 'command failed');
+            ctx.logger.info({ command, ...loggableIds(ids), code: result.error.code, ms }, 'command failed');
           }
           return err(result.error);
         }
         if (logsAt(ctx.logger, 'debug')) {
-          ctx.logger.debug({ command, ...fields, ms: ctx.ports.clock.now() - started }, 'command done');
+          ctx.logger.debug({ command, ...loggableIds(ids), ms: ctx.ports.clock.now() - started }, 'command done');
         }
         return ok(map(result.value));
       },
@@ -222,47 +226,23 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   return {
     machine: ctx.machine,
     createPayment: (command) =>
-      runCommand(
-        ctx,
-        'createPayment',
-        { profileId: loggableId(command.profileId) },
-        () => createPayment(ctx, command),
-        publicView,
-      ),
+      runCommand(ctx, 'createPayment', { profileId: command.profileId }, () => createPayment(ctx, command), publicView),
     submitCard: (command) =>
-      runCommand(
-        ctx,
-        'submitCard',
-        { paymentId: loggableId(command.paymentId) },
-        () => submitCard(ctx, command),
-        publicView,
-      ),
+      runCommand(ctx, 'submitCard', { paymentId: command.paymentId }, () => submitCard(ctx, command), publicView),
     completeChallenge: (command) =>
       runCommand(
         ctx,
         'completeChallenge',
-        { paymentId: loggableId(command.paymentId) },
+        { paymentId: command.paymentId },
         () => completeChallenge(ctx, command),
         publicView,
       ),
     getPayment: (query) =>
-      runCommand(ctx, 'getPayment', { paymentId: loggableId(query.paymentId) }, () => getPayment(ctx, query), frozen),
+      runCommand(ctx, 'getPayment', { paymentId: query.paymentId }, () => getPayment(ctx, query), frozen),
     listPayments: (query) =>
-      runCommand(
-        ctx,
-        'listPayments',
-        { profileId: loggableId(query.profileId) },
-        () => listPayments(ctx, query),
-        frozen,
-      ),
+      runCommand(ctx, 'listPayments', { profileId: query.profileId }, () => listPayments(ctx, query), frozen),
     getPaymentRecord: (paymentId) =>
-      runCommand(
-        ctx,
-        'getPaymentRecord',
-        { paymentId: loggableId(paymentId) },
-        () => loadPayment(ctx, paymentId),
-        identity,
-      ),
+      runCommand(ctx, 'getPaymentRecord', { paymentId }, () => loadPayment(ctx, paymentId), identity),
     sweep: () => runProgram('sweep', () => sweep(ctx)),
     deliverEvents: () => runProgram('deliverEvents', () => deliver),
     startBackgroundWorker: (workerOptions = {}) => {
