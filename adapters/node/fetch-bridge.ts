@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../src/ports/logger.js';
-import { DEFAULT_PROBLEM_TYPE_BASE, serverProblemDocument } from '../http/problem-details.js';
+import { DEFAULT_PROBLEM_TYPE_BASE, serverProblemDocument, type ServerProblemCode } from '../http/problem-details.js';
 
 /** Any fetch-standard handler (paystate's `createFetchHandler`, a Hono app's `fetch`, …). */
 export type FetchRequestHandler = (request: Request) => Promise<Response>;
@@ -130,6 +130,30 @@ export function isFetchMethod(method: string | undefined): boolean {
 }
 
 /**
+ * Answers with a server-layer problem document (`serverProblemDocument`), its `type` being
+ * `typeBase` and the code. A request body left unread is never read: the connection closes after
+ * the answer.
+ */
+export function sendServerProblem(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: ServerProblemCode,
+  detail: string,
+  typeBase: string = DEFAULT_PROBLEM_TYPE_BASE,
+): void {
+  closeWhenBodyUnread(req, res);
+  const document = serverProblemDocument(code, detail, typeBase);
+  const body = JSON.stringify(document);
+  res.writeHead(document.status, {
+    'content-type': 'application/problem+json',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(body);
+}
+
+/**
  * Answers a request a fetch handler cannot be given (see `isFetchMethod`): 501 Not Implemented,
  * as a problem document with code `method_not_implemented` (its `type` is `typeBase` and the code).
  */
@@ -138,21 +162,8 @@ export function sendNotImplemented(
   res: ServerResponse,
   typeBase: string = DEFAULT_PROBLEM_TYPE_BASE,
 ): void {
-  closeWhenBodyUnread(req, res);
-  const body = JSON.stringify(
-    serverProblemDocument(
-      'method_not_implemented',
-      `The ${req.method ?? ''} method is not supported by this server`,
-      typeBase,
-    ),
-  );
-  res.writeHead(501, {
-    'content-type': 'application/problem+json',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(body);
+  const detail = `The ${req.method ?? ''} method is not supported by this server`;
+  sendServerProblem(req, res, 'method_not_implemented', detail, typeBase);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { serverProblemDocument, type ServerProblemCode } from '../http/problem-details.js';
-import { closeWhenBodyUnread } from '../node/fetch-bridge.js';
+import { sendServerProblem } from '../node/fetch-bridge.js';
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -27,18 +27,7 @@ function problemOf(code: string | undefined): readonly [ServerProblemCode, strin
 
 /** Answers an `Expect` other than `100-continue` (node's own answer is a bare 417). */
 function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify(
-    serverProblemDocument('expectation_failed', 'The only expectation this server meets is 100-continue'),
-  );
-  // The body the client holds back is never read: the connection closes after the answer.
-  closeWhenBodyUnread(req, res);
-  res.writeHead(417, {
-    'content-type': 'application/problem+json',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(body);
+  sendServerProblem(req, res, 'expectation_failed', 'The only expectation this server meets is 100-continue');
 }
 
 /** Writes a server-layer problem on a raw socket and closes it. */
