@@ -1,11 +1,10 @@
 import { err, ok, type Result } from 'neverthrow';
+import { MAX_API_TOKEN_LENGTH } from '../../src/domain/tenancy-ids.js';
 import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
 import { problem, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
 
-// RFC 6750 section 2.1: `Bearer` (any case), one or more spaces, a b64token.
+// RFC 6750 section 2.1: `Bearer` (any case), one or more spaces, a b64token (`API_TOKEN_PATTERN`).
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-/** Longer tokens are refused without hashing them. */
-const MAX_TOKEN_LENGTH = 4096;
 
 const REALM = 'Bearer realm="paystate"';
 /** The `Bearer` scheme, with or without credentials after it. */
@@ -13,8 +12,9 @@ const BEARER_SCHEME = /^\s*bearer(?:\s|$)/i;
 
 /** The token of an `Authorization: Bearer …` header, or null when absent or malformed. */
 export function bearerToken(header: string | null): string | null {
-  if (header === null || header.length > MAX_TOKEN_LENGTH + 16) return null;
-  return BEARER.exec(header)?.[1] ?? null;
+  if (header === null || header.length > MAX_API_TOKEN_LENGTH + 16) return null;
+  const token = BEARER.exec(header)?.[1];
+  return token !== undefined && token.length <= MAX_API_TOKEN_LENGTH ? token : null;
 }
 
 function unauthorized(detail: string, error?: 'invalid_token'): Problem {

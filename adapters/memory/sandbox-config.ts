@@ -1,11 +1,17 @@
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
+import { API_TOKEN_RULE, isApiToken, isTenancyId, TENANCY_ID_RULE } from '../../src/domain/tenancy-ids.js';
 
-const identifier = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
+/** A partner or profile id: it becomes a path segment of `_links` and `Location`. */
+const identifier = z.string().refine(isTenancyId, `must be ${TENANCY_ID_RULE}`);
+
+/** A token a client can present as `Authorization: Bearer <token>`; the message never repeats it. */
+const token = z.string().refine(isApiToken, `must be ${API_TOKEN_RULE}`);
 
 /**
  * The sandbox's list of partners, profiles and clients (decisions.md section 7). Besides the
- * shape it checks that ids are unique, that each client's partner exists and owns the client's
+ * shape it checks that ids are URL-safe (`TENANCY_ID_RULE`) and unique, that tokens can be sent
+ * as bearer tokens (`API_TOKEN_RULE`), that each client's partner exists and owns the client's
  * profiles, and that no two clients share a token. Error messages never repeat a token.
  */
 export const sandboxConfigSchema = z
@@ -18,7 +24,7 @@ export const sandboxConfigSchema = z
     ),
     clients: z.array(
       z.strictObject({
-        token: z.string().min(1, 'must not be empty'),
+        token,
         partner_id: identifier,
         profile_ids: z.array(identifier),
         pci_dss_compliant: z.boolean(),

@@ -15,4 +15,12 @@ export {
   type InternalState,
   type PublicState,
 } from './payment-state.js';
+export {
+  API_TOKEN_RULE,
+  isApiToken,
+  isTenancyId,
+  MAX_API_TOKEN_LENGTH,
+  MAX_TENANCY_ID_LENGTH,
+  TENANCY_ID_RULE,
+} from './tenancy-ids.js';
 export type { ThreeDSOutcome, TransStatus } from './three-ds.js';

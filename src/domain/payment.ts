@@ -44,10 +44,18 @@ export interface Payment {
   readonly _links: { readonly self: Link; readonly profile: Link };
 }
 
+/**
+ * An id as a path segment, percent-encoded. Ids keep to URL-safe characters and never are `.`
+ * or `..`, which no URL can carry as a segment (`isTenancyId`), so this rarely changes one.
+ */
+const segment = (id: string): string => encodeURIComponent(id);
+
+/** `/v1/partners/{partner}/profiles/{profile}/payments/{payment}`, each id percent-encoded. */
 export function paymentPath(partnerId: string, profileId: string, paymentId: string): string {
-  return `/v1/partners/${partnerId}/profiles/${profileId}/payments/${paymentId}`;
+  return `${profilePath(partnerId, profileId)}/payments/${segment(paymentId)}`;
 }
 
+/** `/v1/partners/{partner}/profiles/{profile}`, each id percent-encoded. */
 export function profilePath(partnerId: string, profileId: string): string {
-  return `/v1/partners/${partnerId}/profiles/${profileId}`;
+  return `/v1/partners/${segment(partnerId)}/profiles/${segment(profileId)}`;
 }

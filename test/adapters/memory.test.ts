@@ -420,6 +420,64 @@ describe('createMemoryCredentialStore', () => {
       expect(error.message).not.toContain(tokens.shop);
     });
 
+    // Found by a reviewing helper: ids became raw path segments of links (a `Location` Node
+    // refused to write, a 500 after the payment was stored), and tokens that no `Authorization:
+    // Bearer` header can carry were accepted, then never authenticated.
+    it('refuses ids that are not URL-safe and tokens that cannot be sent as bearer tokens', () => {
+      const badIds = ['shop/eu', 'shop?x', 'café', 'shop€', 'a b', '.', '..', '.hidden', '', 'x'.repeat(256)];
+      for (const id of badIds) {
+        const partnerIssue = parseSandboxConfig({ partners: [{ id, profiles: [] }], clients: [] })._unsafeUnwrapErr();
+        expect(partnerIssue.issues).toEqual([
+          { path: 'partners[0].id', message: expect.stringMatching(/^must be 1 to 255/) },
+        ]);
+        const profileIssue = parseSandboxConfig({
+          partners: [{ id: 'partner_1', profiles: [{ id, name: 'Shop' }] }],
+          clients: [],
+        })._unsafeUnwrapErr();
+        expect(profileIssue.issues.map((issue) => issue.path)).toEqual(['partners[0].profiles[0].id']);
+      }
+      const goodIds = ['partner_1', 'Profile-2.eu~x', '_', 'x'.repeat(255)];
+      for (const id of goodIds) {
+        expect(
+          parseSandboxConfig({
+            partners: [{ id, profiles: [{ id: `${id}p`.slice(-255), name: 'S' }] }],
+            clients: [],
+          }).isOk(),
+        ).toBe(true);
+      }
+
+      const badTokens = [
+        'with space',
+        'bang!',
+        'per%cent',
+        'quote"',
+        'accént',
+        ' lead',
+        'trail ',
+        '=start',
+        '',
+        'a'.repeat(4097),
+      ];
+      for (const token of badTokens) {
+        const error = parseSandboxConfig({
+          partners: [{ id: 'partner_1', profiles: [] }],
+          clients: [{ token, partner_id: 'partner_1', profile_ids: [], pci_dss_compliant: false }],
+        })._unsafeUnwrapErr();
+        expect(error.issues).toEqual([
+          { path: 'clients[0].token', message: expect.stringMatching(/^must be 1 to 4096/) },
+        ]);
+        if (token.length > 3) expect(error.message).not.toContain(token);
+      }
+      const goodTokens = ['sandbox_pci_compliant_token', 'a-b.c~d+e/f==', 'A'.repeat(4096)];
+      for (const token of goodTokens) {
+        const config = {
+          partners: [{ id: 'partner_1', profiles: [] }],
+          clients: [{ token, partner_id: 'partner_1', profile_ids: [], pci_dss_compliant: false }],
+        };
+        expect(parseSandboxConfig(config).isOk()).toBe(true);
+      }
+    });
+
     it('rejects a document that is not a config', () => {
       expect(parseSandboxConfig(null)._unsafeUnwrapErr().issues[0]?.path).toBe('(root)');
       expect(
