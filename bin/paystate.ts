@@ -176,7 +176,8 @@ async function demo(args: readonly string[]): Promise<void> {
       const postgres = await import('../adapters/postgres/index.js');
       const adapters = await postgres.createPostgresAdapters({ connectionString: databaseUrl });
       closeStorage = () => adapters.close();
-      await adapters.credentials.importConfig(config);
+      const imported = await adapters.credentials.importConfig(config);
+      if (imported.isErr()) throw new Error(`could not store the sandbox config: ${imported.error.message}`);
       const storage = {
         repository: adapters.repository,
         idempotency: adapters.idempotency,

@@ -16,6 +16,11 @@ export interface GetPaymentQuery {
 
 export interface ListPaymentsQuery {
   readonly profileId: string;
+  /**
+   * When given, payments of the profile filed under another partner (before the profile
+   * changed hands) are left out; a page may then hold fewer than `limit`.
+   */
+  readonly partnerId?: string;
   /** 1..100, default 20. */
   readonly limit?: number;
   /** A payment id: returns the payments created before it. */
@@ -57,8 +62,10 @@ export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery)
   );
   if (listed.isErr()) return err(toPaymentError('payment storage')(listed.error));
   const page = listed.value;
+  const partnerId = query.partnerId;
+  const items = partnerId === undefined ? page.items : page.items.filter((record) => record.partnerId === partnerId);
   return ok({
-    items: page.items.map(toPublicPayment),
+    items: items.map(toPublicPayment),
     ...(page.nextCursor !== null ? { next_cursor: page.nextCursor } : {}),
   });
 }

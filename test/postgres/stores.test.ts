@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createMemoryCredentialStore, type SandboxConfig } from '../../adapters/memory/index.js';
 import { createPostgresCredentialStore, createPostgresIdempotencyStore } from '../../adapters/postgres/index.js';
 import type { StoredResponse } from '../../src/ports/idempotency-store.js';
 import { idempotencyStoreContract } from '../contracts/idempotency-store.contract.js';
 import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
+import { createNodeListener } from '../../adapters/http/index.js';
+import { makeApi } from '../http/support/api-harness.js';
+import { get, post } from '../http/support/client.js';
+import { hostedRequest } from '../support/requests.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
 
 const db = useMigratedDatabase();
@@ -140,15 +146,91 @@ describe('postgres credential store', () => {
 
   it('re-imports idempotently and updates a client with the same token', async () => {
     const store = await fresh();
+    expect(await expectOk(store.importConfig(config))).toEqual({ profiles: 3, clients: 2 });
     const changed: SandboxConfig = {
       ...config,
-      clients: [{ ...config.clients[0]!, profile_ids: ['profile_a1'], pci_dss_compliant: false }],
+      clients: [
+        { ...config.clients[0]!, profile_ids: ['profile_a1'] },
+        { ...config.clients[1]!, pci_dss_compliant: true },
+      ],
     };
     await expectOk(store.importConfig(changed));
-    const client = await expectOk(store.authenticate('token-of-a-0123456789'));
-    expect(client).toMatchObject({ profileIds: ['profile_a1'], pciDssCompliant: false });
+    expect(await expectOk(store.authenticate('token-of-a-0123456789'))).toMatchObject({ profileIds: ['profile_a1'] });
+    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toMatchObject({ pciDssCompliant: true });
     const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM paystate_clients');
     expect(rows[0]).toEqual({ n: 2 });
+  });
+
+  // Found by a reviewing helper: a re-import only added and updated, so a token taken out of
+  // the config kept working, and so did a profile taken out of it.
+  it('a re-import makes the stored clients and profiles exactly the config: left-out tokens stop working', async () => {
+    const store = await fresh();
+    const smaller: SandboxConfig = {
+      partners: [{ id: 'partner_a', profiles: [{ id: 'profile_a1', name: 'Shop A1' }] }],
+      clients: [{ ...config.clients[0]!, profile_ids: ['profile_a1'] }],
+    };
+    expect(await expectOk(store.importConfig(smaller))).toEqual({ profiles: 1, clients: 1 });
+    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toBeNull();
+    expect(await expectOk(store.findProfile('profile_a2'))).toBeNull();
+    expect(await expectOk(store.findProfile('profile_b1'))).toBeNull();
+    expect(await expectOk(store.authenticate('token-of-a-0123456789'))).toMatchObject({ profileIds: ['profile_a1'] });
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM paystate_clients');
+    expect(rows[0]).toEqual({ n: 1 });
+  });
+
+  it('removeClient revokes a token at once', async () => {
+    const store = await fresh();
+    expect(await expectOk(store.removeClient('token-of-b-0123456789'))).toBe(true);
+    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toBeNull();
+    expect(await expectOk(store.removeClient('token-of-b-0123456789'))).toBe(false);
+    expect(await expectOk(store.authenticate('token-of-a-0123456789'))).not.toBeNull();
+  });
+
+  it('refuses clients and profiles it could not serve, without repeating the token', async () => {
+    const store = await fresh();
+    const base = {
+      token: 'token-new-0123',
+      partnerId: 'partner_a',
+      profileIds: ['profile_a1'],
+      pciDssCompliant: false,
+    };
+    for (const bad of [
+      { ...base, profileIds: ['profile_b1'] }, // another partner's profile
+      { ...base, profileIds: ['profile_zz'] }, // unknown
+      { ...base, token: 'with space 0123' },
+      { ...base, token: 'a'.repeat(4097) },
+      { ...base, partnerId: 'partner/a' },
+      { ...base, id: 'client é' },
+    ]) {
+      const error = await expectErr(store.putClient(bad));
+      expect(error).toMatchObject({ code: 'invalid_client', retryable: false });
+      expect(error.message).not.toContain(bad.token.slice(0, 12));
+      expect(await expectOk(store.authenticate(bad.token))).toBeNull();
+    }
+    for (const id of ['shop/eu', 'café', '..', '']) {
+      expect(await expectErr(store.putProfile({ id, partnerId: 'partner_a', name: 'Shop' }))).toMatchObject({
+        code: 'invalid_profile',
+      });
+      if (id !== '') expect(await expectOk(store.findProfile(id))).toBeNull();
+    }
+  });
+
+  // Found by a reviewing helper: a profile given to another partner stayed in the old partner's
+  // clients, which could then list, read and create payments in it.
+  it('a profile given to another partner leaves the clients of the partner it left', async () => {
+    const store = await fresh();
+    await expectOk(store.putProfile({ id: 'profile_a2', partnerId: 'partner_b', name: 'Now B' }));
+    expect(await expectOk(store.authenticate('token-of-a-0123456789'))).toMatchObject({ profileIds: ['profile_a1'] });
+    const b = await expectOk(
+      store.putClient({
+        token: 'token-of-b-0123456789',
+        partnerId: 'partner_b',
+        profileIds: ['profile_b1', 'profile_a2'],
+        pciDssCompliant: false,
+      }),
+    );
+    expect(b.profileIds).toEqual(['profile_b1', 'profile_a2']);
+    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toStrictEqual(b);
   });
 
   it('refuses an invalid config without naming its tokens, and stores nothing of it', async () => {
@@ -172,5 +254,57 @@ describe('postgres credential store', () => {
     expect(client.id).toMatch(/^client_[0-9a-f]{16}$/);
     expect(await expectOk(store.authenticate('token-c'))).toStrictEqual(client);
     expect(await expectOk(store.findProfile('profile_c1'))).toMatchObject({ name: 'Shop C1' });
+  });
+});
+
+// Found by a reviewing helper, over a real socket: after a profile changed partners, the old
+// partner's token could list, read and create payments in it, and the new partner's clients saw
+// the payments filed under the old one.
+describe('the API on the postgres credential store, after a profile changes partners', () => {
+  it('the old partner loses the profile, and neither partner reads the other one’s payments', async () => {
+    await resetTables(db.pool);
+    const store = createPostgresCredentialStore({ pool: db.pool });
+    await expectOk(store.importConfig(config));
+    const api = makeApi();
+    const server = createServer(createNodeListener({ ...api.handlerOptions, credentials: store }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const [tokenA, tokenB] = ['token-of-a-0123456789', 'token-of-b-0123456789'];
+    try {
+      const created = await post(`${origin}/v1/profiles/profile_a2/payments`, tokenA, hostedRequest());
+      expect(created.status).toBe(201);
+      const id = created.json.id as string;
+
+      await expectOk(store.putProfile({ id: 'profile_a2', partnerId: 'partner_b', name: 'Now B' }));
+      await expectOk(
+        store.putClient({
+          token: tokenB,
+          partnerId: 'partner_b',
+          profileIds: ['profile_b1', 'profile_a2'],
+          pciDssCompliant: false,
+        }),
+      );
+
+      expect((await get(`${origin}/v1/profiles/profile_a2/payments`, tokenA)).status).toBe(403);
+      expect((await get(`${origin}/v1/profiles/profile_a2/payments/${id}`, tokenA)).status).toBe(403);
+      expect((await post(`${origin}/v1/profiles/profile_a2/payments`, tokenA, hostedRequest())).status).toBe(403);
+
+      const listed = await get(`${origin}/v1/profiles/profile_a2/payments`, tokenB);
+      expect(listed.status).toBe(200);
+      expect(listed.json.items).toEqual([]);
+      expect((await get(`${origin}/v1/profiles/profile_a2/payments/${id}`, tokenB)).status).toBe(404);
+      expect((await get(`${origin}/v1/partners/partner_b/profiles/profile_a2/payments/${id}`, tokenB)).status).toBe(
+        404,
+      );
+      const own = await post(`${origin}/v1/profiles/profile_a2/payments`, tokenB, hostedRequest());
+      expect(own.status).toBe(201);
+      expect(
+        (await get(`${origin}/v1/profiles/profile_a2/payments`, tokenB)).json.items.map((p: { id: string }) => p.id),
+      ).toEqual([own.json.id]);
+      expect(api.unhandled()).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

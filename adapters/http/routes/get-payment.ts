@@ -24,10 +24,12 @@ export const getPaymentRoute: RouteHandler = async (context) => {
   const query = readQuery(context.url, []);
   if (query.isErr()) return err(query.error);
 
+  // The client's partner on both paths: a payment filed under another partner (its profile
+  // has since changed hands) is never shown.
   const found = await deps.engine.getPayment({
     paymentId: param(context, 'payment_id'),
     profileId,
-    ...(partnerId !== undefined && { partnerId }),
+    partnerId: client.partnerId,
   });
   if (found.isErr()) return err(problemFromPaymentError(found.error));
   return ok(jsonAnswer(200, paymentUnder(context.basePath, found.value)));

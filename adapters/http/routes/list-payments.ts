@@ -23,6 +23,7 @@ export const listPaymentsRoute: RouteHandler = async (context) => {
 
   const page = await deps.engine.listPayments({
     profileId,
+    partnerId: client.partnerId,
     ...(limit.value !== undefined && { limit: limit.value }),
     ...(after !== undefined && { after }),
   });
