@@ -173,7 +173,9 @@ async function demo(args: readonly string[]): Promise<void> {
       server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger });
     } else {
       // Loaded only here: `pg` is an optional peer dependency.
-      const postgres = await import('../adapters/postgres/index.js');
+      const postgres = await import('../adapters/postgres/index.js').catch(() => {
+        throw new Error('--database-url needs the `pg` package: npm install pg');
+      });
       const adapters = await postgres.createPostgresAdapters({ connectionString: databaseUrl });
       closeStorage = () => adapters.close();
       const imported = await adapters.credentials.importConfig(config);
@@ -218,6 +220,14 @@ async function demo(args: readonly string[]): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+// A closed pipe (`paystate demo | head -1`, a `tee` stopped by Ctrl+C) must not crash the
+// shutdown with an unhandled EPIPE: output that cannot be written is dropped.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
 }
 
 const [command, ...rest] = process.argv.slice(2);

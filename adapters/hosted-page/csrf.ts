@@ -64,7 +64,14 @@ function cookieNonce(request: Request): string | undefined {
 
 /** Builds the guard; the secret must be at least 32 characters. */
 export function createCsrfGuard(options: CsrfGuardOptions): CsrfGuard {
-  if (options.secret.length < 32) throw new TypeError('csrfSecret must be at least 32 characters');
+  // Also for callers without types, e.g. an unset environment variable passed through.
+  if (typeof options.secret !== 'string' || options.secret.length < 32) {
+    throw new TypeError(
+      `csrfSecret is required: a secret string of at least 32 characters (got ${
+        typeof options.secret === 'string' ? `${options.secret.length} characters` : String(options.secret)
+      })`,
+    );
+  }
   const proof = (nonce: string, bound: readonly string[]) =>
     createHmac('sha256', options.secret)
       .update(['paystate-csrf-v1', nonce, ...bound].join('\n'))

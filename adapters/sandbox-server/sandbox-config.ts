@@ -26,7 +26,8 @@ export async function readSandboxConfigFile(path: string): Promise<Result<Sandbo
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // Editors on Windows may save UTF-8 with a byte order mark, which JSON.parse refuses.
+    json = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
     return err({ code: 'invalid_json', message: `The sandbox config ${path} is not valid JSON` });
   }

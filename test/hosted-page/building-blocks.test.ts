@@ -211,6 +211,11 @@ describe('CSRF guard', () => {
     expect(again.setCookie).toBeUndefined();
     expect(guard.issue(new Request('https://pay.example/pay/p1'), ['p1', 't']).setCookie).toContain('; Secure');
     expect(() => createCsrfGuard({ secret: 'short' })).toThrow(TypeError);
+    // An unset environment variable passed through by a caller without types: a message that
+    // names the option, not "cannot read properties of undefined".
+    expect(() => createCsrfGuard({ secret: undefined as unknown as string })).toThrow(
+      /csrfSecret is required: a secret string of at least 32 characters \(got undefined\)/,
+    );
   });
 });
 

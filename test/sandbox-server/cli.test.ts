@@ -92,14 +92,15 @@ describe('paystate demo', () => {
   it('uses --config and does not print its tokens', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'paystate-cli-'));
     const file = join(dir, 'config.json');
+    // Saved with a byte order mark, as some editors do (JSON.parse alone refuses it).
     await writeFile(
       file,
-      JSON.stringify({
+      `\uFEFF${JSON.stringify({
         partners: [{ id: 'partner_x', profiles: [{ id: 'profile_x', name: 'X' }] }],
         clients: [
           { token: 'my-secret-token', partner_id: 'partner_x', profile_ids: ['profile_x'], pci_dss_compliant: false },
         ],
-      }),
+      })}`,
     );
     child = cli(['demo', '--port', '0', '--config', file]);
     const out = output(child);
@@ -113,6 +114,19 @@ describe('paystate demo', () => {
     expect(answer.status).toBe(200);
     child.kill('SIGINT');
     expect(await out.exited).toBe(0);
+  });
+
+  // Found by a reviewing helper: `paystate demo | head -1`, or a `tee` stopped by Ctrl+C, closed
+  // stdout, and the shutdown's log line crashed the process with an unhandled EPIPE before it
+  // closed the server.
+  it('shuts down cleanly when its stdout pipe has been closed', async () => {
+    child = cli(['demo', '--port', '0']);
+    const out = output(child);
+    await out.waitFor('Press Ctrl+C to stop.');
+    child.stdout?.destroy();
+    child.kill('SIGTERM');
+    expect(await out.exited).toBe(0);
+    expect(out.stderr()).not.toMatch(/EPIPE|Unhandled/);
   });
 
   it('refuses bad arguments and configs with a message and exit code 2', async () => {
