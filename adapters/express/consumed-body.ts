@@ -4,14 +4,91 @@ import { isBodyConsumed } from '../node/fetch-bridge.js';
 
 const encoder = new TextEncoder();
 
+/** Deepest form field (`a[b][c]…`) put back together: body-parser's own default `depth` is 32. */
+const MAX_FORM_DEPTH = 32;
+
 /**
- * The request body when a host's body parser (e.g. `express.json()`) already read the stream:
- * the raw bytes when the host kept them in `req.rawBody` (a `verify` hook), else the parsed body
- * serialized again (`JSON.stringify` for parsed JSON, as is for `express.raw()`/`express.text()`).
- * Undefined when the stream is still unread (paystate then reads it itself).
+ * Thrown by `consumedBody` for a parsed form body it cannot put back into
+ * `application/x-www-form-urlencoded` (nested deeper than 32 levels, or holding values no form
+ * parser makes). Carries `status` 400 and a body-parser style `type`, so that Express answers
+ * 400 and `paystateErrorHandler` answers a problem document.
+ */
+export class UnencodableBodyError extends Error {
+  override readonly name = 'UnencodableBodyError';
+  readonly type = 'paystate.body.unencodable';
+  readonly status = 400;
+  readonly expose = true;
+}
+
+/** The media type of a `Content-Type` header, lower case and without parameters. */
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+const isJsonMediaType = (type: string): boolean => type === 'application/json' || type.endsWith('+json');
+
+function encodeJson(body: unknown): Uint8Array {
+  try {
+    return encoder.encode(JSON.stringify(body) ?? '');
+  } catch {
+    // Parsed JSON only fails to serialize when nested too deep for the stack: paystate refuses
+    // such a body anyway, so hand it one that says so.
+    return encoder.encode('['.repeat(MAX_JSON_DEPTH + 1));
+  }
+}
+
+/**
+ * Appends a parsed form value under `key`: strings as they are, an array as the key repeated (as
+ * `a=1&a=2` was parsed), an object (body-parser's `extended: true`, the `qs` shape) in bracket
+ * notation (`a[b][c]=…`), array items that are objects by index (`a[0][b]=…`), which `qs` reads
+ * back into the same shape.
+ */
+function appendFormValue(form: URLSearchParams, key: string, value: unknown, depth: number): void {
+  if (typeof value === 'string') {
+    form.append(key, value);
+  } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    form.append(key, String(value));
+  } else if (value === null || value === undefined) {
+    form.append(key, '');
+  } else if (depth >= MAX_FORM_DEPTH) {
+    throw new UnencodableBodyError('The form body is nested too deeply to be read');
+  } else if (Array.isArray(value)) {
+    value.forEach((item: unknown, index) => {
+      const nested = typeof item === 'object' && item !== null;
+      appendFormValue(form, nested ? `${key}[${index}]` : key, item, depth + 1);
+    });
+  } else if (typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) appendFormValue(form, `${key}[${name}]`, item, depth + 1);
+  } else {
+    throw new UnencodableBodyError('The form body holds a value that is not form data');
+  }
+}
+
+function encodeForm(body: unknown): Uint8Array {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new UnencodableBodyError('The form body is not a set of fields');
+  }
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(body)) appendFormValue(form, name, value, 0);
+  return encoder.encode(form.toString());
+}
+
+/**
+ * The request body when a host's body parser already read the stream: the raw bytes when the
+ * host kept them in `req.rawBody` (a `verify` hook), else the parsed body serialized again by its
+ * `Content-Type`:
  *
- * Serializing again loses what the parser discarded: duplicate keys, whitespace, and an empty
- * body that `express.json()` turned into `{}`.
+ * - JSON (`application/json`, `…+json`): `JSON.stringify`, always. A string is a parsed JSON
+ *   string (`express.json({ strict: false })`), not the JSON text: it is sent back quoted.
+ * - a form (`application/x-www-form-urlencoded`, `express.urlencoded()`): the fields encoded
+ *   again, nested ones (`extended: true`) in bracket notation.
+ * - anything else: bytes (`express.raw()`) and text (`express.text()`) as they are, any other
+ *   parsed value as JSON.
+ *
+ * Undefined when the stream is still unread (paystate then reads it itself). Serializing again
+ * loses what the parser discarded: duplicate keys, whitespace, field order across repeated form
+ * keys, and an empty body that `express.json()` turned into `{}`.
+ * @throws UnencodableBodyError for a form body that cannot be encoded again.
  */
 export function consumedBody(req: IncomingMessage & { body?: unknown; rawBody?: unknown }): Uint8Array | undefined {
   if (!isBodyConsumed(req)) return undefined;
@@ -21,12 +98,9 @@ export function consumedBody(req: IncomingMessage & { body?: unknown; rawBody?: 
   const body = req.body;
   if (body === undefined) return undefined;
   if (body instanceof Uint8Array) return body;
+  const type = mediaTypeOf(req.headers['content-type']);
+  if (isJsonMediaType(type)) return encodeJson(body);
   if (typeof body === 'string') return encoder.encode(body);
-  try {
-    return encoder.encode(JSON.stringify(body) ?? '');
-  } catch {
-    // Parsed JSON only fails to serialize when nested too deep for the stack: paystate refuses
-    // such a body anyway, so hand it one that says so.
-    return encoder.encode('['.repeat(MAX_JSON_DEPTH + 1));
-  }
+  if (type === 'application/x-www-form-urlencoded') return encodeForm(body);
+  return encodeJson(body);
 }

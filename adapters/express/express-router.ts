@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { FetchHandler } from '../http/fetch-handler.js';
 import { isFetchMethod, sendFetchResponse, sendNotImplemented, toFetchRequest } from '../node/fetch-bridge.js';
+import { stampExpressClientIp } from './client-address.js';
 import { consumedBody } from './consumed-body.js';
 
 /**
@@ -8,7 +9,8 @@ import { consumedBody } from './consumed-body.js';
  * the handler as a fetch `Request` whose path is relative to the mount point (`req.url`). Works
  * whether or not the host parsed the body before (see `consumedBody`). Pass the mount point as
  * the handler's `basePath` so that links resolve; `paystate(options)` does that by itself.
- * Methods a fetch `Request` cannot carry (`TRACE`, `CONNECT`) are answered 501.
+ * Methods a fetch `Request` cannot carry (`TRACE`, `CONNECT`) are answered 501. The client's
+ * address for the hosted page (`clientIpFromHeader`) is `req.ip` (see `paystate`).
  */
 export function createExpressRouter(handler: FetchHandler): Router {
   const router = express.Router();
@@ -17,6 +19,7 @@ export function createExpressRouter(handler: FetchHandler): Router {
       sendNotImplemented(req, res);
       return;
     }
+    stampExpressClientIp(req);
     const body = consumedBody(req);
     const request = toFetchRequest(req, { url: req.url, ...(body !== undefined && { body }) });
     handler(request)

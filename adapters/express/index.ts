@@ -1,4 +1,4 @@
-export { consumedBody } from './consumed-body.js';
+export { consumedBody, UnencodableBodyError } from './consumed-body.js';
 export { createServer } from './create-server.js';
 export { createExpressRouter } from './express-router.js';
 export { paystate, type PaystateExpressOptions } from './paystate.js';

@@ -12,6 +12,8 @@ function problemOf(error: unknown): Problem | undefined {
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return problem('unsupported_media_type', 'Send the request body as application/json (UTF-8)');
+    case 'paystate.body.unencodable':
+      return problem('validation_failed', 'The form body cannot be read: it is nested too deeply or is not form data');
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':

@@ -10,10 +10,15 @@ export const CLIENT_IP_HEADER = 'x-paystate-client-ip';
 /**
  * Sets `CLIENT_IP_HEADER` on a node:http request to the address of its socket, replacing any
  * value the client sent (so it cannot be forged). Call it first thing in the request listener,
- * before the request is bridged to a fetch `Request`.
+ * before the request is bridged to a fetch `Request`. A framework that knows the client's
+ * address better (Express's `req.ip`, which follows its `trust proxy` setting) passes it as
+ * `clientAddress`.
  */
-export function stampClientIp(req: IncomingMessage): void {
-  const address = req.socket.remoteAddress ?? '';
+export function stampClientIp(
+  req: IncomingMessage,
+  clientAddress: string | undefined = req.socket.remoteAddress,
+): void {
+  const address = clientAddress ?? '';
   const raw = req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
     if (raw[i]?.toLowerCase() === CLIENT_IP_HEADER) raw.splice(i, 2);

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { err, ok, type Result } from 'neverthrow';
+import type { Logger } from '../../src/ports/logger.js';
 import {
   closeWhenBodyUnread,
   isBodyConsumed,
+  isBodyLost,
   isFetchMethod,
   originFormTarget,
   sendFetchResponse,
@@ -14,6 +16,7 @@ import { normalizeBasePath } from './base-path.js';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
 import type { HttpAnswer } from './http-answer.js';
 import type { HttpRequest } from './http-request.js';
+import { problem, problemAnswer } from './problem-details.js';
 import { concatChunks, declaresMoreThan, type BodyReadFailure } from './read-body.js';
 
 const EMPTY = new Uint8Array(0);
@@ -22,6 +25,9 @@ const ignore = (): void => undefined;
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Result<Uint8Array, BodyReadFailure>> {
   if (isBodyConsumed(req)) return Promise.resolve(ok(EMPTY));
   if (declaresMoreThan(req.headers['content-length'], limit)) return Promise.resolve(err('too_large'));
+  // The client went away before the body was read (while the host's middleware or the credential
+  // store ran): its `close` has been and gone, so waiting for it would never settle.
+  if (isBodyLost(req)) return Promise.resolve(err('unreadable'));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -59,6 +65,48 @@ export interface NodeServeOptions {
   readonly basePath: string;
   /** The body, when a host's body parser has already read the stream. */
   readonly body?: Uint8Array;
+  /** Receives an answer node refused to write (see `writeAnswer`). */
+  readonly logger?: Logger;
+  /** Prefix of the problem `type` of the `500` written when node refuses an answer. */
+  readonly problemTypeBase?: string;
+}
+
+/** Headers of which node keeps only the first field line in `req.headers` (it joins the others). */
+const FIRST_LINE_ONLY: ReadonlySet<string> = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
+
+/**
+ * A request header as fetch's `Headers.get` gives it: every field line, joined with `, `. Node
+ * keeps only the first of a repeated `Authorization` (or `Content-Type`, …) in `req.headers`,
+ * which would let this entry point act on the first of two tokens where the fetch bridge refuses
+ * the pair (`401 invalid_token`). A value the host's middleware set in `req.headers` (a gateway
+ * that presents paystate's token) is taken as it is.
+ */
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.join(', ');
+  if (!FIRST_LINE_ONLY.has(name)) return value;
+  const lines = req.headersDistinct[name];
+  return lines !== undefined && lines.length > 1 && lines[0] === value ? lines.join(', ') : value;
 }
 
 function fromNodeRequest(req: IncomingMessage, options: NodeServeOptions): HttpRequest {
@@ -70,9 +118,7 @@ function fromNodeRequest(req: IncomingMessage, options: NodeServeOptions): HttpR
     header(name) {
       // A host's body parser hands over the body decoded: its Content-Encoding no longer applies.
       if (given !== undefined && name === 'content-encoding') return null;
-      const value = req.headers[name];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(', ') : value;
+      return headerValue(req, name);
     },
     readBody(limit) {
       if (given === undefined) return readNodeBody(req, limit);
@@ -82,12 +128,48 @@ function fromNodeRequest(req: IncomingMessage, options: NodeServeOptions): HttpR
   };
 }
 
-/** Writes an API answer in one write, with its `Content-Length`. */
-export function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): void {
+/** How `writeAnswer` reports an answer node refuses to write. */
+export interface WriteAnswerOptions {
+  /** Receives the failure. Default: none. */
+  readonly logger?: Logger;
+  /** Prefix of the problem `type` of the `500` written instead. */
+  readonly problemTypeBase?: string;
+}
+
+function writeOnce(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): void {
   closeWhenBodyUnread(req, res);
   res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body, 'utf8') });
   // A string body goes out in the same write as the head.
   res.end(req.method === 'HEAD' ? undefined : answer.body, 'utf8');
+}
+
+/**
+ * Writes an API answer in one write, with its `Content-Length`. Never throws: an answer node
+ * refuses to write (a header value with a control character, `ERR_INVALID_CHAR`) is logged and
+ * answered `500 internal_error` instead; when the head already went out, the connection is closed.
+ */
+export function writeAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: HttpAnswer,
+  options: WriteAnswerOptions = {},
+): void {
+  try {
+    writeOnce(req, res, answer);
+  } catch (error) {
+    options.logger?.error({ method: req.method, status: answer.status, error }, 'could not write the answer');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    // Headers of the refused answer that writeHead set before it failed must not go out.
+    for (const name of Object.keys(answer.headers)) res.removeHeader(name);
+    writeOnce(
+      req,
+      res,
+      problemAnswer(problem('internal_error', 'The answer could not be written'), options.problemTypeBase),
+    );
+  }
 }
 
 /**
@@ -104,7 +186,7 @@ export async function serveNodeRequest(
 ): Promise<void> {
   const answer = await api(fromNodeRequest(req, options), options.basePath);
   if (answer === null) await fallback();
-  else writeAnswer(req, res, answer);
+  else writeAnswer(req, res, answer, options);
 }
 
 /**
@@ -121,8 +203,13 @@ export function createNodeListener(options: FetchHandlerOptions): (req: Incoming
     if (isFetchMethod(req.method)) await sendFetchResponse(req, res, await fetchHandler(toFetchRequest(req)));
     else sendNotImplemented(req, res, options.problemTypeBase);
   };
+  const serve: NodeServeOptions = {
+    basePath,
+    ...(options.logger !== undefined && { logger: options.logger }),
+    ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
+  };
   return (req, res) => {
-    serveNodeRequest(api, req, res, { basePath }, fallback(req, res)).catch((error: unknown) => {
+    serveNodeRequest(api, req, res, serve, fallback(req, res)).catch((error: unknown) => {
       options.logger?.error({ error }, 'node listener failed');
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/problem+json' });

@@ -75,44 +75,65 @@ export function isBodyConsumed(req: IncomingMessage): boolean {
 }
 
 /**
- * The request body as a web stream that pulls from `req` with backpressure. Cancelling it only
- * stops reading: the socket stays usable for the response (`sendFetchResponse` decides what
- * happens to the unread rest).
+ * True when `req`'s body can no longer be read: the client went away (or the stream failed)
+ * before it was read to its end. A listener attached now would wait for a `close` that already
+ * happened.
+ */
+export function isBodyLost(req: IncomingMessage): boolean {
+  return !req.readableEnded && (req.destroyed || req.errored !== null || req.readableAborted);
+}
+
+/**
+ * The request body as a web stream that pulls from `req` with backpressure. Nothing is read
+ * from `req` until the stream's first read: a handler that does not read the body (a page
+ * handler passing on a path it does not own) leaves it to the host's next middleware. Cancelling
+ * it only stops reading: the socket stays usable for the response (`sendFetchResponse` decides
+ * what happens to the unread rest). A body that is lost (the client went away) errors at once.
  */
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   let settled = false;
+  let listening = false;
+  const listen = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    const fail = () => {
+      if (settled) return;
+      settled = true;
+      controller.error(new Error('The request was aborted before its body was read'));
+    };
+    if (isBodyLost(req) || req.readableEnded) {
+      fail();
+      return;
+    }
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      controller.enqueue(chunk);
+      if ((controller.desiredSize ?? 0) <= 0) req.pause();
+    });
+    req.once('end', () => {
+      if (settled) return;
+      settled = true;
+      controller.close();
+    });
+    req.on('error', fail);
+    req.once('close', () => {
+      if (!req.complete) fail();
+    });
+  };
   return new ReadableStream<Uint8Array>(
     {
-      start(controller) {
-        req.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(chunk);
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.once('end', () => {
-          if (settled) return;
-          settled = true;
-          controller.close();
-        });
-        const fail = () => {
-          if (settled) return;
-          settled = true;
-          controller.error(new Error('The request was aborted before its body was read'));
-        };
-        req.on('error', fail);
-        req.once('close', () => {
-          if (!req.complete) fail();
-        });
-      },
-      pull() {
-        req.resume();
+      // Called only when a reader waits (high-water mark 0): the first call starts reading.
+      pull(controller) {
+        if (!listening) {
+          listening = true;
+          listen(controller);
+        }
+        if (!settled) req.resume();
       },
       cancel() {
         settled = true;
-        req.pause();
+        if (listening) req.pause();
       },
     },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    { highWaterMark: 0, size: (chunk) => chunk.byteLength },
   );
 }
 

@@ -1,0 +1,101 @@
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { ok } from 'neverthrow';
+import { afterEach, describe, expect, it } from 'vitest';
+import { paystate } from '../../adapters/express/index.js';
+import type { ApiHandler } from '../../adapters/http/api-handler.js';
+import type { HttpAnswer } from '../../adapters/http/http-answer.js';
+import { createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
+import { serveNodeRequest } from '../../adapters/http/node-listener.js';
+import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
+import { hostedRequest } from '../support/requests.js';
+import { makeApi, TOKENS, type LogLine } from './support/api-harness.js';
+import { call, post } from './support/client.js';
+import { expectProblem } from './support/expect-problem.js';
+
+/** An answer node refuses to write: a control character in a header value (ERR_INVALID_CHAR). */
+const UNWRITABLE: HttpAnswer = {
+  status: 201,
+  headers: {
+    'content-type': 'application/json',
+    'x-request-note': 'fine',
+    location: '/v1/partners/p/profiles/shop\u0001eu/payments/payment_1',
+  },
+  body: '{"id":"payment_1"}',
+};
+
+/** An idempotency store that replays the unwritable answer for every key (as one kept from before might). */
+const replayingUnwritable: IdempotencyStore = {
+  begin: () => ok({ kind: 'completed', response: UNWRITABLE }),
+  complete: () => ok(undefined),
+  release: () => ok(undefined),
+  purgeExpired: () => ok(0),
+};
+
+let server: Server | undefined;
+
+afterEach(async () => {
+  await new Promise<void>((resolve) => {
+    if (server === undefined) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  server = undefined;
+});
+
+async function listen(listener: RequestListener): Promise<string> {
+  server = createHttpServer(listener);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const ENTRY_POINTS: readonly (readonly [string, (options: FetchHandlerOptions) => RequestListener])[] = [
+  [
+    'paystate() in Express',
+    (options) => {
+      const app = express();
+      app.use(paystate(options));
+      return app;
+    },
+  ],
+  ['createNodeListener', (options) => createNodeListener(options)],
+];
+
+const writeFailures = (logs: readonly LogLine[]) =>
+  logs.filter((line) => line.level === 'error' && line.message === 'could not write the answer');
+
+describe.each(ENTRY_POINTS)('an API answer node refuses to write, served by %s', (_name, serve) => {
+  it('is a logged 500 problem document written by paystate, and the connection goes on', async () => {
+    const api = makeApi();
+    const origin = await listen(
+      serve({ ...api.handlerOptions, idempotency: replayingUnwritable, problemTypeBase: 'urn:test:' }),
+    );
+    const url = `${origin}/v1/profiles/profile_alpha_main/payments`;
+    const answer = await post(url, TOKENS.alphaHosted, hostedRequest(), { 'idempotency-key': 'k-1' });
+    expectProblem(answer, 500, 'internal_error');
+    expect(answer.json.type).toBe('urn:test:internal_error');
+    expect(answer.headers['location']).toBeUndefined();
+    expect(answer.headers['x-request-note']).toBeUndefined();
+    expect(writeFailures(api.logs)).toHaveLength(1);
+    expect(writeFailures(api.logs)[0]?.fields).toMatchObject({ status: 201 });
+    // The keep-alive connection was answered in full: the next request on it is served.
+    expectProblem(
+      await post(url, TOKENS.alphaHosted, hostedRequest(), { 'idempotency-key': 'k-2' }),
+      500,
+      'internal_error',
+    );
+  });
+});
+
+describe('writeAnswer', () => {
+  it('answers a HEAD with the 500 head only', async () => {
+    const answering: ApiHandler = async () => UNWRITABLE;
+    const origin = await listen((req, res) => {
+      void serveNodeRequest(answering, req, res, { basePath: '' }, () => undefined);
+    });
+    const head = await call(`${origin}/v1/anything`, { method: 'HEAD' });
+    expect({ status: head.status, text: head.text }).toEqual({ status: 500, text: '' });
+    expect(head.headers['content-type']).toBe('application/problem+json');
+  });
+});
