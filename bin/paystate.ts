@@ -184,6 +184,12 @@ async function demo(args: readonly string[]): Promise<void> {
         repository: adapters.repository,
         idempotency: adapters.idempotency,
         credentials: adapters.credentials,
+        housekeep: async (now: number) => {
+          const done = await adapters.housekeep(now);
+          if (done.isErr()) logger.warn({ code: done.error.code, message: done.error.message }, 'housekeeping failed');
+          else if (done.value.deliveredEvents + done.value.idempotencyKeys > 0)
+            logger.info({ ...done.value }, 'housekeeping');
+        },
       };
       server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger, storage });
     }

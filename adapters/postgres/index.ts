@@ -24,7 +24,10 @@ export {
 } from './payment-repository.js';
 export {
   createPostgresAdapters,
+  DEFAULT_KEEP_DELIVERED_EVENTS_MS,
   PostgresMigrationFailed,
+  type HousekeepingOptions,
+  type HousekeepingReport,
   type PostgresAdapters,
   type PostgresAdaptersOptions,
 } from './postgres-adapters.js';

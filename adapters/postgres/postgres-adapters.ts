@@ -1,4 +1,7 @@
+import { err, ok, type Result } from 'neverthrow';
 import type pg from 'pg';
+import type { RepositoryError } from '../../src/ports/payment-repository.js';
+import type { PortResult } from '../../src/ports/port-result.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
 import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
 import { createPostgresIdempotencyStore, type PostgresIdempotencyStore } from './idempotency-store.js';
@@ -15,6 +18,20 @@ export type PostgresAdaptersOptions = PostgresConnectionOptions &
     readonly migrate?: boolean;
   };
 
+/** How long `housekeep` keeps delivered events by default: 7 days. */
+export const DEFAULT_KEEP_DELIVERED_EVENTS_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface HousekeepingOptions {
+  /** Delivered events younger than this stay (for audit and replays), in ms. Default 7 days. */
+  readonly keepDeliveredEventsMs?: number;
+}
+
+/** What one `housekeep` call deleted. */
+export interface HousekeepingReport {
+  readonly deliveredEvents: number;
+  readonly idempotencyKeys: number;
+}
+
 /** Every Postgres adapter on one pool. */
 export interface PostgresAdapters {
   readonly pool: pg.Pool;
@@ -23,6 +40,15 @@ export interface PostgresAdapters {
   readonly credentials: PostgresCredentialStore;
   /** What `migrate` did, when it ran. */
   readonly migration: MigrationReport | null;
+  /**
+   * Deletes what nothing needs any more: outbox events delivered more than
+   * `keepDeliveredEventsMs` before `now` (epoch ms) and idempotency keys past their 24 hours.
+   * Neither goes away by itself; run this now and then (hourly, say) from one instance or
+   * several (it is safe to run concurrently). The sandbox runs it every minute.
+   *
+   * @throws RangeError when `now` or `keepDeliveredEventsMs` is not finite, or the latter negative.
+   */
+  housekeep(now: number, options?: HousekeepingOptions): PortResult<HousekeepingReport, RepositoryError>;
   /** Releases the outbox lease and ends the pool if it was created here. */
   close(): Promise<void>;
 }
@@ -54,12 +80,27 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
     ...(options.outboxLeaseMs === undefined ? {} : { outboxLeaseMs: options.outboxLeaseMs }),
     ...(options.instanceId === undefined ? {} : { instanceId: options.instanceId }),
   });
+  const idempotency = createPostgresIdempotencyStore(shared);
   return {
     pool,
     repository,
-    idempotency: createPostgresIdempotencyStore(shared),
+    idempotency,
     credentials: createPostgresCredentialStore(shared),
     migration,
+    housekeep(now, housekeeping = {}) {
+      const keep = housekeeping.keepDeliveredEventsMs ?? DEFAULT_KEEP_DELIVERED_EVENTS_MS;
+      if (!Number.isFinite(now) || !Number.isFinite(keep) || keep < 0) {
+        throw new RangeError('housekeep needs a finite now and a finite, non-negative keepDeliveredEventsMs');
+      }
+      const run = async (): Promise<Result<HousekeepingReport, RepositoryError>> => {
+        const events = await repository.purgeDelivered(now - keep);
+        if (events.isErr()) return err(events.error);
+        const keys = await idempotency.purgeExpired(now);
+        if (keys.isErr()) return err(keys.error);
+        return ok({ deliveredEvents: events.value, idempotencyKeys: keys.value });
+      };
+      return run();
+    },
     close: async () => {
       await repository.close();
       await connection.close();

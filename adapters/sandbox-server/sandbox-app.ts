@@ -31,6 +31,11 @@ export interface SandboxStorage {
   readonly repository: PaymentRepository;
   readonly idempotency: IdempotencyStore;
   readonly credentials: CredentialStore;
+  /**
+   * Deletes what is no longer needed (the Postgres adapters' `housekeep`); the sandbox server
+   * runs it every minute. Without it the server purges expired idempotency keys only.
+   */
+  readonly housekeep?: (now: number) => unknown;
 }
 
 /** The default storage: everything in memory, gone when the process ends. */
@@ -73,6 +78,8 @@ export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   readonly repository: S['repository'];
   readonly credentials: S['credentials'];
   readonly idempotency: S['idempotency'];
+  /** The storage's housekeeping (`SandboxStorage.housekeep`), or purging expired idempotency keys. */
+  housekeep(now: number): Promise<unknown>;
   readonly acquirer: SandboxAcquirer;
   readonly threeDS: SandboxThreeDSProvider;
   readonly clock: Clock;
@@ -127,6 +134,8 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     repository,
     credentials,
     idempotency,
+    housekeep: async (now) =>
+      storage.housekeep === undefined ? idempotency.purgeExpired(now) : storage.housekeep(now),
     acquirer,
     threeDS,
     clock,

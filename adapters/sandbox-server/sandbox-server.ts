@@ -92,7 +92,11 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
 
   const worker = app.engine.startBackgroundWorker({ intervalMs: options.sweepIntervalMs ?? 1000 });
   const purge = setInterval(() => {
-    void app.idempotency.purgeExpired(app.clock.now());
+    void app
+      .housekeep(app.clock.now())
+      .then(undefined, (error: unknown) =>
+        app.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'housekeeping failed'),
+      );
   }, 60_000);
   purge.unref();
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createPostgresAdapters } from '../../adapters/postgres/index.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
 import { compliantClient, makePostgresEngine } from './support/postgres-engine.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
@@ -190,5 +191,51 @@ describe('the engine on Postgres', () => {
     expect(rows.map((row) => row.id)).toEqual([payment.id]);
     expect(await outboxTypes(payment.id)).toEqual(['payment.created']);
     await harness.close();
+  });
+});
+
+// Found by a reviewing helper: nothing ever deleted delivered events or expired idempotency keys,
+// so a host that only used the documented API grew both tables without bound.
+describe('housekeeping (createPostgresAdapters().housekeep)', () => {
+  it('deletes delivered events past their retention and expired idempotency keys, and nothing else', async () => {
+    await resetTables(db.pool);
+    const adapters = await createPostgresAdapters({ pool: db.pool, migrate: false });
+    const harness = makePostgresEngine({ pool: db.pool });
+    const delivered = (await create(harness, directRequest('4242424242424242')))._unsafeUnwrap();
+    expect((await harness.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
+    const waiting = (await create(harness, directRequest('4242424242424242')))._unsafeUnwrap();
+    // The delivered events were delivered 8 days ago; the other payment's are not delivered yet.
+    await db.pool.query(`UPDATE paystate_outbox SET delivered_at = now() - interval '8 days' WHERE payment_id = $1`, [
+      delivered.id,
+    ]);
+    const DAY = 24 * 60 * MINUTE;
+    const now = Date.now();
+    const keys = adapters.idempotency;
+    (
+      await keys.begin({ clientId: 'c', key: 'old', fingerprint: 'f', now: now - 25 * 60 * MINUTE, ttlMs: DAY })
+    )._unsafeUnwrap();
+    (
+      await keys.begin({ clientId: 'c', key: 'new', fingerprint: 'f', now: now - 60 * MINUTE, ttlMs: DAY })
+    )._unsafeUnwrap();
+
+    // Kept for 9 days: nothing of the outbox goes.
+    expect((await adapters.housekeep(now, { keepDeliveredEventsMs: 9 * DAY }))._unsafeUnwrap()).toEqual({
+      deliveredEvents: 0,
+      idempotencyKeys: 1,
+    });
+    // The default keeps 7 days.
+    expect((await adapters.housekeep(now))._unsafeUnwrap()).toEqual({ deliveredEvents: 2, idempotencyKeys: 0 });
+    expect(await outboxTypes(delivered.id)).toEqual([]);
+    expect(await outboxTypes(waiting.id)).toEqual(['payment.created', 'payment.succeeded']);
+    const { rows } = await db.pool.query<{ key: string }>('SELECT key FROM paystate_idempotency_keys');
+    expect(rows).toEqual([{ key: 'new' }]);
+    // Undelivered events stay whatever their age.
+    expect(
+      (await adapters.housekeep(now + 365 * DAY, { keepDeliveredEventsMs: 0 }))._unsafeUnwrap().deliveredEvents,
+    ).toBe(0);
+    expect(await outboxTypes(waiting.id)).toHaveLength(2);
+    expect(() => adapters.housekeep(now, { keepDeliveredEventsMs: -1 })).toThrow(RangeError);
+    await harness.close();
+    await adapters.close();
   });
 });

@@ -1,7 +1,9 @@
 import { connect } from 'node:net';
+import type { Result } from 'neverthrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BUNDLED_SANDBOX_CONFIG,
+  createSandboxApp,
   readSandboxConfigFile,
   startSandboxServer,
   type SandboxServer,
@@ -165,5 +167,29 @@ describe('startSandboxServer', () => {
   it('reports a port in use', async () => {
     server = await startSandboxServer({ port: 0 });
     await expect(startSandboxServer({ port: server.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
+
+describe('housekeeping in the sandbox', () => {
+  const baseUrl = () => 'http://127.0.0.1:1';
+
+  it('runs the storage’s housekeeping when it has one (Postgres), else purges expired idempotency keys', async () => {
+    const memory = createSandboxApp({ baseUrl });
+    const DAY = 24 * 60 * 60 * 1000;
+    memory.idempotency.begin({ clientId: 'c', key: 'k', fingerprint: 'f', now: 0, ttlMs: DAY });
+    expect(((await memory.housekeep(2 * DAY)) as Result<number, unknown>)._unsafeUnwrap()).toBe(1);
+
+    const calls: number[] = [];
+    const withHousekeeping = createSandboxApp({
+      baseUrl,
+      storage: {
+        repository: memory.repository,
+        idempotency: memory.idempotency,
+        credentials: memory.credentials,
+        housekeep: (now: number) => calls.push(now),
+      },
+    });
+    await withHousekeeping.housekeep(1234);
+    expect(calls).toEqual([1234]);
   });
 });
