@@ -46,6 +46,14 @@ const RETRYABLE_SQLSTATES: Readonly<Record<string, string>> = {
   '58030': 'I/O error',
 };
 
+/** Non-retryable SQLSTATEs worth naming on their own (their class's name would mislead). */
+const NAMED_SQLSTATES: Readonly<Record<string, string>> = {
+  '42501': 'insufficient privilege (the role may not do this; migrating needs CREATE on the schema)',
+  '42P01': 'undefined table (is the schema migrated?)',
+  '28P01': 'password authentication failed',
+  '3D000': 'database does not exist',
+};
+
 /** Names of the non-retryable SQLSTATE classes, for messages that say what went wrong without echoing data. */
 const SQLSTATE_CLASSES: Readonly<Record<string, string>> = {
   '08': 'connection exception',
@@ -112,6 +120,10 @@ export function classifyPostgresError(error: unknown): PostgresFailure {
   if (code === '23505') {
     return { code: 'conflict', message: `Postgres unique violation (23505)${where(fields)}`, retryable: false };
   }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    // Retryable: names can stop resolving for a moment during a fail-over.
+    return { code: 'unavailable', message: `Postgres host name not found (${code})`, retryable: true };
+  }
   if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) {
     return { code: 'unavailable', message: `Postgres connection lost or refused (${code})`, retryable: true };
   }
@@ -123,12 +135,25 @@ export function classifyPostgresError(error: unknown): PostgresFailure {
     if (code.startsWith('08')) {
       return { code: 'unavailable', message: `Postgres connection exception (${code})`, retryable: true };
     }
-    const kind = SQLSTATE_CLASSES[code.slice(0, 2)] ?? 'error';
+    const kind = NAMED_SQLSTATES[code] ?? SQLSTATE_CLASSES[code.slice(0, 2)] ?? 'error';
     return { code: 'unavailable', message: `Postgres ${kind} (${code})${where(fields)}`, retryable: false };
   }
   if (isConnectionError(error)) {
     const detail = typeof code === 'string' ? ` (${code})` : '';
     return { code: 'unavailable', message: `Postgres connection lost or refused${detail}`, retryable: true };
+  }
+  // Set-up mistakes the driver reports without a SQLSTATE. Their own messages are not repeated:
+  // an invalid URL's error carries the connection string, password included.
+  if (code === 'ERR_INVALID_URL') {
+    return { code: 'unavailable', message: 'The Postgres connection string is not a valid URL', retryable: false };
+  }
+  const message = typeof fields.message === 'string' ? fields.message : '';
+  if (message.includes('does not support SSL')) {
+    return {
+      code: 'unavailable',
+      message: 'The Postgres server does not support SSL, which the connection string asks for (sslmode)',
+      retryable: false,
+    };
   }
   return { code: 'unavailable', message: 'Postgres call failed (no SQLSTATE)', retryable: false };
 }

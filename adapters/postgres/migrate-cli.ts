@@ -50,6 +50,7 @@ export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = 
   try {
     const result = await migrate(pool, {
       onApplied: (migration) => io.stdout(`applied ${migration.version} ${migration.name}`),
+      onWaiting: () => io.stdout('waiting for another migrator to finish…'),
     });
     if (result.isErr()) {
       io.stderr(`migrate failed (${result.error.code}): ${result.error.message}`);

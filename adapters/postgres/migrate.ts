@@ -26,7 +26,17 @@ export interface MigrateOptions {
   readonly migrations?: readonly Migration[];
   /** Called after each applied migration. */
   readonly onApplied?: (migration: { readonly version: number; readonly name: string }) => void;
+  /** Called once when another migrator holds the lock and this one starts waiting for it. */
+  readonly onWaiting?: () => void;
+  /**
+   * How long to wait for another migrator, in ms, before giving up (`unavailable`, retryable).
+   * Default 10 minutes.
+   */
+  readonly lockWaitMs?: number;
 }
+
+/** How often a waiting migrator tries the lock again. */
+const LOCK_RETRY_MS = 250;
 
 /** The session advisory lock that serializes migrators ('paystate' in ASCII). */
 const MIGRATION_LOCK_KEY = '8097880467283780709';
@@ -124,7 +134,22 @@ export function migrate(pool: pg.Pool, options: MigrateOptions = {}): ResultAsyn
       try {
         // The pool's statement time-out must not cut the wait for another migrator short.
         await client.query('SET statement_timeout = 0');
-        await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+        const deadline = Date.now() + (options.lockWaitMs ?? 10 * 60 * 1000);
+        for (let waiting = false; ; waiting = true) {
+          const { rows } = await client.query<{ locked: boolean }>(
+            `SELECT pg_try_advisory_lock(${MIGRATION_LOCK_KEY}) AS locked`,
+          );
+          if (rows[0]?.locked === true) break;
+          if (Date.now() >= deadline) {
+            return err({
+              code: 'unavailable',
+              message: 'Another migrator has held the migration lock too long; try again when it has finished',
+              retryable: true,
+            });
+          }
+          if (!waiting) options.onWaiting?.();
+          await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+        }
       } catch (error) {
         broken = error;
         return err(unavailable(error, 'Could not take the migration lock'));

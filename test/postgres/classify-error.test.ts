@@ -64,6 +64,35 @@ describe('classifyPostgresError', () => {
     expect(classifyPostgresError(serverError(code))).toMatchObject({ code: 'unavailable', retryable: false });
   });
 
+  // Found by a reviewing helper: these read as "no SQLSTATE", "connection lost or refused" or
+  // "is the schema migrated?", none of which says what to fix.
+  it('names set-up mistakes: an invalid URL (never echoing it), SSL refused, an unknown host, a missing privilege', () => {
+    const invalidUrl = Object.assign(new TypeError('Invalid URL'), {
+      code: 'ERR_INVALID_URL',
+      input: 'postgres://u:hunter2@h:x/db',
+    });
+    const url = classifyPostgresError(invalidUrl);
+    expect(url).toEqual({
+      code: 'unavailable',
+      message: 'The Postgres connection string is not a valid URL',
+      retryable: false,
+    });
+    expect(classifyPostgresError(new Error('The server does not support SSL connections')).message).toMatch(/sslmode/);
+    expect(classifyPostgresError(Object.assign(new Error('getaddrinfo ENOTFOUND db'), { code: 'ENOTFOUND' }))).toEqual({
+      code: 'unavailable',
+      message: 'Postgres host name not found (ENOTFOUND)',
+      retryable: true,
+    });
+    expect(
+      classifyPostgresError(Object.assign(new Error('permission denied for schema public'), { code: '42501' })),
+    ).toEqual({
+      code: 'unavailable',
+      message:
+        'Postgres insufficient privilege (the role may not do this; migrating needs CREATE on the schema) (42501)',
+      retryable: false,
+    });
+  });
+
   it('never repeats the server message or detail, which can quote values', () => {
     for (const code of ['23505', '22P02', '23514', '40001', '08006']) {
       const { message } = classifyPostgresError(serverError(code));

@@ -204,6 +204,31 @@ describe('migrate', () => {
     await repository.close();
   });
 
+  // Found by a reviewing helper: a migrator waiting for another one said nothing and waited for ever.
+  it('says when it waits for another migrator, and gives up after lockWaitMs', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    const holder = new pg.Client({ connectionString: database.connectionString });
+    await holder.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(8097880467283780709)`);
+      let waits = 0;
+      const gaveUp = await migrate(pool!, { lockWaitMs: 600, onWaiting: () => (waits += 1) });
+      expect(gaveUp._unsafeUnwrapErr()).toMatchObject({ code: 'unavailable', retryable: true });
+      expect(gaveUp._unsafeUnwrapErr().message).toMatch(/Another migrator has held the migration lock/);
+      expect(waits).toBe(1);
+
+      const waited = migrate(pool!, { onWaiting: () => (waits += 1) });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await holder.query(`SELECT pg_advisory_unlock(8097880467283780709)`);
+      expect((await waited)._unsafeUnwrap().version).toBe(MIGRATIONS.length);
+      expect(waits).toBe(2);
+    } finally {
+      await holder.end();
+    }
+  });
+
   it('answers unavailable, retryable, when the server cannot be reached', async () => {
     const pool = new pg.Pool({
       connectionString: 'postgres://nobody:secret@127.0.0.1:1/nothing',
@@ -252,5 +277,13 @@ describe('runMigrateCli', () => {
     expect(await runMigrateCli(['--database-url', 'postgres://nobody:hunter2@127.0.0.1:1/x'], unreachable.io)).toBe(1);
     expect(unreachable.err.join('\n')).toContain('unavailable');
     expect([...unreachable.out, ...unreachable.err].join('\n')).not.toContain('hunter2');
+
+    // Found by a reviewing helper: a port that is not a number read "Postgres call failed (no SQLSTATE)".
+    const badUrl = capture();
+    expect(await runMigrateCli(['--database-url', 'postgres://nobody:hunter2@127.0.0.1:notaport/x'], badUrl.io)).toBe(
+      1,
+    );
+    expect(badUrl.err.join('\n')).toContain('The Postgres connection string is not a valid URL');
+    expect([...badUrl.out, ...badUrl.err].join('\n')).not.toContain('hunter2');
   });
 });
