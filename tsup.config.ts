@@ -20,4 +20,6 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
+  // Keep `node:crypto`, `node:http`…: tsup 8 strips the prefix unless told not to.
+  removeNodeProtocol: false,
 });

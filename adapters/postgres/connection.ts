@@ -1,4 +1,4 @@
-import pg from 'pg';
+import pg, { type Pool } from 'pg';
 
 /** Settings for a pool the adapter creates from a connection string. */
 export interface PostgresPoolOptions {
@@ -24,11 +24,11 @@ export interface PostgresPoolOptions {
  * it), or a connection string for a pool the adapter creates and ends on `close()`.
  */
 export type PostgresConnectionOptions =
-  { readonly pool: pg.Pool } | { readonly connectionString: string; readonly poolOptions?: PostgresPoolOptions };
+  { readonly pool: Pool } | { readonly connectionString: string; readonly poolOptions?: PostgresPoolOptions };
 
 /** A pool and whether the adapter must end it. */
 export interface ResolvedConnection {
-  readonly pool: pg.Pool;
+  readonly pool: Pool;
   /** Ends the pool if the adapter created it; else does nothing. */
   close(): Promise<void>;
 }
@@ -37,7 +37,7 @@ export interface ResolvedConnection {
  * Creates a `pg.Pool` with the adapter's defaults. Errors of idle connections are handled
  * (a pool without an `error` listener would crash the process when the server restarts).
  */
-export function createPostgresPool(connectionString: string, options: PostgresPoolOptions = {}): pg.Pool {
+export function createPostgresPool(connectionString: string, options: PostgresPoolOptions = {}): Pool {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,

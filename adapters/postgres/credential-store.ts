@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import type pg from 'pg';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { API_TOKEN_RULE, isApiToken, isTenancyId, TENANCY_ID_RULE } from '../../src/domain/tenancy-ids.js';
 import type { Client, CredentialStore, CredentialStoreError, Profile } from '../../src/ports/credential-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
@@ -40,7 +40,7 @@ export type CredentialInputError = {
 
 /** The Postgres `CredentialStore`, plus provisioning. */
 export interface PostgresCredentialStore extends CredentialStore {
-  readonly pool: pg.Pool;
+  readonly pool: Pool;
   /**
    * Adds a profile, renames it or gives it to another partner. A client keeps a profile only
    * while the profile belongs to the client's partner: clients of the partner it leaves lose it.
@@ -167,7 +167,7 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
   const connection = resolveConnection(options);
   const { pool } = connection;
   const prepared = options.preparedStatements ?? true;
-  const run = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
+  const run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
     runStatement<R>(pool, statement, values, prepared);
 
   const clientValues = (client: NewClient): unknown[] => {
@@ -229,7 +229,7 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       const parsed = parseSandboxConfig(config);
       if (parsed.isErr()) return err({ code: 'invalid_config', message: parsed.error.message, retryable: false });
       const valid = parsed.value;
-      let client: pg.PoolClient;
+      let client: PoolClient;
       try {
         client = await pool.connect();
       } catch (error) {

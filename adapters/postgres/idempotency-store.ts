@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type pg from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 import type {
   IdempotencyBegin,
   IdempotencyStore,
@@ -17,7 +17,7 @@ export type PostgresIdempotencyStoreOptions = PostgresConnectionOptions & {
 
 /** The Postgres `IdempotencyStore`. */
 export interface PostgresIdempotencyStore extends IdempotencyStore {
-  readonly pool: pg.Pool;
+  readonly pool: Pool;
   /** Ends the pool if the store created it. */
   close(): Promise<void>;
 }
@@ -108,7 +108,7 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
   const connection = resolveConnection(options);
   const { pool } = connection;
   const prepared = options.preparedStatements ?? true;
-  const run = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
+  const run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
     runStatement<R>(pool, statement, values, prepared);
 
   return {

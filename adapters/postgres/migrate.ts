@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
-import type pg from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { PortFailure } from '../../src/ports/port-result.js';
 import { classifyPostgresError } from './classify-error.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
@@ -55,7 +55,7 @@ interface AppliedRow {
 }
 
 async function migrateWith(
-  client: pg.PoolClient,
+  client: PoolClient,
   options: MigrateOptions,
 ): Promise<Result<MigrationReport, MigrationError>> {
   const migrations = [...(options.migrations ?? MIGRATIONS)].sort((a, b) => a.version - b.version);
@@ -121,9 +121,9 @@ async function migrateWith(
  * left to do. Each migration runs in its own transaction together with its row in
  * `paystate_migrations`, so a failure leaves the schema at the previous version.
  */
-export function migrate(pool: pg.Pool, options: MigrateOptions = {}): ResultAsync<MigrationReport, MigrationError> {
+export function migrate(pool: Pool, options: MigrateOptions = {}): ResultAsync<MigrationReport, MigrationError> {
   const run = async (): Promise<Result<MigrationReport, MigrationError>> => {
-    let client: pg.PoolClient;
+    let client: PoolClient;
     try {
       client = await pool.connect();
     } catch (error) {

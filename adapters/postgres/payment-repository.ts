@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import type pg from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 import type { DomainEvent } from '../../src/domain/domain-event.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type {
@@ -55,7 +55,7 @@ export type PostgresPaymentRepositoryOptions = PostgresConnectionOptions & Postg
 /** The Postgres `PaymentRepository`, plus housekeeping. */
 export interface PostgresPaymentRepository extends PaymentRepository {
   /** The pool the repository uses. */
-  readonly pool: pg.Pool;
+  readonly pool: Pool;
   /** The id of this instance's leases. */
   readonly instanceId: string;
   /** Deletes outbox entries delivered before `before` (epoch ms); returns how many. */
@@ -110,7 +110,7 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
   const claimLeaseMs = leaseMs(options.claimLeaseMs, 0);
   const outboxLeaseMs = leaseMs(options.outboxLeaseMs, 1);
 
-  const run = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
+  const run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
     runStatement<R>(pool, statement, values, prepared);
 
   const eventsParam = (events: readonly DomainEvent[]): string => JSON.stringify(events);

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type pg from 'pg';
+import type { Pool } from 'pg';
 import type { RepositoryError } from '../../src/ports/payment-repository.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
@@ -34,7 +34,7 @@ export interface HousekeepingReport {
 
 /** Every Postgres adapter on one pool. */
 export interface PostgresAdapters {
-  readonly pool: pg.Pool;
+  readonly pool: Pool;
   readonly repository: PostgresPaymentRepository;
   readonly idempotency: PostgresIdempotencyStore;
   readonly credentials: PostgresCredentialStore;

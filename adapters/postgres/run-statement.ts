@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type pg from 'pg';
+import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { classifyPostgresError, type PostgresFailure } from './classify-error.js';
 
 /** One SQL statement of the adapter, named so that `pg` prepares it once per connection. */
@@ -10,21 +10,21 @@ export interface Statement {
 
 /** Something that runs queries: a pool or a checked-out client. */
 export interface Queryable {
-  query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>>;
+  query<R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>>;
 }
 
 /**
  * Runs a statement and classifies what it throws (`classifyPostgresError`). A single statement
  * is atomic on its own: it is written in full or not at all, also when the connection drops.
  */
-export async function runStatement<R extends pg.QueryResultRow>(
+export async function runStatement<R extends QueryResultRow>(
   db: Queryable,
   statement: Statement,
   values: readonly unknown[],
   prepared: boolean,
-): Promise<Result<pg.QueryResult<R>, PostgresFailure>> {
+): Promise<Result<QueryResult<R>, PostgresFailure>> {
   try {
-    const config: pg.QueryConfig = prepared
+    const config: QueryConfig = prepared
       ? { name: statement.name, text: statement.text, values: [...values] }
       : { text: statement.text, values: [...values] };
     return ok(await db.query<R>(config));

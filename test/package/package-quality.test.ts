@@ -1,16 +1,18 @@
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, join, relative } from 'node:path';
+import { basename, join, posix, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The package as users get it: built and packed once (in a copy of the project, so that
- * `build.test.ts` rebuilding `dist/` meanwhile cannot disturb it), then linted by publint and
- * arethetypeswrong, and installed into a new project that imports every entry from ESM and CJS.
+ * The package as users get it: packed once by `npm pack` from a copy of the project without
+ * `dist/`, as a clean checkout is (so the `prepack` script must build it, and `build.test.ts`
+ * rebuilding `dist/` meanwhile cannot disturb it), then linted by publint and arethetypeswrong,
+ * and installed into a new project that imports every entry from ESM and CJS.
  */
 
 const run = promisify(execFile);
@@ -20,6 +22,7 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 interface Conditions {
   readonly import: { readonly types: string; readonly default: string };
   readonly require: { readonly types: string; readonly default: string };
+  readonly default?: { readonly types: string; readonly default: string };
 }
 interface PackageJson {
   readonly name: string;
@@ -53,21 +56,38 @@ const ENTRIES: Readonly<Record<string, { readonly name: string; readonly peers?:
 /** Packages only some adapters need: a user of the core alone must not get them. */
 const OPTIONAL_PACKAGES = ['express', 'pg', 'playwright-core'];
 
+/**
+ * Where the packed docs may link outside the package, and why: the examples are whole programs
+ * that `npm test` runs against the sources, so they stay in the repository.
+ */
+const REPOSITORY_ONLY_LINKS = [/^examples(?:\/|$)/];
+
+/**
+ * The oldest neverthrow the peer range allows. The new project installs it before paystate, as
+ * an app already on neverthrow does, so every test of the installed package runs against it.
+ */
+const NEVERTHROW_FLOOR = /^\^(\d+\.\d+\.\d+)$/.exec(pkg.peerDependencies['neverthrow'] ?? '')?.[1];
+
 let work: string;
+let copy: string;
 let tarball: string;
 let packed: string[];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'paystate-package-'));
-  const copy = join(work, 'paystate');
+  copy = join(work, 'paystate');
   const skipped = new Set(['node_modules', 'dist', '.git', '.tmp', 'coverage']);
   cpSync(root, copy, {
     recursive: true,
     filter: (source) => !skipped.has(basename(source)) && !source.endsWith('.tgz'),
   });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  await run(bin('tsup'), [], { cwd: copy, maxBuffer: 64 * 1024 * 1024 });
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: copy });
+  // `prepack` builds. npm runs it in the foreground for pack, onto stdout, ahead of the JSON:
+  // in the background its output is kept back, and shown only if it fails.
+  const { stdout } = await run('npm', ['pack', '--json', '--foreground-scripts=false', '--pack-destination', work], {
+    cwd: copy,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   if (info === undefined) throw new Error('npm pack reported nothing');
   tarball = join(work, info.filename);
@@ -78,10 +98,28 @@ afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
 
+/** The packed files whose path matches, with their text (read from the copy that was packed). */
+function packedTexts(pattern: RegExp): [path: string, text: string][] {
+  return packed.filter((path) => pattern.test(path)).map((path) => [path, readFileSync(join(copy, path), 'utf8')]);
+}
+
+/** The package a bare specifier names: `pg`, `@types/pg`, `effect` for `effect/Schema`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+/** Every module specifier a declaration file imports or re-exports (its doc comments' examples aside). */
+function importsOf(declarations: string): string[] {
+  const code = declarations.replace(/\/\*\*[\s\S]*?\*\//g, '');
+  const patterns = [/^\s*(?:import|export)\b[^;]*?\bfrom\s+['"]([^'"]+)['"]/gm, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g];
+  return patterns.flatMap((pattern) => [...code.matchAll(pattern)].map((match) => match[1] ?? ''));
+}
+
 describe('npm pack', () => {
-  it('holds only what users need: the build, README, CHANGELOG, licence', () => {
+  it('holds only what users need: the build, the docs, README, CHANGELOG, licence', () => {
     const allowed =
-      /^(?:package\.json|README\.md|CHANGELOG\.md|LICEN[CS]E(?:\.md)?|dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts|js\.map|cjs\.map))$/;
+      /^(?:package\.json|README\.md|CHANGELOG\.md|LICEN[CS]E(?:\.md)?|dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/(?:[\w-]+\/)*[\w.-]+\.(?:md|png)|docs\/openapi\.json)$/;
     expect(packed.filter((path) => !allowed.test(path))).toEqual([]);
     expect(packed).toContain('README.md');
     expect(
@@ -89,10 +127,90 @@ describe('npm pack', () => {
     ).toEqual([]);
   });
 
+  it('builds dist/ before packing (prepack): a clean checkout has none', () => {
+    expect(packed).toContain('dist/index.js');
+  });
+
   it('holds every file the exports map and bin point at', () => {
-    const targets = entries.flatMap(([, c]) => [c.import.types, c.import.default, c.require.types, c.require.default]);
+    const targets = entries.flatMap(([, c]) => [
+      c.import.types,
+      c.import.default,
+      c.require.types,
+      c.require.default,
+      ...(c.default === undefined ? [] : [c.default.types, c.default.default]),
+    ]);
     const referenced = [...targets, ...Object.values(pkg.bin)].map((path) => path.replace(/^\.\//, ''));
     expect(referenced.filter((path) => !packed.includes(path))).toEqual([]);
+  });
+
+  it('gives every entry a default condition, for resolvers that set neither import nor require', () => {
+    expect(entries.filter(([, conditions]) => conditions.default === undefined).map(([name]) => name)).toEqual([]);
+  });
+
+  it('holds the docs, so the relative links of the README and the docs resolve in node_modules', () => {
+    const broken: string[] = [];
+    for (const [file, text] of packedTexts(/\.md$/)) {
+      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith('#')) continue;
+        const path = posix.join(posix.dirname(file), target.split('#')[0] ?? '');
+        if (REPOSITORY_ONLY_LINKS.some((pattern) => pattern.test(path))) continue;
+        if (!packed.includes(path) && !packed.some((other) => other.startsWith(`${path}/`))) {
+          broken.push(`${file} → ${target}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(packed).toContain('docs/index.md');
+  });
+
+  it('keeps the node: prefix on the Node built-ins the build imports', () => {
+    const bare = new Set(builtinModules.filter((name) => !name.startsWith('node:')));
+    const found = packedTexts(/^dist\/.*\.c?js$/).flatMap(([path, code]) =>
+      [...code.matchAll(/\b(?:from\s*|require\(\s*|import\(\s*)['"]([^'"]+)['"]/g)]
+        .map((match) => match[1] ?? '')
+        .filter((specifier) => bare.has(specifier.split('/')[0] ?? ''))
+        .map((specifier) => `${path}: ${specifier}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('imports no default export of another package in its .d.ts files (node10 without esModuleInterop has none)', () => {
+    const found = packedTexts(/\.d\.c?ts$/).flatMap(([path, declarations]) =>
+      [
+        ...declarations.matchAll(
+          /^\s*import\s+(?:type\s+)?[\w$]+\s*(?:,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+)\s*)?from\s+['"]([^'".][^'"]*)['"]/gm,
+        ),
+      ].map((match) => `${path}: ${match[0].trim()}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('declares every package its .d.ts files import, and the @types package of each (optional peers stay optional)', () => {
+    const declared = { ...pkg.dependencies, ...pkg.peerDependencies };
+    const imported = new Set(
+      packedTexts(/\.d\.c?ts$/)
+        .flatMap(([, declarations]) => importsOf(declarations))
+        .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+        .map(packageOf),
+    );
+    const missing: string[] = [];
+    for (const name of imported) {
+      if (declared[name] === undefined) missing.push(name);
+      const types = `@types/${name.replace(/^@/, '').replace('/', '__')}`;
+      if (pkg.devDependencies[types] === undefined) continue; // the package ships its own types
+      if (declared[types] === undefined) missing.push(types);
+      else if (pkg.peerDependenciesMeta[name]?.optional === true) {
+        expect(pkg.peerDependenciesMeta[types]?.optional, `${types} optional like ${name}`).toBe(true);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('shares neverthrow, whose types are its API, with the app (a peer), and takes ranges of its other dependencies', () => {
+    expect(pkg.dependencies['neverthrow']).toBeUndefined();
+    expect(NEVERTHROW_FLOOR, `peerDependencies.neverthrow: ${pkg.peerDependencies['neverthrow']}`).toBeDefined();
+    expect(pkg.devDependencies['neverthrow']).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(Object.entries(pkg.dependencies).filter(([, range]) => !/^\^\d+\.\d+\.\d+$/.test(range))).toEqual([]);
   });
 
   it('maps every subpath entry for TypeScript resolutions that ignore exports (typesVersions)', () => {
@@ -171,9 +289,21 @@ describe('installed from the tarball into a new project', () => {
   beforeAll(async () => {
     project = join(work, 'consumer');
     mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    const dependencies = NEVERTHROW_FLOOR === undefined ? {} : { neverthrow: NEVERTHROW_FLOOR };
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, dependencies }),
+    );
     await npmInstall([relative(project, tarball)]);
   }, 180_000);
+
+  it("uses the app's neverthrow, the oldest the range allows, and nests no copy of its own", () => {
+    const version = (path: string) =>
+      (JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(NEVERTHROW_FLOOR, 'peerDependencies.neverthrow as ^x.y.z').toBeDefined();
+    expect(version(join(project, 'node_modules', 'neverthrow'))).toBe(NEVERTHROW_FLOOR);
+    expect(existsSync(join(project, 'node_modules', pkg.name, 'node_modules', 'neverthrow'))).toBe(false);
+  });
 
   it('installs the core without pg, express or playwright-core', () => {
     expect(existsSync(join(project, 'node_modules', pkg.name, 'package.json'))).toBe(true);
