@@ -4,26 +4,35 @@ import type { DomainEvent } from '../domain/domain-event.js';
 import type { OutboxDeferral, OutboxEntry } from '../ports/payment-repository.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
+import { describeDefect } from './describe-defect.js';
 import { callPort, toPaymentError } from './run-port.js';
 
 /**
- * Delivers due outbox events to the event sink, oldest first, and marks what was delivered.
- * Order holds per payment: once the sink refuses an event, it is deferred with a growing back-off
+ * Delivers due outbox events to the event sink and marks what was delivered. Order holds per
+ * payment: once an event is not delivered, it is deferred with a growing back-off
  * (`deliveryRetry`), and that payment's later events wait behind it, while other payments' events
- * go on. A refusal the sink marks not retryable concerns that event, and the batch goes on; a
- * retryable one or a time-out (after the `retries` of one call) says the sink itself is in
- * trouble, so the batch ends there and the rest waits for the next one (`stalled`): a sink that
- * is down costs one event's attempts per batch, not one per waiting payment. A publish that runs
- * out of time has its signal aborted (`PublishOptions`). Delivery is at least once (a crash between publish and mark repeats an event; consumers de-duplicate on `id`).
+ * go on. Of the payments a batch read, those whose next event has never failed go first (oldest
+ * first), then those whose next event failed before (`deliveryOrder`). A refusal the sink marks
+ * not retryable, and a publish that throws or rejects (a defect, logged as `describeDefect` puts
+ * it), concern that event only: it is deferred, and the batch goes on. A retryable refusal or a
+ * time-out (after the `retries` of one call) is deferred too, and may mean the sink itself is
+ * down, so the batch ends there (`stalled`) when the event had never failed and the sink has not
+ * yet delivered or refused an event of the batch, or when it is the `TROUBLE_IN_A_ROW`th in a
+ * row. Otherwise it concerns that event (a consumer that answers 5xx for some events only), and
+ * the batch goes on: events that failed before and keep failing do not hold up other payments. A
+ * sink that is down costs one event's attempts per batch (`TROUBLE_IN_A_ROW` when every waiting
+ * event has failed before), not one per waiting payment. A publish that runs out of time has its
+ * signal aborted (`PublishOptions`). Delivery is at least once (a crash between publish and mark
+ * repeats an event; consumers de-duplicate on `id`).
  */
 export function deliverEvents(ctx: EngineContext): Effect.Effect<number, PaymentError> {
   return Effect.map(deliverBatch(ctx), (batch) => batch.delivered);
 }
 
 /**
- * One delivery batch: how many events went out, how many the sink refused (now deferred), whether
- * the batch read was full (more may wait), and whether it ended early because the sink seems
- * down (a retryable failure or a time-out).
+ * One delivery batch: how many events went out, how many were not (now deferred), whether the
+ * batch read was full (more may wait), and whether it ended early because the sink seems down
+ * (the events it did not offer wait for the next batch).
  */
 export interface DeliveryBatch {
   readonly delivered: number;
@@ -32,10 +41,49 @@ export interface DeliveryBatch {
   readonly stalled: boolean;
 }
 
+/**
+ * How many retryable failures or time-outs in a row (each of another payment, as a failure holds
+ * back the rest of its payment) end a batch, whatever the sink delivered before them.
+ */
+export const TROUBLE_IN_A_ROW = 3;
+
+/** How one publish ended. `trouble` is a retryable refusal or a time-out. */
+type PublishOutcome =
+  | { readonly kind: 'delivered' }
+  | { readonly kind: 'refused' }
+  | { readonly kind: 'trouble' }
+  | { readonly kind: 'defect'; readonly defect: unknown };
+
+const DELIVERED: PublishOutcome = { kind: 'delivered' };
+const REFUSED: PublishOutcome = { kind: 'refused' };
+const TROUBLE: PublishOutcome = { kind: 'trouble' };
+
 export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, PaymentError> {
   const sink = ctx.ports.events;
   if (sink === undefined) return Effect.succeed({ delivered: 0, deferred: 0, full: false, stalled: false });
   const storage = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true };
+  const publish = (entry: OutboxEntry): Effect.Effect<PublishOutcome> =>
+    callPort(
+      (signal?: AbortSignal) =>
+        signal === undefined ? sink.publish(entry.event) : sink.publish(entry.event, { signal }),
+      {
+        ...traced(ctx, 'events.publish', { eventId: entry.event.id, paymentId: entry.event.paymentId }),
+        timeoutMs: ctx.options.eventSinkTimeoutMs,
+        abortable: true,
+        retries: ctx.options.retries,
+        retryTimeouts: true,
+        backoffMs: 50,
+      },
+    ).pipe(
+      Effect.as(DELIVERED),
+      Effect.catchAll((failure) =>
+        Effect.succeed(failure.kind === 'timeout' || failure.error.retryable ? TROUBLE : REFUSED),
+      ),
+      // A sink that throws or rejects for one event (a bug, a `fetch` that rejects) costs that
+      // event, not the batch: the batch would otherwise end before marking what it delivered, and
+      // publish those events again at every tick.
+      Effect.catchAllDefect((defect) => Effect.succeed<PublishOutcome>({ kind: 'defect', defect })),
+    );
   return Effect.gen(function* () {
     const entries = yield* callPort(
       () => ctx.ports.repository.readOutbox({ now: ctx.ports.clock.now(), limit: ctx.options.batchSize }),
@@ -43,40 +91,35 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
     ).pipe(Effect.mapError(toPaymentError('payment storage')));
     const delivered: number[] = [];
     const deferred: Deferral[] = [];
-    const held = new Set<string>();
+    const order = deliveryOrder(entries);
     let stalled = false;
-    for (const entry of entries) {
-      if (held.has(entry.event.paymentId)) continue;
-      const publish = (signal?: AbortSignal) =>
-        signal === undefined ? sink.publish(entry.event) : sink.publish(entry.event, { signal });
-      const outcome = yield* callPort(publish, {
-        ...traced(ctx, 'events.publish', { eventId: entry.event.id, paymentId: entry.event.paymentId }),
-        timeoutMs: ctx.options.eventSinkTimeoutMs,
-        abortable: true,
-        retries: ctx.options.retries,
-        retryTimeouts: true,
-        backoffMs: 50,
-      }).pipe(
-        Effect.as('delivered' as const),
-        Effect.catchAll((failure) =>
-          Effect.succeed(
-            failure.kind === 'timeout' || failure.error.retryable ? ('sink trouble' as const) : ('refused' as const),
-          ),
-        ),
-      );
-      if (outcome === 'delivered') {
+    // Whether the sink delivered or refused an event of this batch (it is up), and how many
+    // retryable failures and time-outs came since the last time it did.
+    let answered = false;
+    let troubleInARow = 0;
+    for (let entry = order.next(); entry !== undefined; entry = order.next()) {
+      const outcome = yield* publish(entry);
+      if (outcome.kind === 'delivered') {
         delivered.push(entry.sequence);
+        answered = true;
+        troubleInARow = 0;
         continue;
       }
-      held.add(entry.event.paymentId);
-      deferred.push(deferral(ctx, entry));
-      if (outcome === 'sink trouble') {
+      order.hold(entry.event.paymentId);
+      deferred.push(deferral(ctx, entry, outcome.kind === 'defect' ? describeSafely(outcome.defect) : undefined));
+      if (outcome.kind === 'refused') {
+        answered = true;
+        troubleInARow = 0;
+      }
+      if (outcome.kind !== 'trouble') continue;
+      troubleInARow += 1;
+      if ((entry.attempts === 0 && !answered) || troubleInARow >= TROUBLE_IN_A_ROW) {
         stalled = true;
         break;
       }
     }
     // Deferrals first: if marking then fails, the delivered events go out again (at least once),
-    // but every refusal is counted and logged only once it is stored.
+    // but every failure is counted and logged only once it is stored.
     if (deferred.length > 0) {
       yield* callPort(() => ctx.ports.repository.deferDelivery(deferred), storage).pipe(
         Effect.mapError(toPaymentError('payment storage')),
@@ -97,20 +140,79 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
   });
 }
 
+/** `describeDefect`, which must not fail the batch, whatever odd value a sink threw. */
+function describeSafely(defect: unknown): string {
+  try {
+    return describeDefect(defect);
+  } catch {
+    return 'a defect that could not be described';
+  }
+}
+
+/** The order a batch offers its entries in. */
+interface DeliveryOrder {
+  /**
+   * The next entry to offer: of the payments not held back, the first entry left of each (order
+   * per payment), the oldest that has never failed, or else the oldest. Other payments' order
+   * does not depend on it, so a new event may go before one that failed before.
+   */
+  next(): OutboxEntry | undefined;
+  /** Holds back the rest of a payment's entries (one of them was not delivered). */
+  hold(paymentId: string): void;
+}
+
+function deliveryOrder(entries: readonly OutboxEntry[]): DeliveryOrder {
+  const taken = new Set<OutboxEntry>();
+  const held = new Set<string>();
+  // Every entry before `start` is taken or held back.
+  let start = 0;
+  const open = (entry: OutboxEntry) => !taken.has(entry) && !held.has(entry.event.paymentId);
+  return {
+    next() {
+      for (let entry = entries[start]; entry !== undefined && !open(entry); entry = entries[start]) start += 1;
+      const ahead = new Set<string>();
+      let oldest: OutboxEntry | undefined;
+      let chosen: OutboxEntry | undefined;
+      for (let index = start; index < entries.length && chosen === undefined; index++) {
+        const entry = entries[index];
+        if (entry === undefined || !open(entry) || ahead.has(entry.event.paymentId)) continue;
+        ahead.add(entry.event.paymentId);
+        if (entry.attempts === 0) chosen = entry;
+        else oldest ??= entry;
+      }
+      chosen ??= oldest;
+      if (chosen !== undefined) taken.add(chosen);
+      return chosen;
+    },
+    hold(paymentId) {
+      held.add(paymentId);
+    },
+  };
+}
+
 interface Deferral extends OutboxDeferral {
   readonly event: DomainEvent;
   readonly delayMs: number;
+  /** The publish threw or rejected: its defect as `describeDefect` puts it. */
+  readonly cause: string | undefined;
 }
 
-/** The next attempt of a refused event: `firstDelayMs` after its first failure, doubling up to `maxDelayMs`. */
-function deferral(ctx: EngineContext, entry: OutboxEntry): Deferral {
+/** The next attempt of an event not delivered: `firstDelayMs` after its first failure, doubling up to `maxDelayMs`. */
+function deferral(ctx: EngineContext, entry: OutboxEntry, cause: string | undefined): Deferral {
   const attempts = entry.attempts + 1;
   const { deliveryFirstDelayMs: first, deliveryMaxDelayMs: max } = ctx.options;
   const delayMs = Math.min(max, first * 2 ** Math.min(attempts - 1, 52));
-  return { sequence: entry.sequence, attempts, retryAt: ctx.ports.clock.now() + delayMs, event: entry.event, delayMs };
+  return {
+    sequence: entry.sequence,
+    attempts,
+    retryAt: ctx.ports.clock.now() + delayMs,
+    event: entry.event,
+    delayMs,
+    cause,
+  };
 }
 
-/** A warning per refusal, and an error once the delay has reached its cap. */
+/** A warning per refusal, and an error once the delay has reached its cap or when the publish threw. */
 function logDeferral(ctx: EngineContext, deferral: Deferral): void {
   const fields = {
     eventId: deferral.event.id,
@@ -118,7 +220,9 @@ function logDeferral(ctx: EngineContext, deferral: Deferral): void {
     attempts: deferral.attempts,
     retryAt: new Date(deferral.retryAt).toISOString(),
   };
-  if (deferral.delayMs >= ctx.options.deliveryMaxDelayMs) {
+  if (deferral.cause !== undefined) {
+    ctx.logger.error({ ...fields, cause: deferral.cause }, 'event sink threw for an event; it will be offered again');
+  } else if (deferral.delayMs >= ctx.options.deliveryMaxDelayMs) {
     ctx.logger.error(fields, "event sink keeps refusing an event; it and its payment's later events wait");
   } else {
     ctx.logger.warn(fields, 'event sink refused an event; it will be offered again');

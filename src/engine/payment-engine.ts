@@ -11,6 +11,7 @@ import { deepFreeze } from '../domain/immutable.js';
 import { createPaymentMachine } from '../machine/payment-machine.js';
 import type { PaymentMachine } from '../machine/payment-machine.js';
 import { logsAt, silentLogger } from '../ports/logger.js';
+import type { LogLevel, Logger } from '../ports/logger.js';
 import { completeChallenge } from './complete-challenge.js';
 import type { CompleteChallengeCommand } from './complete-challenge.js';
 import { createPayment } from './create-payment.js';
@@ -38,7 +39,13 @@ export interface PaymentEngineConfig extends PaymentEnginePorts {
 
 /** A running background worker (sweeper and event delivery). */
 export interface BackgroundWorker {
-  /** Stops after the current tick; resolves when stopped. */
+  /**
+   * Stops both loops: no new batch starts, nor a due payment of the sweeper batch under way. What
+   * is under way is finished, never cut short: a port call is awaited (up to its time-out and
+   * retries), and the events of the delivery batch under way are published and then marked
+   * delivered (when the store answers). Resolves once both loops have stopped; calling it again
+   * gives the same promise.
+   */
   stop(): Promise<void>;
 }
 
@@ -64,7 +71,13 @@ export interface PaymentEngine {
   sweep(): ResultAsync<SweepReport, PaymentError>;
   /** Delivers pending outbox events to the event sink; returns how many were delivered. */
   deliverEvents(): ResultAsync<number, PaymentError>;
-  /** Runs `sweep` and `deliverEvents` every `intervalMs` (default 1000) until stopped. */
+  /**
+   * Runs the sweeper and event delivery as two loops of their own, each every `intervalMs`
+   * (default 1000) after its last tick, until stopped: neither waits for the other (a hanging
+   * acquirer inquiry does not hold up delivery), and neither stops when the other fails. Throws a
+   * `RangeError` when `intervalMs` is not a number of milliseconds from 1 to 2^31 - 1 (0, a
+   * negative number or `NaN` would spin without pause; a longer one would never tick again).
+   */
   startBackgroundWorker(options?: { readonly intervalMs?: number }): BackgroundWorker;
   /** The lifecycle machine this engine steps (for diagrams and inspection). */
   readonly machine: PaymentMachine;
@@ -143,27 +156,73 @@ function describeCause(cause: Cause.Cause<PaymentError>): string {
   return described.length > 0 ? described.join('\n') : Cause.isInterruptedOnly(cause) ? 'interrupted' : 'unknown';
 }
 
+/** `describeCause`, for a handler that must not fail: a failure that is no `PaymentError` (a bug) cannot break it. */
+function describeCauseSafely(cause: Cause.Cause<PaymentError>): string {
+  try {
+    return describeCause(cause);
+  } catch {
+    return 'a failure that could not be described';
+  }
+}
+
 /**
  * A background tick's loop: runs `batch` back to back while it comes back full and made progress,
  * adding up what each did, up to `max` times, so that a backlog does not wait one
  * interval per batch. Between batches it lets the event loop serve requests: adapters that answer
- * at once (in memory) would otherwise hold it for the whole backlog.
+ * at once (in memory) would otherwise hold it for the whole backlog. It starts no batch once
+ * `stopRequested` says so.
  */
 function drain<B extends { readonly full: boolean }, T>(
   batch: Effect.Effect<B, PaymentError>,
   max: number,
+  stopRequested: () => boolean,
   sum: { readonly start: T; add(total: T, batch: B): T; progressed(batch: B): boolean },
 ): Effect.Effect<T, PaymentError> {
   return Effect.gen(function* () {
     let total = sum.start;
     for (let round = 0; round < max; round++) {
       if (round > 0) yield* Effect.sleep(Duration.zero);
+      if (stopRequested()) break;
       const result = yield* batch;
       total = sum.add(total, result);
       if (!result.full || !sum.progressed(result)) break;
     }
     return total;
   });
+}
+
+/** The longest `intervalMs`: Effect never wakes a sleep longer than a Node timer can wait. */
+const MAX_INTERVAL_MS = 2 ** 31 - 1;
+
+/**
+ * The host's logger, made unable to throw: a line that cannot be written is lost, and never takes
+ * the command or the background loop that wrote it along (a log transport that threw once used
+ * to stop the background worker for good). Methods are looked up at each call, as pino swaps
+ * them when its level changes.
+ */
+function guardLogger(logger: Logger): Logger {
+  if (logger === silentLogger) return logger;
+  const write =
+    (level: LogLevel) =>
+    (fields: Record<string, unknown>, message: string): void => {
+      try {
+        logger[level](fields, message);
+      } catch {
+        // Lost: there is nowhere left to say so.
+      }
+    };
+  const guarded: Logger = { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+  if (logger.isLevelEnabled === undefined) return guarded;
+  return {
+    ...guarded,
+    isLevelEnabled: (level) => {
+      try {
+        return logger.isLevelEnabled?.(level) ?? true;
+      } catch {
+        return true;
+      }
+    },
+  };
 }
 
 /** Payments a sweep moved on (conflicts and errors are not progress). */
@@ -178,7 +237,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const machine = createPaymentMachine(options);
   const ctx: EngineContext = {
     ports: config,
-    logger: config.logger ?? silentLogger,
+    logger: guardLogger(config.logger ?? silentLogger),
     machine,
     options: resolveEngineOptions(options),
     inspection: createInspection(machine, options.inspect),
@@ -189,39 +248,47 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const deliveryLock = Effect.unsafeMakeSemaphore(1);
   const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
 
-  const max = ctx.options.batchesPerTick;
-  const sweepTick = drain(sweepBatch(ctx), max, {
-    start: emptySweepReport,
-    add: (total, batch) => addSweepReports(total, batch.report),
-    progressed: (batch) => handled(batch.report) > 0,
-  });
-  const deliverTick = drain(deliveryLock.withPermits(1)(deliverBatch(ctx)), max, {
-    start: 0,
-    add: (total, batch) => total + batch.delivered,
-    // A batch that only deferred refused events made progress too (the next read passes them
-    // by), unless it ended because the sink seems down: then the tick ends as well.
-    progressed: (batch) => !batch.stalled && batch.delivered + batch.deferred > 0,
-  });
-  // Each part of a tick fails on its own: a sweep that fails does not keep events from being
-  // delivered, nor the other way round.
-  const part = <A>(name: string, program: Effect.Effect<A, PaymentError>, none: A) =>
+  /**
+   * A loop's tick, made total: whatever its program does (fails, dies), it ends in success, so
+   * that `Effect.repeat` goes on; what went wrong is logged (the logger cannot throw).
+   */
+  const total = <A>(part: string, program: Effect.Effect<A, PaymentError>, done: (value: A) => void) =>
     program.pipe(
+      Effect.tap((value) => Effect.sync(() => done(value))),
       Effect.catchAllCause((cause) =>
-        Effect.sync(() => {
-          ctx.logger.error({ part: name, cause: describeCause(cause) }, 'background tick failed');
-          return none;
-        }),
+        Effect.sync(() => ctx.logger.error({ part, cause: describeCauseSafely(cause) }, 'background tick failed')),
       ),
+      Effect.asVoid,
     );
-  const tick = Effect.all([part('sweep', sweepTick, emptySweepReport), part('delivery', deliverTick, 0)]).pipe(
-    Effect.tap(([report, delivered]) =>
-      Effect.sync(() => {
-        if (handled(report) + delivered > 0) {
-          ctx.logger.info({ ...report, delivered }, 'background tick');
-        }
+  const max = ctx.options.batchesPerTick;
+  const sweepTick = (stopRequested: () => boolean) =>
+    total(
+      'sweep',
+      drain(sweepBatch(ctx, stopRequested), max, stopRequested, {
+        start: emptySweepReport,
+        add: (sum, batch) => addSweepReports(sum, batch.report),
+        progressed: (batch) => handled(batch.report) > 0,
       }),
-    ),
-  );
+      (report) => {
+        if (handled(report) > 0) ctx.logger.info({ part: 'sweep', ...report }, 'background tick');
+      },
+    );
+  const deliveryTick = (stopRequested: () => boolean) =>
+    total(
+      'delivery',
+      drain(deliveryLock.withPermits(1)(deliverBatch(ctx)), max, stopRequested, {
+        start: { delivered: 0, deferred: 0 },
+        add: (sum, batch) => ({ delivered: sum.delivered + batch.delivered, deferred: sum.deferred + batch.deferred }),
+        // A batch that delivered made progress; so did one that only deferred events (the next
+        // read passes them by), unless it ended because the sink seems down: then the tick ends
+        // too. (After a stall that follows deliveries, the next batch's first new event ends it
+        // at once if the sink is down.)
+        progressed: (batch) => batch.delivered > 0 || (!batch.stalled && batch.deferred > 0),
+      }),
+      (sum) => {
+        if (sum.delivered > 0) ctx.logger.info({ part: 'delivery', ...sum }, 'background tick');
+      },
+    );
 
   return {
     machine: ctx.machine,
@@ -246,11 +313,28 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     sweep: () => runProgram('sweep', () => sweep(ctx)),
     deliverEvents: () => runProgram('deliverEvents', () => deliver),
     startBackgroundWorker: (workerOptions = {}) => {
-      const interval = Duration.millis(workerOptions.intervalMs ?? 1000);
+      const intervalMs = workerOptions.intervalMs ?? 1000;
+      if (!Number.isFinite(intervalMs) || intervalMs < 1 || intervalMs > MAX_INTERVAL_MS) {
+        throw new RangeError(
+          `intervalMs needs a number of milliseconds from 1 to ${MAX_INTERVAL_MS} (got ${String(intervalMs)})`,
+        );
+      }
+      const every = Schedule.spaced(Duration.millis(intervalMs));
+      let stopping = false;
+      const stopRequested = () => stopping;
       // A tick is never cut short (a delivery cut between publish and mark would publish again):
-      // stopping interrupts the sleep between ticks, or waits for the tick under way.
-      const fiber = Effect.runFork(Effect.uninterruptible(tick).pipe(Effect.repeat(Schedule.spaced(interval))));
-      return { stop: () => Effect.runPromise(Fiber.interrupt(fiber)).then(() => undefined) };
+      // stopping interrupts the sleep between ticks, and a tick under way starts no new batch.
+      const loop = (tick: Effect.Effect<void>) =>
+        Effect.runFork(Effect.uninterruptible(tick).pipe(Effect.repeat(every)));
+      const fibers = [loop(sweepTick(stopRequested)), loop(deliveryTick(stopRequested))];
+      let stopped: Promise<void> | undefined;
+      return {
+        stop: () => {
+          stopping = true;
+          stopped ??= Effect.runPromise(Fiber.interruptAll(fibers)).then(() => undefined);
+          return stopped;
+        },
+      };
     },
   };
 }

@@ -81,9 +81,13 @@ export interface SweepBatch {
  * One sweeper batch: expires what is due (hosted page and challenge deadlines, by the clock
  * port) and re-inquires authorizations whose outcome is unknown, at most `batchSize` of each.
  * Safe to run from several instances at once: every change is a versioned write, and a lost
- * race is counted, not failed.
+ * race is counted, not failed. Once `stopRequested` says so, payments not yet started are left
+ * for later (they stay due); those under way are finished.
  */
-export function sweepBatch(ctx: EngineContext): Effect.Effect<SweepBatch, PaymentError> {
+export function sweepBatch(
+  ctx: EngineContext,
+  stopRequested: () => boolean = () => false,
+): Effect.Effect<SweepBatch, PaymentError> {
   return Effect.gen(function* () {
     const limit = ctx.options.batchSize;
     const due = yield* callPort(() => ctx.ports.repository.findDue({ now: ctx.ports.clock.now(), limit }), {
@@ -92,10 +96,10 @@ export function sweepBatch(ctx: EngineContext): Effect.Effect<SweepBatch, Paymen
       retryTimeouts: true,
     }).pipe(Effect.mapError(toPaymentError('payment storage')));
     const work = [
-      ...due.expiries.map((record) => [record, expire(ctx, record)] as const),
-      ...due.inquiries.map((record) => [record, reconcile(ctx, record)] as const),
-    ].map(([record, effect]) =>
-      effect.pipe(
+      ...due.expiries.map((record) => [record, expire] as const),
+      ...due.inquiries.map((record) => [record, reconcile] as const),
+    ].map(([record, handle]) =>
+      Effect.suspend(() => (stopRequested() ? Effect.succeed<Handled>('skipped') : handle(ctx, record))).pipe(
         Effect.catchAll((error) =>
           Effect.sync((): Handled => {
             if (error.code === 'conflict') return 'conflicts';

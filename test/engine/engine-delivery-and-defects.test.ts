@@ -1,6 +1,8 @@
 import { err, okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
+import { TROUBLE_IN_A_ROW } from '../../src/engine/deliver-events.js';
+import { describeDefect } from '../../src/engine/describe-defect.js';
 import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
 import { directRequest } from '../support/requests.js';
 
@@ -316,4 +318,191 @@ describe('an adapter that throws for one payment (found by a reviewing helper)',
     expect(failures.length).toBeGreaterThan(0);
     expect(failures.every((log) => log.fields['part'] === 'sweep')).toBe(true);
   });
+});
+
+describe('events the sink keeps failing as retryable (found by a reviewing helper)', () => {
+  const answered500 = { code: 'unavailable', message: 'webhook answered 500', retryable: true } as const;
+
+  /** Payments whose events a consumer answers 500 for, each deferred once, and a sink that counts offers. */
+  async function poisoned(count: number, deliveryRetry = { firstDelayMs: 100, maxDelayMs: 100 }) {
+    const poison = new Set<string>();
+    const h = makeEngineHarness({ deliveryRetry }, 0, {
+      events: { failOn: (event: DomainEvent) => (poison.has(event.paymentId) ? answered500 : null) },
+    });
+    for (let index = 0; index < count; index++) {
+      poison.add(
+        (
+          await h.engine.createPayment({
+            client: compliantClient,
+            profileId: PROFILE,
+            body: directRequest('4242424242424242'),
+          })
+        )._unsafeUnwrap().id,
+      );
+    }
+    const offered: string[] = [];
+    const publish = h.events.publish.bind(h.events);
+    h.events.publish = (event, options) => {
+      offered.push(event.paymentId);
+      return publish(event, options);
+    };
+    // A new event that fails so, before the sink has delivered anything, may mean the sink is
+    // down: each batch ends at one.
+    for (let index = 0; index < count; index++) {
+      expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+    }
+    expect(offered).toEqual([...poison]);
+    const waiting = (await h.repository.readOutbox({ now: Number.MAX_SAFE_INTEGER, limit: 1000 }))._unsafeUnwrap();
+    expect(waiting.filter((entry) => entry.attempts === 1).map((entry) => entry.event.paymentId)).toEqual([...poison]);
+    return { h, poison, offered };
+  }
+
+  it('other payments are delivered while many of them are due again, batch after batch', async () => {
+    const { h, poison, offered } = await poisoned(12);
+    for (let round = 0; round < 5; round++) {
+      h.clock.advance(100); // every refused event is due again, ahead of the new ones in the outbox
+      offered.length = 0;
+      const fine = (
+        await h.engine.createPayment({
+          client: compliantClient,
+          profileId: PROFILE,
+          body: directRequest('5555555555554444'),
+        })
+      )._unsafeUnwrap();
+      expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
+      expect(
+        h.events
+          .events()
+          .filter((event) => event.paymentId === fine.id)
+          .map((event) => event.type),
+      ).toEqual(['payment.created', 'payment.succeeded']);
+      // The refused ones were offered again too, up to the limit of failures in a row.
+      expect(offered.filter((paymentId) => poison.has(paymentId))).toHaveLength(TROUBLE_IN_A_ROW);
+    }
+    expect(h.events.events().filter((event) => poison.has(event.paymentId))).toEqual([]);
+  });
+
+  it.each([
+    ['fails with retryable errors', 'fail'],
+    ['answers nothing (time-outs)', 'hang'],
+  ] as const)(
+    'a sink that %s while every waiting event has failed before costs a few events per batch',
+    async (_, how) => {
+      const h = makeEngineHarness({ batchSize: 50, timeouts: { eventSinkMs: 20 } });
+      for (let index = 0; index < 8; index++) {
+        await h.engine.createPayment({
+          client: compliantClient,
+          profileId: PROFILE,
+          body: directRequest('4242424242424242'),
+        });
+      }
+      let calls = 0;
+      h.events.publish = () => {
+        calls += 1;
+        return how === 'hang'
+          ? new Promise(() => undefined)
+          : err({ code: 'unavailable', message: 'connection refused', retryable: true });
+      };
+      for (let index = 0; index < 8; index++) expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+      expect(calls).toBe(8);
+      h.clock.advance(1000);
+      expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+      expect(calls).toBe(8 + TROUBLE_IN_A_ROW);
+      // A new event goes first and, failing so before anything was delivered, ends the batch.
+      await h.engine.createPayment({
+        client: compliantClient,
+        profileId: PROFILE,
+        body: directRequest('4242424242424242'),
+      });
+      h.clock.advance(2000);
+      expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+      expect(calls).toBe(8 + TROUBLE_IN_A_ROW + 1);
+    },
+  );
+
+  it('a new event that fails so after the sink delivered others concerns that event only', async () => {
+    let poison: string | null = null;
+    const h = makeEngineHarness({}, 0, {
+      events: { failOn: (event: DomainEvent) => (event.paymentId === poison ? answered500 : null) },
+    });
+    const create = async (card: string) =>
+      (
+        await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(card) })
+      )._unsafeUnwrap();
+    const first = await create('4242424242424242');
+    poison = (await create('5555555555554444')).id;
+    const third = await create('4242424242424242');
+    expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(4);
+    expect(h.events.events().map((event) => event.paymentId)).toEqual([first.id, first.id, third.id, third.id]);
+  });
+});
+
+describe('a publish that throws or rejects (found by a reviewing helper)', () => {
+  it.each([
+    ['throws', 'throw'],
+    ['rejects', 'reject'],
+  ] as const)(
+    'a publish that %s for one event defers that event only: the rest is delivered and marked, once',
+    async (_, how) => {
+      const h = makeEngineHarness();
+      const ids: string[] = [];
+      for (let index = 0; index < 3; index++) {
+        ids.push(
+          (
+            await h.engine.createPayment({
+              client: compliantClient,
+              profileId: PROFILE,
+              body: directRequest('4242424242424242'),
+            })
+          )._unsafeUnwrap().id,
+        );
+      }
+      const [first, poison, third] = ids;
+      const thrown = new Error('fetch failed: POST https://shop.test/hook?pan=4242424242424242');
+      let broken = true;
+      const publish = h.events.publish.bind(h.events);
+      h.events.publish = (event, options) => {
+        if (broken && event.paymentId === poison && event.type === 'payment.succeeded') {
+          if (how === 'throw') throw thrown;
+          return Promise.reject(thrown);
+        }
+        return publish(event, options);
+      };
+
+      expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(5);
+      const delivered = () => h.events.events().map((event) => [event.paymentId, event.type]);
+      expect(delivered()).toEqual([
+        [first, 'payment.created'],
+        [first, 'payment.succeeded'],
+        [poison, 'payment.created'],
+        [third, 'payment.created'],
+        [third, 'payment.succeeded'],
+      ]);
+      // Marked: nothing goes out again; the failed event waits for its back-off.
+      expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
+      expect(h.events.events()).toHaveLength(5);
+      const [waiting] = (await h.repository.readOutbox({ now: h.clock.now() + 1000, limit: 10 }))._unsafeUnwrap();
+      expect([waiting?.event.paymentId, waiting?.event.type, waiting?.attempts]).toEqual([
+        poison,
+        'payment.succeeded',
+        1,
+      ]);
+
+      const logged = h.logs.filter((line) => line.level === 'error');
+      expect(logged.map((line) => line.message)).toEqual(['event sink threw for an event; it will be offered again']);
+      expect(logged[0]?.fields).toEqual({
+        eventId: waiting?.event.id,
+        paymentId: poison,
+        attempts: 1,
+        retryAt: new Date(h.clock.now() + 1000).toISOString(),
+        cause: describeDefect(thrown),
+      });
+      expect(JSON.stringify(h.logs)).not.toContain('4242424242424242');
+
+      broken = false;
+      h.clock.advance(1000);
+      expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(1);
+      expect(delivered().at(-1)).toEqual([poison, 'payment.succeeded']);
+    },
+  );
 });
