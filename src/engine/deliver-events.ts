@@ -106,7 +106,7 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
         continue;
       }
       order.hold(entry.event.paymentId);
-      deferred.push(deferral(ctx, entry, outcome.kind === 'defect' ? describeSafely(outcome.defect) : undefined));
+      deferred.push(deferral(ctx, entry, outcome.kind === 'defect' ? describeDefect(outcome.defect) : undefined));
       if (outcome.kind === 'refused') {
         answered = true;
         troubleInARow = 0;
@@ -138,15 +138,6 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
       stalled,
     };
   });
-}
-
-/** `describeDefect`, which must not fail the batch, whatever odd value a sink threw. */
-function describeSafely(defect: unknown): string {
-  try {
-    return describeDefect(defect);
-  } catch {
-    return 'a defect that could not be described';
-  }
 }
 
 /** The order a batch offers its entries in. */
