@@ -1,18 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createMemoryCardVault,
-  createMemoryEventSink,
-  createMemoryPaymentRepository,
-  createSequentialIdGenerator,
-  createTestClock,
-} from '../../adapters/memory/index.js';
-import { createSandboxAcquirer, createSandboxThreeDSProvider } from '../../adapters/sandbox/index.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { createPaymentEngine } from '../../src/index.js';
-import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
+import { makeEngineHarness } from '../support/engine-harness.js';
 import type { EngineHarness } from '../support/engine-harness.js';
-import { MINUTE, PROFILE, VISA, createDirect, createHosted, stored } from '../support/engine-helpers.js';
-import { directRequest } from '../support/requests.js';
+import { MINUTE, VISA, createDirect, createHosted, stored } from '../support/engine-helpers.js';
 
 /** A promise and the function that settles it. */
 function gate(): { readonly opened: Promise<void>; open(): void } {
@@ -144,26 +134,8 @@ describe('background worker: stop (found by a reviewing helper)', () => {
 
 describe('background worker: a logger that throws (found by a reviewing helper)', () => {
   function engineWith(logger: Logger) {
-    const clock = createTestClock();
-    const events = createMemoryEventSink();
-    const engine = createPaymentEngine({
-      repository: createMemoryPaymentRepository(),
-      acquirer: createSandboxAcquirer(),
-      threeDS: createSandboxThreeDSProvider({
-        secret: 'secret',
-        challengeUrl: (paymentId, transactionId) => `https://acs.test/${paymentId}/${transactionId}`,
-      }),
-      cardVault: createMemoryCardVault(clock),
-      clock,
-      ids: createSequentialIdGenerator(0),
-      events,
-      logger,
-    });
-    const create = async () =>
-      (
-        await engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(VISA) })
-      )._unsafeUnwrap();
-    return { engine, events, create };
+    const h = makeEngineHarness({}, 0, { logger });
+    return { engine: h.engine, events: h.events, create: () => createDirect(h, VISA) };
   }
 
   it('a logger that throws once does not stop the worker', async () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/index.js';
 import { TROUBLE_IN_A_ROW } from '../../src/engine/deliver-events.js';
 import { describeDefect } from '../../src/engine/describe-defect.js';
-import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
+import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
+import { createDirect } from '../support/engine-helpers.js';
 import { directRequest } from '../support/requests.js';
 
 const PROFILE = 'profile_0001';
@@ -23,6 +24,18 @@ function refusingHarness(refused: ReadonlySet<string>, retryable: boolean) {
       await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(card) })
     )._unsafeUnwrap();
   return { h, create };
+}
+
+/** Makes the harness's sink fail every publish, retryable (`fail`) or by never answering (`hang`); counts the calls. */
+function sinkDown(h: EngineHarness, how: 'fail' | 'hang'): { readonly count: number } {
+  const calls = { count: 0 };
+  h.events.publish = () => {
+    calls.count += 1;
+    return how === 'hang'
+      ? new Promise(() => undefined)
+      : err({ code: 'unavailable', message: 'connection refused', retryable: true });
+  };
+  return calls;
 }
 
 describe('event delivery order', () => {
@@ -173,17 +186,11 @@ describe('event delivery order', () => {
         body: directRequest('4242424242424242'),
       });
     }
-    let calls = 0;
-    h.events.publish = () => {
-      calls += 1;
-      return how === 'hang'
-        ? new Promise(() => undefined)
-        : err({ code: 'unavailable', message: 'connection refused', retryable: true });
-    };
+    const calls = sinkDown(h, how);
     const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await worker.stop();
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     const [first] = (await h.repository.readOutbox({ now: h.clock.now() + 1000, limit: 1 }))._unsafeUnwrap();
     expect(first?.attempts).toBe(1);
   });
@@ -330,15 +337,7 @@ describe('events the sink keeps failing as retryable (found by a reviewing helpe
       events: { failOn: (event: DomainEvent) => (poison.has(event.paymentId) ? answered500 : null) },
     });
     for (let index = 0; index < count; index++) {
-      poison.add(
-        (
-          await h.engine.createPayment({
-            client: compliantClient,
-            profileId: PROFILE,
-            body: directRequest('4242424242424242'),
-          })
-        )._unsafeUnwrap().id,
-      );
+      poison.add((await createDirect(h, '4242424242424242')).id);
     }
     const offered: string[] = [];
     const publish = h.events.publish.bind(h.events);
@@ -362,13 +361,7 @@ describe('events the sink keeps failing as retryable (found by a reviewing helpe
     for (let round = 0; round < 5; round++) {
       h.clock.advance(100); // every refused event is due again, ahead of the new ones in the outbox
       offered.length = 0;
-      const fine = (
-        await h.engine.createPayment({
-          client: compliantClient,
-          profileId: PROFILE,
-          body: directRequest('5555555555554444'),
-        })
-      )._unsafeUnwrap();
+      const fine = await createDirect(h, '5555555555554444');
       expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
       expect(
         h.events
@@ -390,33 +383,19 @@ describe('events the sink keeps failing as retryable (found by a reviewing helpe
     async (_, how) => {
       const h = makeEngineHarness({ batchSize: 50, timeouts: { eventSinkMs: 20 } });
       for (let index = 0; index < 8; index++) {
-        await h.engine.createPayment({
-          client: compliantClient,
-          profileId: PROFILE,
-          body: directRequest('4242424242424242'),
-        });
+        await createDirect(h, '4242424242424242');
       }
-      let calls = 0;
-      h.events.publish = () => {
-        calls += 1;
-        return how === 'hang'
-          ? new Promise(() => undefined)
-          : err({ code: 'unavailable', message: 'connection refused', retryable: true });
-      };
+      const calls = sinkDown(h, how);
       for (let index = 0; index < 8; index++) expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
-      expect(calls).toBe(8);
+      expect(calls.count).toBe(8);
       h.clock.advance(1000);
       expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
-      expect(calls).toBe(8 + TROUBLE_IN_A_ROW);
+      expect(calls.count).toBe(8 + TROUBLE_IN_A_ROW);
       // A new event goes first and, failing so before anything was delivered, ends the batch.
-      await h.engine.createPayment({
-        client: compliantClient,
-        profileId: PROFILE,
-        body: directRequest('4242424242424242'),
-      });
+      await createDirect(h, '4242424242424242');
       h.clock.advance(2000);
       expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(0);
-      expect(calls).toBe(8 + TROUBLE_IN_A_ROW + 1);
+      expect(calls.count).toBe(8 + TROUBLE_IN_A_ROW + 1);
     },
   );
 
@@ -425,13 +404,9 @@ describe('events the sink keeps failing as retryable (found by a reviewing helpe
     const h = makeEngineHarness({}, 0, {
       events: { failOn: (event: DomainEvent) => (event.paymentId === poison ? answered500 : null) },
     });
-    const create = async (card: string) =>
-      (
-        await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(card) })
-      )._unsafeUnwrap();
-    const first = await create('4242424242424242');
-    poison = (await create('5555555555554444')).id;
-    const third = await create('4242424242424242');
+    const first = await createDirect(h, '4242424242424242');
+    poison = (await createDirect(h, '5555555555554444')).id;
+    const third = await createDirect(h, '4242424242424242');
     expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(4);
     expect(h.events.events().map((event) => event.paymentId)).toEqual([first.id, first.id, third.id, third.id]);
   });
@@ -447,15 +422,7 @@ describe('a publish that throws or rejects (found by a reviewing helper)', () =>
       const h = makeEngineHarness();
       const ids: string[] = [];
       for (let index = 0; index < 3; index++) {
-        ids.push(
-          (
-            await h.engine.createPayment({
-              client: compliantClient,
-              profileId: PROFILE,
-              body: directRequest('4242424242424242'),
-            })
-          )._unsafeUnwrap().id,
-        );
+        ids.push((await createDirect(h, '4242424242424242')).id);
       }
       const [first, poison, third] = ids;
       const thrown = new Error('fetch failed: POST https://shop.test/hook?pan=4242424242424242');

@@ -1,5 +1,4 @@
-import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import express from 'express';
 import { ok } from 'neverthrow';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import type { HttpAnswer } from '../../adapters/http/http-answer.js';
 import { createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
 import { serveNodeRequest } from '../../adapters/http/node-listener.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
+import { closeAll, listenApp } from '../express/support/express-host.js';
 import { hostedRequest } from '../support/requests.js';
 import { makeApi, TOKENS, type LogLine } from './support/api-harness.js';
 import { call, post } from './support/client.js';
@@ -33,22 +33,7 @@ const replayingUnwritable: IdempotencyStore = {
   purgeExpired: () => ok(0),
 };
 
-let server: Server | undefined;
-
-afterEach(async () => {
-  await new Promise<void>((resolve) => {
-    if (server === undefined) return resolve();
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  server = undefined;
-});
-
-async function listen(listener: RequestListener): Promise<string> {
-  server = createHttpServer(listener);
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+afterEach(closeAll);
 
 const ENTRY_POINTS: readonly (readonly [string, (options: FetchHandlerOptions) => RequestListener])[] = [
   [
@@ -68,7 +53,7 @@ const writeFailures = (logs: readonly LogLine[]) =>
 describe.each(ENTRY_POINTS)('an API answer node refuses to write, served by %s', (_name, serve) => {
   it('is a logged 500 problem document written by paystate, and the connection goes on', async () => {
     const api = makeApi();
-    const origin = await listen(
+    const origin = await listenApp(
       serve({ ...api.handlerOptions, idempotency: replayingUnwritable, problemTypeBase: 'urn:test:' }),
     );
     const url = `${origin}/v1/profiles/profile_alpha_main/payments`;
@@ -91,7 +76,7 @@ describe.each(ENTRY_POINTS)('an API answer node refuses to write, served by %s',
 describe('writeAnswer', () => {
   it('answers a HEAD with the 500 head only', async () => {
     const answering: ApiHandler = async () => UNWRITABLE;
-    const origin = await listen((req, res) => {
+    const origin = await listenApp((req, res) => {
       void serveNodeRequest(answering, req, res, { basePath: '' }, () => undefined);
     });
     const head = await call(`${origin}/v1/anything`, { method: 'HEAD' });

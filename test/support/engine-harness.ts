@@ -16,7 +16,7 @@ import {
   createSandboxThreeDSProvider,
 } from '../../adapters/sandbox/index.js';
 import type { SandboxAcquirerOptions, SandboxThreeDSOptions } from '../../adapters/sandbox/index.js';
-import type { Client, Payment, PaymentEngine, PaymentEngineOptions } from '../../src/index.js';
+import type { Client, Logger, Payment, PaymentEngine, PaymentEngineOptions } from '../../src/index.js';
 import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import { createPaymentEngine } from '../../src/index.js';
 
@@ -44,6 +44,8 @@ export interface HarnessAdapterOptions {
   readonly repository?: MemoryPaymentRepositoryOptions;
   /** What the engine gets in place of the memory repository (which the harness still exposes). */
   readonly wrapRepository?: (repository: MemoryPaymentRepository) => PaymentRepository;
+  /** The engine's logger instead of the one that collects `logs` (which then stays empty). */
+  readonly logger?: Logger;
 }
 
 /** What the simulated issuer page would post back for a payment's challenge, signed with `secret`. */
@@ -92,7 +94,7 @@ export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0, 
     clock,
     ids,
     events,
-    logger,
+    logger: adapters.logger ?? logger,
     options: { retries: 0, ...options },
   });
 

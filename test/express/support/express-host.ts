@@ -1,6 +1,5 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import { clientIpFromHeader, createHostedPageHandler } from '../../../adapters/hosted-page/index.js';
 import type { FetchHandlerOptions } from '../../../adapters/http/index.js';
 import { TOKENS, type ApiHarness } from '../../http/support/api-harness.js';
@@ -13,8 +12,8 @@ export const RETURN_URL = 'https://shop.example/return?order=1';
 
 const servers = new Set<Server>();
 
-/** Serves an Express app on 127.0.0.1, on a free port; `closeAll` stops it. */
-export async function listenApp(app: Express): Promise<string> {
+/** Serves an Express app (or any request listener) on 127.0.0.1, on a free port; `closeAll` stops it. */
+export async function listenApp(app: RequestListener): Promise<string> {
   const server = createHttpServer(app);
   servers.add(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
