@@ -22,7 +22,10 @@ export function createServer(source: FetchHandlerOptions | FetchHandler): Expres
     writeAnswer(req, res, problemAnswer(problem('not_found', 'No such resource'), source.problemTypeBase));
   });
   app.use(
-    paystateErrorHandler(source.problemTypeBase === undefined ? {} : { problemTypeBase: source.problemTypeBase }),
+    paystateErrorHandler({
+      ...(source.problemTypeBase !== undefined && { problemTypeBase: source.problemTypeBase }),
+      ...(source.logger !== undefined && { logger: source.logger }),
+    }),
   );
   return app;
 }

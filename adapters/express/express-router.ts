@@ -1,6 +1,12 @@
 import express, { type Router } from 'express';
 import type { FetchHandler } from '../http/fetch-handler.js';
-import { isFetchMethod, sendFetchResponse, sendNotImplemented, toFetchRequest } from '../node/fetch-bridge.js';
+import {
+  isFetchMethod,
+  sendFetchResponse,
+  sendNotImplemented,
+  toFetchRequest,
+  type SendFetchResponseOptions,
+} from '../node/fetch-bridge.js';
 import { stampExpressClientIp } from './client-address.js';
 import { consumedBody } from './consumed-body.js';
 
@@ -10,20 +16,22 @@ import { consumedBody } from './consumed-body.js';
  * whether or not the host parsed the body before (see `consumedBody`). Pass the mount point as
  * the handler's `basePath` so that links resolve; `paystate(options)` does that by itself.
  * Methods a fetch `Request` cannot carry (`TRACE`, `CONNECT`) are answered 501. The client's
- * address for the hosted page (`clientIpFromHeader`) is `req.ip` (see `paystate`).
+ * address for the hosted page (`clientIpFromHeader`) is `req.ip` (see `paystate`). A response
+ * node refuses to write (a header value with a control character) is logged to `options.logger`
+ * and answered `500 internal_error`, its problem `type` under `options.problemTypeBase`.
  */
-export function createExpressRouter(handler: FetchHandler): Router {
+export function createExpressRouter(handler: FetchHandler, options: SendFetchResponseOptions = {}): Router {
   const router = express.Router();
   router.use((req, res, next) => {
     if (!isFetchMethod(req.method)) {
-      sendNotImplemented(req, res);
+      sendNotImplemented(req, res, options.problemTypeBase);
       return;
     }
     stampExpressClientIp(req);
     const body = consumedBody(req);
     const request = toFetchRequest(req, { url: req.url, ...(body !== undefined && { body }) });
     handler(request)
-      .then((response) => sendFetchResponse(req, res, response))
+      .then((response) => sendFetchResponse(req, res, response, options))
       .catch(next);
   });
   return router;

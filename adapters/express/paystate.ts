@@ -22,6 +22,8 @@ export type PaystateExpressOptions = FetchHandlerOptions;
  * - The client's address for the hosted page (`clientIpFromHeader`) is `req.ip`, which follows
  *   the app's `trust proxy` setting; a value the client sent in that header is replaced.
  * - Works whether or not the host registered `express.json()` before it (see `consumedBody`).
+ * - A page response node refuses to write (a header value with a control character) is logged
+ *   and answered `500 internal_error` (see `sendFetchResponse`).
  */
 export function paystate(options: PaystateExpressOptions): Router {
   const api = createApiHandler(options);
@@ -40,7 +42,7 @@ export function paystate(options: PaystateExpressOptions): Router {
           ? undefined
           : await pages(toFetchRequest(req, { url: target, ...(body !== undefined && { body }) }));
       if (page === undefined) next();
-      else await sendFetchResponse(req, res, page);
+      else await sendFetchResponse(req, res, page, serve);
     };
     const serve: NodeServeOptions = {
       basePath: fixedBase ?? req.baseUrl,

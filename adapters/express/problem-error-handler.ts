@@ -1,41 +1,89 @@
 import type { ErrorRequestHandler } from 'express';
+import type { Logger } from '../../src/ports/logger.js';
 import { problem, problemAnswer, type Problem } from '../http/problem-details.js';
 import { writeAnswer } from '../http/node-listener.js';
 
-function problemOf(error: unknown): Problem | undefined {
-  const type = typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
-  switch (type) {
+const UNREADABLE = 'The request body could not be read';
+
+/**
+ * Codes of the errors node's zlib gives for a body that is not what its `Content-Encoding` says
+ * (gzip and deflate `Z_…`, brotli `ERR__ERROR_…`, zstd `ZSTD_error_…`): body-parser hands them on
+ * as they are, with status 400 and no `type`.
+ */
+const DECOMPRESSION_ERROR = /^(?:Z_|ERR__ERROR_|ZSTD_error_)/;
+
+/** An error a body parser (body-parser 1 and 2, as `express.json()` and the others) passed to `next`. */
+interface ParserError {
+  readonly type?: unknown;
+  readonly status?: unknown;
+  readonly code?: unknown;
+}
+
+/**
+ * The problem of a body parser's error, by its `type` (body-parser's and raw-body's, listed in
+ * their sources); undefined for any other error. The details are fixed texts: the error's own
+ * message and its `body` may quote the request body, card number included.
+ */
+function problemOf(error: ParserError): Problem | undefined {
+  switch (error.type) {
     case 'entity.parse.failed':
       return problem('invalid_json', 'The request body is not valid JSON');
+    case 'entity.verify.failed':
+      // The host's `verify` callback refused the body (body-parser answers 403 by default).
+      return problem('validation_failed', 'The request body was refused');
     case 'entity.too.large':
       return problem('payload_too_large', 'The request body is too large');
+    case 'parameters.too.many':
+      return problem('payload_too_large', 'The form body has too many fields');
+    case 'querystring.parse.rangeError':
+    case 'paystate.body.unencodable':
+      return problem('validation_failed', 'The form body cannot be read: it is nested too deeply or is not form data');
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return problem('unsupported_media_type', 'Send the request body as application/json (UTF-8)');
-    case 'paystate.body.unencodable':
-      return problem('validation_failed', 'The form body cannot be read: it is nested too deeply or is not form data');
     case 'request.aborted':
     case 'request.size.invalid':
+      return problem('invalid_json', UNREADABLE);
     case 'stream.encoding.set':
     case 'stream.not.readable':
-      return problem('invalid_json', 'The request body could not be read');
+      // raw-body's "developer errors" (status 500): the host set an encoding on the request, or
+      // something read it without telling the parser. Nothing the client can fix.
+      return problem('internal_error', 'The request body could not be read by the server');
+    case undefined:
+      return error.status === 400 && typeof error.code === 'string' && DECOMPRESSION_ERROR.test(error.code)
+        ? problem('invalid_json', UNREADABLE)
+        : undefined;
     default:
       return undefined;
   }
 }
 
+/** Options of `paystateErrorHandler`. */
+export interface PaystateErrorHandlerOptions {
+  /** Prefix of the problem `type` URIs. Default `urn:paystate:problem:`. */
+  readonly problemTypeBase?: string;
+  /** Receives the parser errors answered `500` (the host's set-up, not the request). Default: none. */
+  readonly logger?: Logger;
+}
+
 /**
  * Express error middleware that answers the errors of a body parser the host registered before
- * paystate (`express.json()`: malformed JSON, too large, bad charset) with paystate's problem
- * documents instead of Express's HTML page. Mount it on the same path as `paystate()`:
- * `app.use('/payments', paystateErrorHandler())`. Other errors go on to the next handler.
+ * paystate (`express.json()`, `express.urlencoded()`, …: malformed JSON, too large, too many form
+ * fields, bad charset or encoding, a body that does not decompress, a `verify` callback that
+ * refused it) with paystate's problem documents instead of Express's HTML page, never quoting the
+ * body. Mount it on the same path as `paystate()`: `app.use('/payments', paystateErrorHandler())`.
+ * Other errors go on to the next handler.
  */
-export function paystateErrorHandler(options: { readonly problemTypeBase?: string } = {}): ErrorRequestHandler {
+export function paystateErrorHandler(options: PaystateErrorHandlerOptions = {}): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
-    const found = problemOf(error);
+    const found = typeof error === 'object' && error !== null ? problemOf(error) : undefined;
     if (found === undefined || res.headersSent) {
       next(error);
       return;
+    }
+    if (found.code === 'internal_error') {
+      const { type } = error as ParserError;
+      options.logger?.error({ method: req.method, type }, 'a body parser before paystate failed');
     }
     writeAnswer(req, res, problemAnswer(found, options.problemTypeBase));
   };

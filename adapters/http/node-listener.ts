@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { err, ok, type Result } from 'neverthrow';
 import type { Logger } from '../../src/ports/logger.js';
+import { stampClientIp } from '../hosted-page/client-ip.js';
 import {
   closeWhenBodyUnread,
   isBodyConsumed,
@@ -8,8 +9,10 @@ import {
   isFetchMethod,
   originFormTarget,
   sendFetchResponse,
+  sendInternalError,
   sendNotImplemented,
   toFetchRequest,
+  type SendFetchResponseOptions,
 } from '../node/fetch-bridge.js';
 import { createApiHandler, type ApiHandler } from './api-handler.js';
 import { normalizeBasePath } from './base-path.js';
@@ -189,34 +192,48 @@ export async function serveNodeRequest(
   else writeAnswer(req, res, answer, options);
 }
 
+/** Options of `createNodeListener`: those of `createFetchHandler`, and where the client's address comes from. */
+export interface NodeListenerOptions extends FetchHandlerOptions {
+  /**
+   * The client's address as `pages` get it (the hosted page's `clientIpFromHeader`). Default: the
+   * socket's (`req.socket.remoteAddress`), as Express's `req.ip` without `trust proxy`; behind a
+   * proxy you trust, return the address it forwards. Whatever the client sent in
+   * `X-Paystate-Client-IP` is replaced.
+   */
+  readonly clientAddress?: (req: IncomingMessage) => string | undefined;
+}
+
 /**
  * A `node:http` request listener serving the v1 API and `pages`:
  * `http.createServer(createNodeListener(options)).listen(3000)`. Equivalent to bridging
  * `createFetchHandler(options)` with `createNodeRequestListener` from `paystate/node`, but
- * the API requests skip building fetch objects.
+ * the API requests skip building fetch objects. The pages get the client's address in
+ * `X-Paystate-Client-IP` (see `clientAddress`), as with `paystate()` in Express.
  */
-export function createNodeListener(options: FetchHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createNodeListener(options: NodeListenerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const api = createApiHandler(options);
   const basePath = normalizeBasePath(options.basePath);
   const fetchHandler: FetchHandler = createFetchHandler(options);
-  const fallback = (req: IncomingMessage, res: ServerResponse) => async () => {
-    if (isFetchMethod(req.method)) await sendFetchResponse(req, res, await fetchHandler(toFetchRequest(req)));
-    else sendNotImplemented(req, res, options.problemTypeBase);
-  };
-  const serve: NodeServeOptions = {
-    basePath,
+  const { clientAddress } = options;
+  const sendOptions: SendFetchResponseOptions = {
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
   };
+  const fallback = (req: IncomingMessage, res: ServerResponse) => async () => {
+    if (!isFetchMethod(req.method)) {
+      sendNotImplemented(req, res, options.problemTypeBase);
+      return;
+    }
+    // The hosted page sends the cardholder's address to 3DS: the socket's, never the client's word.
+    stampClientIp(req, clientAddress === undefined ? req.socket.remoteAddress : clientAddress(req));
+    await sendFetchResponse(req, res, await fetchHandler(toFetchRequest(req)), sendOptions);
+  };
+  const serve: NodeServeOptions = { basePath, ...sendOptions };
   return (req, res) => {
     serveNodeRequest(api, req, res, serve, fallback(req, res)).catch((error: unknown) => {
       options.logger?.error({ error }, 'node listener failed');
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/problem+json' });
-        res.end(JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'internal_error' }));
-      } else {
-        res.destroy();
-      }
+      if (res.headersSent) res.destroy();
+      else sendInternalError(req, res, 'An unexpected error occurred', options.problemTypeBase);
     });
   };
 }

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../src/ports/logger.js';
-import { DEFAULT_PROBLEM_TYPE_BASE, serverProblemDocument, type ServerProblemCode } from '../http/problem-details.js';
+import { stampClientIp } from '../hosted-page/client-ip.js';
+import {
+  DEFAULT_PROBLEM_TYPE_BASE,
+  problem,
+  problemAnswer,
+  serverProblemDocument,
+  type ServerProblemCode,
+} from '../http/problem-details.js';
 
 /** Any fetch-standard handler (paystate's `createFetchHandler`, a Hono app's `fetch`, …). */
 export type FetchRequestHandler = (request: Request) => Promise<Response>;
@@ -240,12 +247,21 @@ async function streamBody(res: ServerResponse, body: ReadableStream<Uint8Array>)
   res.end();
 }
 
+/** Responses `closeWhenBodyUnread` already arranged to close after: it arranges that once. */
+const closingAfterAnswer = new WeakSet<ServerResponse>();
+
 /**
  * When the answer goes out before the request body was read to its end (a 413), the connection
  * is closed after the answer instead of reading an unbounded rest. Call before writing the head.
  */
 export function closeWhenBodyUnread(req: IncomingMessage, res: ServerResponse): void {
+  if (closingAfterAnswer.has(res)) {
+    // A second head (the 500 written instead of a refused response) says so again.
+    res.setHeader('connection', 'close');
+    return;
+  }
   if (isBodyConsumed(req) || !hasBody(req)) return;
+  closingAfterAnswer.add(res);
   res.setHeader('connection', 'close');
   res.once('finish', () => {
     req.resume();
@@ -254,12 +270,26 @@ export function closeWhenBodyUnread(req: IncomingMessage, res: ServerResponse): 
 }
 
 /**
- * Writes a fetch `Response` to a node:http (or Express) response. A body with a `Content-Length`
- * is sent in one write; others stream with backpressure. When the handler answered before
- * reading the whole request body (a 413), the connection is closed after the answer rather than
- * reading an unbounded rest.
+ * Answers `500 internal_error` as a problem document (its `type` being `typeBase` and the code),
+ * in one write with its `Content-Length`, so that a keep-alive connection goes on. Only before
+ * the head went out; headers set on `res` before (other than those of a refused response, which
+ * the caller removes) go out with it.
  */
-export async function sendFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+export function sendInternalError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  detail: string,
+  typeBase: string = DEFAULT_PROBLEM_TYPE_BASE,
+): void {
+  const answer = problemAnswer(problem('internal_error', detail), typeBase);
+  closeWhenBodyUnread(req, res);
+  // A reason phrase the refused response set must not stay on the 500.
+  res.statusMessage = '';
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body, 'utf8') });
+  res.end(req.method === 'HEAD' ? undefined : answer.body, 'utf8');
+}
+
+async function writeFetchResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   if (response.statusText !== '') res.statusMessage = response.statusText;
   copyHeaders(res, response);
@@ -273,39 +303,98 @@ export async function sendFetchResponse(req: IncomingMessage, res: ServerRespons
   }
 }
 
-export interface NodeRequestListenerOptions {
-  /** Receives handler failures (a handler that rejects). Default: none. */
+/** How `sendFetchResponse` reports a response it cannot write. */
+export interface SendFetchResponseOptions {
+  /** Receives the failure. Default: none. */
   readonly logger?: Logger;
+  /** Prefix of the problem `type` of the `500` written instead. Default `urn:paystate:problem:`. */
+  readonly problemTypeBase?: string;
+}
+
+/**
+ * Writes a fetch `Response` to a node:http (or Express) response. A body with a `Content-Length`
+ * is sent in one write; others stream with backpressure. When the handler answered before
+ * reading the whole request body (a 413), the connection is closed after the answer rather than
+ * reading an unbounded rest.
+ *
+ * Never rejects. A response node refuses to write (a header value with a control character,
+ * which fetch's `Headers` lets through and `res.setHeader` refuses with `ERR_INVALID_CHAR`), or
+ * whose body fails, is logged and answered `500 internal_error` instead, without any of its
+ * headers; when the head already went out, the connection is closed.
+ */
+export async function sendFetchResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  options: SendFetchResponseOptions = {},
+): Promise<void> {
+  try {
+    await writeFetchResponse(req, res, response);
+  } catch (error) {
+    if (!response.bodyUsed) response.body?.cancel().catch(() => undefined);
+    if (res.headersSent) {
+      res.destroy();
+    } else {
+      // Headers of the refused response that were set before node refused one must not go out.
+      for (const name of response.headers.keys()) res.removeHeader(name);
+      try {
+        sendInternalError(req, res, 'The response could not be written', options.problemTypeBase);
+      } catch {
+        res.destroy();
+      }
+    }
+    logQuietly(options.logger, { method: req.method, status: response.status, error }, 'could not write the response');
+  }
+}
+
+/** Logs an error; a logger that throws cannot turn an answered failure into an unhandled one. */
+function logQuietly(logger: Logger | undefined, fields: Record<string, unknown>, message: string): void {
+  try {
+    logger?.error(fields, message);
+  } catch {
+    // Nothing left to tell it with.
+  }
+}
+
+export interface NodeRequestListenerOptions extends SendFetchResponseOptions {
+  /**
+   * The client's address as the hosted page gets it (`clientIpFromHeader`). Default: the socket's
+   * (`req.socket.remoteAddress`); behind a proxy you trust, the address it forwards. Whatever the
+   * client sent in `X-Paystate-Client-IP` is replaced.
+   */
+  readonly clientAddress?: (req: IncomingMessage) => string | undefined;
 }
 
 /**
  * A `node:http` request listener serving a fetch-standard handler:
  * `http.createServer(createNodeRequestListener(handler)).listen(3000)`.
- * A handler that rejects gets a logged `500`; a method fetch cannot carry (`TRACE`, `CONNECT`)
- * a `501`.
+ * A handler that rejects, or a response node cannot write, gets a logged `500`; a method fetch
+ * cannot carry (`TRACE`, `CONNECT`) a `501`. The request carries the client's address for the
+ * hosted page (`clientIpFromHeader`): the socket's, unless `clientAddress` says otherwise.
  */
 export function createNodeRequestListener(
   handler: FetchRequestHandler,
   options: NodeRequestListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const { logger, problemTypeBase, clientAddress } = options;
   return (req, res) => {
     if (!isFetchMethod(req.method)) {
-      sendNotImplemented(req, res);
+      sendNotImplemented(req, res, problemTypeBase);
       return;
     }
-    handler(toFetchRequest(req))
-      .then((response) => sendFetchResponse(req, res, response))
-      .catch((error: unknown) => {
-        options.logger?.error({ error }, 'fetch handler failed');
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader('content-type', 'application/problem+json');
-          res.end(
-            JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'internal_error' }),
-          );
-        } else {
-          res.destroy();
-        }
-      });
+    Promise.resolve()
+      .then(() => {
+        stampClientIp(req, clientAddress === undefined ? req.socket.remoteAddress : clientAddress(req));
+        return handler(toFetchRequest(req));
+      })
+      .then(
+        (response) => sendFetchResponse(req, res, response, options),
+        (error: unknown) => {
+          logQuietly(logger, { method: req.method, error }, 'fetch handler failed');
+          if (res.headersSent) res.destroy();
+          else sendInternalError(req, res, 'An unexpected error occurred', problemTypeBase);
+        },
+      )
+      .catch(() => res.destroy());
   };
 }

@@ -1,12 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createTestClock } from '../../adapters/memory/index.js';
 import {
   createConsoleLogger,
   createCryptoIdGenerator,
+  createNodeRequestListener,
   redactCardNumbers,
+  sendFetchResponse,
   systemClock,
   type ConsoleLoggerOptions,
 } from '../../adapters/node/index.js';
+import type { Logger } from '../../src/ports/logger.js';
+import { closeAll, listenApp } from '../express/support/express-host.js';
+import { parseResponses, rawExchange, rawGet } from '../express/support/raw-http.js';
+import { call } from '../http/support/client.js';
 
 describe('systemClock', () => {
   it('reads the wall clock', () => {
@@ -168,5 +174,141 @@ describe('createConsoleLogger', () => {
       },
     });
     expect(() => logger.error({}, 'lost')).not.toThrow();
+  });
+});
+
+/**
+ * A response fetch accepts and node refuses to write: `x-odd` holds a control character, which
+ * `Headers` lets through and `res.setHeader` refuses (`ERR_INVALID_CHAR`). Node iterates the
+ * headers sorted, so `content-length` and `x-note` are set on the node response before it refuses.
+ */
+const refusedResponse = () =>
+  new Response('ok', {
+    status: 201,
+    statusText: 'Made',
+    headers: { 'content-length': '2', 'set-cookie': 'sid=1', 'x-note': 'fine', 'x-odd': 'a\u0001b' },
+  });
+
+function recordingLogger() {
+  const errors: { fields: Record<string, unknown>; message: string }[] = [];
+  const logger: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: (fields, message) => errors.push({ fields, message }),
+  };
+  return { logger, errors };
+}
+
+describe('sendFetchResponse', () => {
+  afterEach(closeAll);
+
+  it('answers a response node refuses to write with a logged 500 problem, none of its headers, and the connection goes on', async () => {
+    const { logger, errors } = recordingLogger();
+    const origin = await listenApp((req, res) => {
+      void sendFetchResponse(req, res, refusedResponse(), { logger, problemTypeBase: 'urn:test:' });
+    });
+    const responses = parseResponses(await rawExchange(origin, [rawGet('/a'), rawGet('/b', { close: true })]));
+    expect(responses).toHaveLength(2);
+    for (const response of responses) {
+      expect(response.status).toBe(500);
+      expect(response.reason).toBe('Internal Server Error');
+      expect(response.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(response.body)).toMatchObject({
+        type: 'urn:test:internal_error',
+        status: 500,
+        code: 'internal_error',
+      });
+      expect(response.headers['set-cookie']).toBeUndefined();
+      expect(response.headers['x-note']).toBeUndefined();
+      expect(response.headers['x-odd']).toBeUndefined();
+    }
+    expect(errors.map((line) => line.message)).toEqual([
+      'could not write the response',
+      'could not write the response',
+    ]);
+    expect(errors[0]?.fields).toMatchObject({ method: 'GET', status: 201 });
+  });
+
+  it('never rejects, so a host that does not catch it neither crashes nor leaves the client waiting', async () => {
+    const sent: Promise<void>[] = [];
+    const origin = await listenApp((req, res) => {
+      sent.push(sendFetchResponse(req, res, refusedResponse()));
+    });
+    const [answer] = parseResponses(await rawExchange(origin, [rawGet('/', { close: true })]));
+    expect(answer?.status).toBe(500);
+    expect(JSON.parse(answer?.body ?? '')).toMatchObject({
+      type: 'urn:paystate:problem:internal_error',
+      code: 'internal_error',
+    });
+    await expect(Promise.all(sent)).resolves.toEqual([undefined]);
+  });
+
+  it('answers a HEAD with the 500 head only', async () => {
+    const origin = await listenApp((req, res) => {
+      void sendFetchResponse(req, res, refusedResponse());
+    });
+    const raw = await rawExchange(origin, [rawGet('/', { method: 'HEAD', close: true })]);
+    expect(raw).toMatch(/^HTTP\/1\.1 500 Internal Server Error\r\n/);
+    expect(raw).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/);
+    expect(raw.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('closes the connection when the body fails after the head went out, and logs it', async () => {
+    const { logger, errors } = recordingLogger();
+    const failing = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('partial'));
+          },
+          pull(controller) {
+            controller.error(new Error('the body broke'));
+          },
+        }),
+        { headers: { 'content-type': 'text/plain' } },
+      );
+    const origin = await listenApp((req, res) => {
+      void sendFetchResponse(req, res, failing(), { logger });
+    });
+    // Node may drop the head still in its buffer when the socket is destroyed: what matters is that
+    // the connection closes (no timeout) without a complete answer (no last chunk).
+    const raw = await rawExchange(origin, [rawGet('/')]);
+    expect(raw).not.toContain('[timeout]');
+    expect(raw).not.toContain('0\r\n\r\n');
+    expect(errors.map((line) => line.message)).toEqual(['could not write the response']);
+  });
+});
+
+describe('createNodeRequestListener', () => {
+  afterEach(closeAll);
+
+  it('answers a handler that rejects with a logged 500 problem under problemTypeBase', async () => {
+    const { logger, errors } = recordingLogger();
+    const listener = createNodeRequestListener(() => Promise.reject(new Error('boom')), {
+      logger,
+      problemTypeBase: 'urn:test:',
+    });
+    const answer = await call(`${await listenApp(listener)}/`);
+    expect(answer.status).toBe(500);
+    expect(answer.headers['content-type']).toBe('application/problem+json');
+    expect(answer.json).toMatchObject({ type: 'urn:test:internal_error', code: 'internal_error', status: 500 });
+    expect(errors.map((line) => line.message)).toEqual(['fetch handler failed']);
+  });
+
+  it('answers a response node refuses to write with a 500 problem framed by its own length', async () => {
+    const { logger, errors } = recordingLogger();
+    const listener = createNodeRequestListener(async () => refusedResponse(), { logger });
+    const responses = parseResponses(
+      await rawExchange(await listenApp(listener), [rawGet('/a'), rawGet('/b', { close: true })]),
+    );
+    expect(responses.map((response) => [response.status, response.headers['set-cookie']])).toEqual([
+      [500, undefined],
+      [500, undefined],
+    ]);
+    expect(errors.map((line) => line.message)).toEqual([
+      'could not write the response',
+      'could not write the response',
+    ]);
   });
 });

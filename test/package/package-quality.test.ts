@@ -57,10 +57,12 @@ const ENTRIES: Readonly<Record<string, { readonly name: string; readonly peers?:
 const OPTIONAL_PACKAGES = ['express', 'pg', 'playwright-core'];
 
 /**
- * Where the packed docs may link outside the package, and why: the examples are whole programs
- * that `npm test` runs against the sources, so they stay in the repository.
+ * Packages a shipped example imports that paystate neither depends on nor takes as a peer, and
+ * why: the framework the example shows paystate in.
  */
-const REPOSITORY_ONLY_LINKS = [/^examples(?:\/|$)/];
+const EXAMPLE_ONLY_PACKAGES: Readonly<Record<string, string>> = {
+  hono: 'examples/hono-app.ts mounts paystate in Hono',
+};
 
 /**
  * The oldest neverthrow the peer range allows. The new project installs it before paystate, as
@@ -117,9 +119,9 @@ function importsOf(declarations: string): string[] {
 }
 
 describe('npm pack', () => {
-  it('holds only what users need: the build, the docs, README, CHANGELOG, licence', () => {
+  it('holds only what users need: the build, the docs and the examples they link, README, CHANGELOG, licence', () => {
     const allowed =
-      /^(?:package\.json|README\.md|CHANGELOG\.md|LICEN[CS]E(?:\.md)?|dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/(?:[\w-]+\/)*[\w.-]+\.(?:md|png)|docs\/openapi\.json)$/;
+      /^(?:package\.json|README\.md|CHANGELOG\.md|LICEN[CS]E(?:\.md)?|dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/(?:[\w-]+\/)*[\w.-]+\.(?:md|png)|docs\/openapi\.json|examples\/(?:[\w-]+\/)*[\w.-]+\.ts)$/;
     expect(packed.filter((path) => !allowed.test(path))).toEqual([]);
     expect(packed).toContain('README.md');
     expect(
@@ -147,20 +149,47 @@ describe('npm pack', () => {
     expect(entries.filter(([, conditions]) => conditions.default === undefined).map(([name]) => name)).toEqual([]);
   });
 
-  it('holds the docs, so the relative links of the README and the docs resolve in node_modules', () => {
+  it('resolves every relative link of the packed README and docs, and every example they name, inside the package', () => {
+    const isPacked = (path: string) => packed.includes(path) || packed.some((other) => other.startsWith(`${path}/`));
     const broken: string[] = [];
     for (const [file, text] of packedTexts(/\.md$/)) {
-      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith('#')) continue;
-        const path = posix.join(posix.dirname(file), target.split('#')[0] ?? '');
-        if (REPOSITORY_ONLY_LINKS.some((pattern) => pattern.test(path))) continue;
-        if (!packed.includes(path) && !packed.some((other) => other.startsWith(`${path}/`))) {
-          broken.push(`${file} → ${target}`);
-        }
+      // Inline links and images, reference definitions, and HTML href/src attributes.
+      const targets = [
+        ...text.matchAll(/\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g),
+        ...text.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/gm),
+        ...text.matchAll(/\b(?:href|src)\s*=\s*["']([^"']+)["']/gi),
+      ].map((match) => match[1] ?? '');
+      for (const target of targets) {
+        if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('//')) continue;
+        const path = posix.normalize(posix.join(posix.dirname(file), decodeURI(target.split('#')[0] ?? '')));
+        if (path.startsWith('../') || !isPacked(path.replace(/\/$/, ''))) broken.push(`${file} → ${target}`);
+      }
+      // A runnable example named in the text (`examples/express-app.ts`), link or not.
+      for (const [path] of text.matchAll(/\bexamples\/[\w/-]+\.ts\b/g)) {
+        if (!packed.includes(path)) broken.push(`${file} names ${path}`);
       }
     }
-    expect(broken).toEqual([]);
+    expect([...new Set(broken)]).toEqual([]);
     expect(packed).toContain('docs/index.md');
+    expect(packed).toContain('examples/express-app.ts');
+  });
+
+  it('ships examples that import only paystate, its dependencies and peers, and the framework they show', () => {
+    const declared = { ...pkg.dependencies, ...pkg.peerDependencies };
+    const found = packedTexts(/^examples\/.*\.ts$/).flatMap(([path, code]) =>
+      [...code.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+['"]([^'"]+)['"]/gm)]
+        .map((match) => match[1] ?? '')
+        .filter((specifier) => {
+          if (specifier.startsWith('node:')) return false;
+          // Relative imports stay among the examples: none reaches into src/ or test/.
+          if (specifier.startsWith('.'))
+            return !posix.normalize(posix.join(posix.dirname(path), specifier)).startsWith('examples/');
+          const name = packageOf(specifier);
+          return name !== pkg.name && declared[name] === undefined && EXAMPLE_ONLY_PACKAGES[name] === undefined;
+        })
+        .map((specifier) => `${path}: ${specifier}`),
+    );
+    expect(found).toEqual([]);
   });
 
   it('keeps the node: prefix on the Node built-ins the build imports', () => {
