@@ -1,5 +1,5 @@
 import type { BrowserData } from '../../src/domain/contact.js';
-import { COLOR_DEPTHS } from '../../src/schemas/browser-data.js';
+import { browserDataSchema, COLOR_DEPTHS } from '../../src/schemas/browser-data.js';
 
 /** Hidden form fields the page script fills with the browser's 3DS data. */
 export const BROWSER_FIELDS = [
@@ -30,7 +30,8 @@ export const NO_SCRIPT_DEFAULTS = {
 export const UNKNOWN_CLIENT_IP = '0.0.0.0';
 
 const HEADER_MAX = 2048;
-const LANGUAGE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+/** The engine's own rule for `user.language` (a BCP 47 tag of at most 35 characters). */
+const LANGUAGE = browserDataSchema.shape.language;
 
 function header(request: Request, name: string, fallback: string): string {
   const value = request.headers.get(name)?.trim() ?? '';
@@ -43,9 +44,10 @@ function integer(text: string | null, min: number, max: number): number | undefi
   return value >= min && value <= max ? value : undefined;
 }
 
+/** The tag when the engine takes it; a tag it would refuse (`en-GB-oed`, `de-DE-x`) gives way to the fallback. */
 function language(text: string | null | undefined): string | undefined {
   const tag = text?.trim() ?? '';
-  return tag.length <= 35 && LANGUAGE.test(tag) ? tag : undefined;
+  return LANGUAGE.safeParse(tag).success ? tag : undefined;
 }
 
 /** The first language of an `Accept-Language` header (`de-CH,de;q=0.9` → `de-CH`). */

@@ -86,23 +86,32 @@ function nameError(name: string): string | undefined {
   return undefined;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Checks the card form the way the page script does (Luhn, scheme, expiry not before the current
  * month of `now`, CVC length for the scheme, name length) and converts it to the engine's
  * `creditcard`. The engine validates again; this gives the cardholder the page's own messages.
+ * `unreadable` names the fields the post carried as bytes that are not UTF-8 (`readFormBody`):
+ * each is wrong, with the message for characters that do not belong in it.
  */
-export function validateCardForm(input: CardFormInput, now: number): Result<CreditCardBody, FieldErrors> {
+export function validateCardForm(
+  input: CardFormInput,
+  now: number,
+  unreadable: ReadonlySet<string> = NONE,
+): Result<CreditCardBody, FieldErrors> {
   const digits = cardDigits(input.number);
   const cvc = input.cvc.trim();
   const name = input.holder_name.trim();
   const errors: FieldErrors = {};
-  const number = numberError(digits);
+  const number = unreadable.has('number') ? CARD_MESSAGES.numberFormat : numberError(digits);
   if (number !== undefined) errors.number = number;
-  const expiry = expiryError(input.expiry, now);
+  const expiry = unreadable.has('expiry') ? CARD_MESSAGES.expiryFormat : expiryError(input.expiry, now);
   if (expiry !== undefined) errors.expiry = expiry;
-  const code = cvcError(cvc, digits);
+  // Something that is not digits, for the scheme's length message.
+  const code = cvcError(unreadable.has('cvc') ? '-' : cvc, digits);
   if (code !== undefined) errors.cvc = code;
-  const holder = nameError(name);
+  const holder = unreadable.has('holder_name') ? CARD_MESSAGES.nameCharacters : nameError(name);
   if (holder !== undefined) errors.holder_name = holder;
   const parsed = parseExpiry(input.expiry);
   if (Object.keys(errors).length > 0 || parsed === null) return err(errors);

@@ -260,7 +260,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
             'assets/',
           );
     }
-    const fields = form.value;
+    const { fields, unreadable } = form.value;
     const token = fields.get('token') ?? '';
     const record = await authorizedRecord(paymentId, token);
     if (record === undefined) {
@@ -301,7 +301,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       // Cut first, then check: cutting must not leave a card number behind to show again.
       holder_name: refill(Array.from(values.holder_name).slice(0, 45).join('')),
     };
-    const card = validateCardForm(values, now());
+    // A field sent in another charset than UTF-8 is wrong like any other, and not shown again.
+    const card = validateCardForm(values, now(), unreadable);
     if (card.isErr()) {
       log(record.id, 'invalid_form', started);
       return formPage(request, record, token, 422, { values: echo, errors: card.error });
@@ -365,7 +366,12 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     const rest = path.slice(basePath.length + 1);
     const parts = rest.split('/');
     const depth = Math.max(parts.length - 1, 0);
-    const prefix = `${'../'.repeat(depth)}assets/`;
+    // Relative to the page, so that it also works below a mount prefix the handler does not see.
+    // `{basePath}` itself (no trailing slash) sits one level up: its assets are `./pay/assets/`.
+    const prefix =
+      path === basePath
+        ? `./${basePath.slice(basePath.lastIndexOf('/') + 1)}/assets/`
+        : `${'../'.repeat(depth)}assets/`;
 
     if (parts.length === 2 && parts[0] === 'assets' && parts[1] !== undefined) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return notFound(request, prefix);

@@ -7,6 +7,7 @@ import { html, raw, type SafeHtml } from '../hosted-page/html.js';
 import { seeOther } from '../hosted-page/page-response.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
+import type { ChallengeDecision } from '../sandbox/challenge-response.js';
 import type { SandboxChallenge } from '../sandbox/sandbox-three-ds.js';
 import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 
@@ -39,6 +40,7 @@ button:focus-visible, .button:focus-visible, a:focus-visible { outline: 3px soli
 .note { margin: 8px 0 0; font-size: .8125rem; color: #475569; }
 .status { min-height: 1.25em; margin: 8px 0 0; font-size: .875rem; text-align: center; color: #334155; }
 .status:empty { min-height: 0; margin: 0; }
+.problem { margin: 0 0 18px; padding: 12px 14px; border-radius: 10px; border: 1px solid #b91c1c; background: #fef2f2; color: #7f1d1d; }
 .sandbox { margin: 16px 0 0; font-size: .8125rem; color: #334155; text-align: center; max-width: 420px; }
 [aria-busy="true"] button { cursor: progress; opacity: .85; }
 @media (max-width: 480px) { .shell { padding: 16px 12px 28px; } .content { padding: 20px 18px 24px; } .bank { padding: 14px 18px; } }
@@ -143,16 +145,34 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     return { record: found.value, challenge };
   }
 
-  const isOpen = (record: PaymentRecord, challenge: SandboxChallenge) =>
-    record.state === 'awaiting_challenge' &&
-    challenge.status === 'pending' &&
-    (record.expiresAt === null || record.expiresAt > app.clock.now());
+  /**
+   * Whether the cardholder may still answer: the payment waits for this challenge and its deadline
+   * has not passed. The 3DS server may have recorded an answer already (it resolves the challenge
+   * before the engine stores the outcome, and that write can fail): then that answer is offered
+   * again, and only that one, since the 3DS server takes no other. Sending it again is safe: the
+   * engine authorizes at most once.
+   */
+  const isOpen = (record: PaymentRecord) =>
+    record.state === 'awaiting_challenge' && (record.expiresAt === null || record.expiresAt > app.clock.now());
 
-  async function show(request: Request, paymentId: string, transactionId: string): Promise<Response> {
+  /** The decision the 3DS server recorded for this challenge, if it has one. */
+  const recorded = (challenge: SandboxChallenge): ChallengeDecision | undefined =>
+    challenge.status === 'authorised' ? 'authorise' : challenge.status === 'refused' ? 'refuse' : undefined;
+
+  /**
+   * The challenge page, or the page that says it has ended. With `problem`, the cardholder's
+   * answer did not get through: the page asks to try again, with the button to send it again.
+   */
+  async function show(
+    request: Request,
+    paymentId: string,
+    transactionId: string,
+    problem?: { readonly status: number; readonly text: string },
+  ): Promise<Response> {
     const found = await load(paymentId, transactionId);
     if (found === undefined) return notFound(request);
     const { record, challenge } = found;
-    if (!isOpen(record, challenge)) {
+    if (!isOpen(record)) {
       return message(
         request,
         200,
@@ -166,14 +186,17 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     const minutes =
       record.expiresAt === null ? null : Math.max(1, Math.ceil((record.expiresAt - app.clock.now()) / 60_000));
     const ticket = csrf.issue(request, [paymentId, transactionId]);
-    const content = html`<h1 id="page-title">Confirm this payment</h1>
-      <p class="lead">
-        ${
-          challenge.reason === 'data_mismatch'
-            ? 'We could not confirm it is you automatically. Please check the payment below.'
-            : 'Check the payment below and confirm that it is you paying.'
-        }
-      </p>
+    const answered = recorded(challenge);
+    const heading = problem === undefined ? 'Confirm this payment' : 'Please try again';
+    const lead =
+      answered !== undefined
+        ? `You chose to ${answered === 'authorise' ? 'authorise' : 'refuse'} this payment, but your answer has not reached the shop yet. Send it again to finish.`
+        : challenge.reason === 'data_mismatch'
+          ? 'We could not confirm it is you automatically. Please check the payment below.'
+          : 'Check the payment below and confirm that it is you paying.';
+    const content = html`<h1 id="page-title">${heading}</h1>
+      ${problem !== undefined && html`<p class="problem" role="alert">${problem.text}</p>`}
+      <p class="lead">${lead}</p>
       <dl>
         <dt>Merchant</dt>
         <dd>${merchant}</dd>
@@ -185,23 +208,24 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
       <form id="challenge-form" method="post" action="${encodeURIComponent(transactionId)}" aria-busy="false">
         <input type="hidden" name="${CSRF_FIELD}" value="${ticket.field}" />
         <div class="buttons">
-          <button class="authorise" type="submit" name="decision" value="authorise">Authorise</button>
-          <button class="refuse" type="submit" name="decision" value="refuse">Refuse</button>
+          ${answered !== 'refuse' && html`<button class="authorise" type="submit" name="decision" value="authorise">Authorise</button>`}
+          ${answered !== 'authorise' && html`<button class="refuse" type="submit" name="decision" value="refuse">Refuse</button>`}
         </div>
         <p id="challenge-status" class="status" role="status" aria-live="polite"></p>
       </form>
       ${minutes !== null && html`<p class="note">This request expires in ${minutes} minute${minutes === 1 ? '' : 's'}. If you do nothing, the payment is not made.</p>`}`;
-    return page(request, 200, 'Confirm this payment', content, ticket.setCookie);
+    return page(request, problem?.status ?? 200, heading, content, ticket.setCookie);
   }
 
   async function answer(request: Request, paymentId: string, transactionId: string): Promise<Response> {
     const form = await readFormBody(request);
     const found = await load(paymentId, transactionId);
     if (found === undefined) return notFound(request);
-    const { record } = found;
+    const { record, challenge } = found;
     if (form.isErr())
       return message(request, 400, 'Not understood', 'The answer could not be read.', record.redirectUrl);
-    if (!csrf.verify(request, form.value.get(CSRF_FIELD), [paymentId, transactionId])) {
+    const { fields } = form.value;
+    if (!csrf.verify(request, fields.get(CSRF_FIELD), [paymentId, transactionId])) {
       app.logger.info({ paymentId, outcome: 'csrf_rejected' }, 'sandbox issuer');
       return page(
         request,
@@ -212,8 +236,14 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
           <a class="button" href="${encodeURIComponent(transactionId)}">Reload the request</a>`,
       );
     }
-    const decision = form.value.get('decision');
+    const decision = fields.get('decision');
     if (decision !== 'authorise' && decision !== 'refuse') {
+      return show(request, paymentId, transactionId);
+    }
+    const answered = recorded(challenge);
+    // The other answer to a challenge the 3DS server has recorded an answer for (from a page
+    // opened before): it would refuse it, so the page offers the recorded one again.
+    if (answered !== undefined && answered !== decision && isOpen(record)) {
       return show(request, paymentId, transactionId);
     }
     const cres = app.challengeResponse(paymentId, transactionId, decision);
@@ -222,8 +252,17 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
       { paymentId, decision, outcome: result.isOk() ? result.value.state : result.error.code },
       'sandbox issuer',
     );
-    // Whatever happened (accepted, refused, too late, already answered), the cardholder goes back
-    // to the merchant: the payment record, not this redirect, tells the outcome.
+    // The answer did not get through (storage or the 3DS server did not answer): while the
+    // payment still waits for it, the cardholder may send it again rather than be sent away.
+    if (result.isErr() && (result.error.code === 'unavailable' || result.error.code === 'internal_error')) {
+      const retry = await show(request, paymentId, transactionId, {
+        status: 503,
+        text: 'Your answer could not be passed on to the shop just now. Nothing has been charged.',
+      });
+      if (retry.status === 503) return retry;
+    }
+    // Whatever else happened (accepted, refused, too late, already answered), the cardholder goes
+    // back to the merchant: the payment record, not this redirect, tells the outcome.
     return seeOther(record.redirectUrl);
   }
 

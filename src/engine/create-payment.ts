@@ -9,7 +9,7 @@ import { drive } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
 import type { Outcome } from './outcome.js';
 import type { WorkingPayment } from './working-payment.js';
-import { applyStep, newWorkingPayment, persist } from './working-payment.js';
+import { applyStep, inspectWhenStored, newWorkingPayment, persist } from './working-payment.js';
 
 export interface CreatePaymentCommand {
   /** The authenticated client (from the credential store). */
@@ -73,7 +73,7 @@ export async function createPayment(ctx: EngineContext, command: CreatePaymentCo
   };
   const working = newWorkingPayment(record, false);
   applyStep(ctx, working, step, now);
-  ctx.inspection?.started(id, { type: 'xstate.init', input: { flow, at: now } }, step);
+  inspectWhenStored(ctx, working, { type: 'xstate.init', input: { flow, at: now } }, step, true);
   if (flow === 'hosted') {
     const stored = await persist(ctx, working);
     return stored.isOk() ? ok(working) : err(stored.error);

@@ -2,7 +2,11 @@ import type { AnyActorRef, AnyEventObject, InspectionEvent, Observer } from 'xst
 import type { PaymentMachine } from '../machine/payment-machine.js';
 import type { StepResult } from '../machine/step-payment.js';
 
-/** What a host passes as `inspect`: the same as XState's `createActor(machine, { inspect })`. */
+/**
+ * What a host passes as `inspect`: the same as XState's `createActor(machine, { inspect })`. It
+ * may be `async` (forward events to a remote inspector): a promise it returns is not awaited, and
+ * its rejection is swallowed like a throw.
+ */
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 export interface Inspection {
@@ -12,18 +16,29 @@ export interface Inspection {
   stepped(paymentId: string, event: AnyEventObject, step: StepResult): void;
 }
 
+/** Swallows the rejection of what an inspector returned, when it is a promise or another thenable. */
+function ignoreRejection(returned: unknown): void {
+  if ((typeof returned !== 'object' && typeof returned !== 'function') || returned === null) return;
+  if (typeof (returned as { then?: unknown }).then !== 'function') return;
+  // `Promise.resolve` adopts any thenable, and a `then` that throws becomes a rejection too.
+  Promise.resolve(returned as PromiseLike<unknown>).catch(() => undefined);
+}
+
 /**
  * Turns the engine's pure steps into XState inspection events, so a host can attach an
  * inspector (`@statelyai/inspect`, or any `(event) => void`). The engine runs no live actors:
  * each payment appears as one actor whose `sessionId` is the payment id, across commands and
- * processes. Errors thrown by the inspector are swallowed: inspection never breaks a payment.
+ * processes. The engine reports a step only once the write that stores it has succeeded (see
+ * `inspectWhenStored`). Errors the inspector throws, and rejections of a promise it returns, are
+ * swallowed: inspection never breaks a payment, nor the process.
  */
 export function createInspection(machine: PaymentMachine, inspect: Inspect | undefined): Inspection | undefined {
   if (inspect === undefined) return undefined;
   const emit = (event: InspectionEvent): void => {
     try {
-      if (typeof inspect === 'function') inspect(event);
-      else inspect.next?.(event);
+      // An async inspector's promise is not awaited: the payment does not wait for it.
+      const returned: unknown = typeof inspect === 'function' ? inspect(event) : inspect.next?.(event);
+      ignoreRejection(returned);
     } catch {
       // An inspector's failure is not the payment's.
     }

@@ -1,4 +1,5 @@
 import { err } from 'neverthrow';
+import type { AnyEventObject } from 'xstate';
 import type { DomainEvent } from '../domain/domain-event.js';
 import { deepFreeze } from '../domain/immutable.js';
 import { isoTime } from '../domain/iso-time.js';
@@ -45,6 +46,19 @@ export interface WorkingPayment {
   shown: { readonly record: PaymentRecord; readonly payment: Payment } | undefined;
   /** The latest version known frozen all the way down: the one the command started from, then each one it stored. */
   frozen: PaymentRecord;
+  /**
+   * Machine steps not yet told to the inspector: they are reported once a write has stored them
+   * and dropped when it fails (a lost conflict stored nothing). Always empty without an inspector.
+   */
+  uninspected: UninspectedStep[];
+}
+
+/** A machine step waiting for the write that stores it, to be reported to the inspector then. */
+export interface UninspectedStep {
+  /** True for the step that created the payment (the inspector is told of a new actor first). */
+  readonly started: boolean;
+  readonly event: AnyEventObject;
+  readonly step: StepResult;
 }
 
 /**
@@ -65,7 +79,35 @@ export function newWorkingPayment(given: PaymentRecord, stored: boolean): Workin
     entered: [],
     shown: undefined,
     frozen: record,
+    uninspected: [],
   };
+}
+
+/**
+ * Queues a step for the inspector, which is told of it once the working record is stored
+ * (`persist`), never before: a step of a write that fails or loses a race is not reported.
+ * `started` marks the step that created the payment.
+ */
+export function inspectWhenStored(
+  ctx: EngineContext,
+  working: WorkingPayment,
+  event: AnyEventObject,
+  step: StepResult,
+  started = false,
+): void {
+  if (ctx.inspection !== undefined) working.uninspected.push({ started, event, step });
+}
+
+/** Tells the inspector of the steps the write just stored, in the order they were taken. */
+function reportStoredSteps(ctx: EngineContext, working: WorkingPayment): void {
+  const { inspection } = ctx;
+  const steps = working.uninspected;
+  working.uninspected = [];
+  if (inspection === undefined) return;
+  for (const { started, event, step } of steps) {
+    if (started) inspection.started(working.record.id, event, step);
+    else inspection.stepped(working.record.id, event, step);
+  }
 }
 
 /** Changes fields of the working record that the machine does not own (3DS outcome, card summary, …). */
@@ -132,7 +174,10 @@ export function applyStep(ctx: EngineContext, working: WorkingPayment, step: Ste
   }
 }
 
-/** Steps the machine with an event stamped with the clock port's time; returns the step. */
+/**
+ * Steps the machine with an event stamped with the clock port's time; returns the step. The
+ * inspector hears of it once a write has stored it.
+ */
 export function send(
   ctx: EngineContext,
   working: WorkingPayment,
@@ -143,7 +188,7 @@ export function send(
   const step = stepPayment(ctx.machine, lifecycleOf(working.record), machineEvent, working.lastStep);
   if (step.changed) applyStep(ctx, working, step, at);
   else working.lastStep = step;
-  ctx.inspection?.stepped(working.record.id, machineEvent, step);
+  inspectWhenStored(ctx, working, machineEvent, step);
   return step;
 }
 
@@ -176,6 +221,8 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
     policy,
   );
   if (written.isErr() && !(await wroteAfterAll(ctx, record))) {
+    // Nothing of this write is stored, so the inspector hears nothing of its steps.
+    working.uninspected = [];
     return err(toPaymentError('payment storage')(written.error));
   }
   logStateChange(ctx, working, record, isNew);
@@ -188,6 +235,7 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
   working.storedRecord = record;
   working.frozen = record;
   working.commits += 1;
+  reportStoredSteps(ctx, working);
   return done;
 }
 

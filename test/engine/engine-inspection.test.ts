@@ -1,5 +1,6 @@
 import type { InspectionEvent } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import type { PaymentRecord } from '../../src/index.js';
 import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
 
@@ -96,5 +97,121 @@ describe('inspection', () => {
     const dump = JSON.stringify(seen.map((e) => ({ ...e, actorRef: undefined, sourceRef: undefined })));
     expect(dump).not.toContain('4242424242424242');
     expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it('swallows the rejection of an async inspector, whether a function or an observer', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      for (const inspect of [
+        async () => {
+          throw new Error('inspector backend down');
+        },
+        {
+          next: async () => {
+            throw new Error('inspector backend down');
+          },
+        },
+      ]) {
+        const h = makeEngineHarness({ inspect });
+        const payment = await h.engine.createPayment({
+          client: compliantClient,
+          profileId: PROFILE,
+          body: directRequest('4242424242424242'),
+        });
+        expect(payment._unsafeUnwrap().state).toBe('succeeded');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+    expect(rejections).toEqual([]);
+  });
+});
+
+describe('inspection reports only what is stored', () => {
+  const snapshots = (events: readonly InspectionEvent[]) => summary(events).filter((s) => s.startsWith('snapshot '));
+
+  it('two simultaneous submits: only the winner is reported, and the last snapshot is the stored state', async () => {
+    const { events, inspect } = collect();
+    const h = makeEngineHarness({ inspect }, 0, { threeDS: { latencyMs: 20 } });
+    const created = (
+      await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
+    )._unsafeUnwrap();
+    const submit = () =>
+      h.engine.submitCard({
+        paymentId: created.id,
+        token: h.hostedToken(created),
+        body: cardSubmission('4242424242424242'),
+      });
+    const results = await Promise.all([submit(), submit()]);
+    expect(results.filter((result) => result.isErr()).map((result) => result._unsafeUnwrapErr().code)).toEqual([
+      'conflict',
+    ]);
+    expect(summary(events).filter((s) => s.startsWith('event '))).toEqual([
+      'event xstate.init',
+      'event card.submitted',
+      'event authentication.not_required',
+      'event authorization.approved',
+    ]);
+    expect(snapshots(events).at(-1)).toBe('snapshot "succeeded"');
+    expect((await h.engine.getPaymentRecord(created.id))._unsafeUnwrap().state).toBe('succeeded');
+  });
+
+  it('a create whose insert fails reports no actor; a submit whose intent write fails reports no step', async () => {
+    const { events, inspect } = collect();
+    const h = makeEngineHarness({ inspect });
+    h.repository.injectFailure('insert');
+    const lost = await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() });
+    expect(lost._unsafeUnwrapErr().code).toBe('unavailable');
+    expect(summary(events)).toEqual([]);
+
+    const created = (
+      await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
+    )._unsafeUnwrap();
+    expect(summary(events)).toEqual([
+      '@xstate.actor',
+      'event xstate.init',
+      'action emitEvent',
+      'snapshot "awaiting_card_data"',
+    ]);
+    const submit = () =>
+      h.engine.submitCard({
+        paymentId: created.id,
+        token: h.hostedToken(created),
+        body: cardSubmission('4242424242424242'),
+      });
+    h.repository.injectFailure('update');
+    expect((await submit())._unsafeUnwrapErr().code).toBe('unavailable');
+    expect(events).toHaveLength(4);
+    expect((await submit())._unsafeUnwrap().state).toBe('succeeded');
+    expect(summary(events).filter((s) => s.startsWith('event '))).toEqual([
+      'event xstate.init',
+      'event card.submitted',
+      'event authentication.not_required',
+      'event authorization.approved',
+    ]);
+  });
+
+  it('an outcome that cannot be stored after the intent commit is not reported: the payment stays authorizing', async () => {
+    const { events, inspect } = collect();
+    const h = makeEngineHarness({ inspect }, 0, {
+      repository: {
+        failOn: (method, args) =>
+          method === 'update' && (args[0] as PaymentRecord).state === 'succeeded'
+            ? { code: 'unavailable', message: 'outcome write lost', retryable: false }
+            : undefined,
+      },
+    });
+    const created = await h.engine.createPayment({
+      client: compliantClient,
+      profileId: PROFILE,
+      body: directRequest('4242424242424242'),
+    });
+    expect(created._unsafeUnwrap().state).toBe('processing');
+    expect((await h.engine.getPaymentRecord(created._unsafeUnwrap().id))._unsafeUnwrap().state).toBe('authorizing');
+    expect(snapshots(events).at(-1)).toBe('snapshot {"authorizing":"requested"}');
+    expect(summary(events)).not.toContain('event authorization.approved');
   });
 });

@@ -4,6 +4,7 @@ import { collectBrowserData } from '../../adapters/hosted-page/browser-data.js';
 import { parseExpiry, validateCardForm } from '../../adapters/hosted-page/card-form.js';
 import { CARD_MESSAGES } from '../../adapters/hosted-page/card-messages.js';
 import { createCsrfGuard } from '../../adapters/hosted-page/csrf.js';
+import { parseFormBody } from '../../adapters/hosted-page/form-body.js';
 import { escapeHtml } from '../../adapters/hosted-page/html.js';
 import {
   CLIENT_IP_HEADER,
@@ -13,6 +14,7 @@ import {
   normalizeClientIp,
   stampClientIp,
 } from '../../adapters/hosted-page/index.js';
+import { browserDataSchema } from '../../src/schemas/browser-data.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 const SECRET = 'a'.repeat(32);
@@ -163,6 +165,75 @@ describe('collectBrowserData', () => {
       screen_width: 1024,
       javascript_enabled: false,
     });
+  });
+});
+
+describe('parseFormBody', () => {
+  const parse = (text: string | Uint8Array) => parseFormBody(typeof text === 'string' ? Buffer.from(text) : text);
+
+  it('reads a form as URLSearchParams does when it is UTF-8', () => {
+    for (const text of ['a=1&b=x+y%2B%26&c', 'name=Zo%C3%AB&&empty=&=v&%zz=100%&x=%e2%82%ac', 'a=%', '']) {
+      const { fields, unreadable } = parse(text);
+      expect([...fields]).toEqual([...new URLSearchParams(text)]);
+      expect(unreadable.size).toBe(0);
+    }
+    expect(parse('name=Zo\u00eb').fields.get('name')).toBe('Zoë');
+  });
+
+  it('keeps apart the fields that are not UTF-8, percent-encoded or raw, instead of decoding them to U+FFFD', () => {
+    const { fields, unreadable } = parse(
+      Buffer.concat([
+        Buffer.from('token=abc&holder_name=Zo%EB&cvc=%C3&number='),
+        Buffer.from([0xff]),
+        Buffer.from('&%FF=1'),
+      ]),
+    );
+    expect([...fields]).toEqual([['token', 'abc']]);
+    expect([...unreadable]).toEqual(['holder_name', 'cvc', 'number']);
+  });
+
+  it('makes validateCardForm flag each unreadable field with a field message', () => {
+    const card = { number: '', expiry: '', cvc: '', holder_name: '' };
+    expect(validateCardForm(card, NOW, new Set(['number', 'expiry', 'cvc', 'holder_name']))._unsafeUnwrapErr()).toEqual(
+      {
+        number: CARD_MESSAGES.numberFormat,
+        expiry: CARD_MESSAGES.expiryFormat,
+        cvc: CARD_MESSAGES.cvcLength3,
+        holder_name: CARD_MESSAGES.nameCharacters,
+      },
+    );
+    const amex = { number: '378282246310005', expiry: '12/30', cvc: '', holder_name: 'Ada Lovelace' };
+    expect(validateCardForm(amex, NOW, new Set(['cvc']))._unsafeUnwrapErr()).toEqual({ cvc: CARD_MESSAGES.cvcLength4 });
+  });
+});
+
+describe('collectBrowserData and language tags', () => {
+  // Regression: the page's own pattern let through tags the engine refuses (`en-GB-oed`, `en-1`,
+  // `de-DE-x`), and every submission from such a browser failed with 422.
+  it.each(['en-GB-oed', 'sgn-BE-FR', 'en-1', 'de-DE-x', 'i-klingon', 'en-' + 'a'.repeat(33)])(
+    'falls back to the default for %s, a tag the engine refuses',
+    (tag) => {
+      const fromHeader = new Request('http://localhost/pay/x', {
+        method: 'POST',
+        headers: { 'accept-language': `${tag},fr;q=0.9` },
+      });
+      const noScript = collectBrowserData(fromHeader, new URLSearchParams(), '192.0.2.1');
+      expect(noScript.language).toBe('en');
+      expect(browserDataSchema.safeParse(noScript).success).toBe(true);
+      const scripted = collectBrowserData(
+        new Request('http://localhost/pay/x', { method: 'POST', headers: { 'accept-language': 'fr-BE' } }),
+        new URLSearchParams({ javascript_enabled: 'true', language: tag }),
+        '192.0.2.1',
+      );
+      expect(scripted.language).toBe('fr-BE');
+    },
+  );
+
+  it.each(['de-CH-1901', 'zh-Hant-TW', 'es-419', 'x-private'])('keeps %s, a tag the engine takes', (tag) => {
+    const form = new URLSearchParams({ javascript_enabled: 'true', language: tag });
+    const data = collectBrowserData(new Request('http://localhost/pay/x', { method: 'POST' }), form, '192.0.2.1');
+    expect(data.language).toBe(tag);
+    expect(browserDataSchema.safeParse(data).success).toBe(true);
   });
 });
 

@@ -130,6 +130,19 @@ describe('GET /pay/{id}?token=…', () => {
     expect((await openPage(`${s.url}/pay/a/b`)).status).toBe(404);
   });
 
+  // Regression: the 404 page of `/pay` linked `assets/…`, which resolves to `/assets/…`.
+  it('links the 404 page’s style sheet so that it resolves from every path under the base path', async () => {
+    const s = await start();
+    for (const path of ['/pay', '/pay/', '/pay/a/b', '/pay/payment_1']) {
+      const page = await openPage(`${s.url}${path}`);
+      expect(page.status, path).toBe(404);
+      const href = /<link rel="stylesheet" href="([^"]+)"/.exec(page.text)?.[1] ?? '';
+      const resolved = new URL(href, `${s.url}${path}`);
+      expect(resolved.pathname, path).toBe(`/pay/assets/${PAGE_ASSETS.css.name}`);
+      expect((await call(resolved.href)).status, path).toBe(200);
+    }
+  });
+
   it('refuses other methods with 405 and an Allow header', async () => {
     const s = await start();
     const { pageUrl } = await createHostedPayment(s.url);
@@ -200,6 +213,26 @@ describe('POST /pay/{id}', () => {
     });
   });
 
+  it('pays when the browser language is a tag the engine refuses (en-GB-oed, de-DE-x): the default is sent', async () => {
+    const s = await start();
+    for (const [extra, headers] of [
+      [{}, { 'accept-language': 'en-GB-oed,en;q=0.9' }],
+      [{ javascript_enabled: 'true', language: 'de-DE-x' }, { 'accept-language': 'en-1' }],
+    ] as const) {
+      const { payment, pageUrl } = await createHostedPayment(s.url);
+      const page = await openPage(pageUrl);
+      const answer = await postForm(
+        formTarget(pageUrl),
+        { token: page.token ?? '', csrf: page.csrf ?? '', ...cardFields('4242424242424242'), ...extra },
+        page.cookie,
+        headers,
+      );
+      expect(answer.status).toBe(303);
+      expect((await stateOf(s, payment)).state).toBe('succeeded');
+      expect((await s.engine.getPaymentRecord(payment.id))._unsafeUnwrap().browser?.language).toBe('en');
+    }
+  });
+
   it('sends a challenge card to the issuer page', async () => {
     const s = await start();
     const { payment, pageUrl } = await createHostedPayment(s.url);
@@ -236,6 +269,47 @@ describe('POST /pay/{id}', () => {
     expect(answer.text).not.toMatch(/4242 ?4242 ?4242 ?4241/);
     expect(answer.text).not.toContain('value="12"');
     expect((await stateOf(s, payment)).next.redirect).toBe(pageUrl);
+  });
+
+  // Regression: the form was decoded leniently, so bytes of another charset became U+FFFD and were
+  // stored in the name, where the JSON API refuses text that is not UTF-8.
+  it('refuses a form whose name is not UTF-8 (percent-encoded or raw), like any wrong field, without echo', async () => {
+    const s = await start();
+    for (const name of [
+      Buffer.from('holder_name=Zo%EB+L%FFovelace'),
+      Buffer.from([...Buffer.from('holder_name=Zo'), 0xeb]),
+    ]) {
+      const { payment, pageUrl } = await createHostedPayment(s.url);
+      const page = await openPage(pageUrl);
+      const fields = new URLSearchParams({
+        token: page.token ?? '',
+        csrf: page.csrf ?? '',
+        ...cardFields('5555555555554444'),
+      });
+      fields.delete('holder_name');
+      const answer = await call(formTarget(pageUrl), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'text/html',
+          'user-agent': 'PageTest/1.0',
+          cookie: page.cookie ?? '',
+        },
+        body: Buffer.concat([Buffer.from(`${fields.toString()}&`), name]),
+      });
+      expect(answer.status).toBe(422);
+      expect(answer.text).toContain('role="alert"');
+      expect(answer.text).toContain('The name on the card contains characters that cannot be used.');
+      expect(answer.text).toMatch(/<input\s+id="holder_name"[^>]*value=""[^>]*aria-invalid="true"/);
+      expect(answer.text).toContain('value="12/30"');
+      expect(answer.text).not.toContain('\uFFFD');
+      expect(answer.text).not.toMatch(/5555 ?5555 ?5555 ?4444/);
+      expect(s.acquirer.authorizeCalls(payment.id)).toBe(0);
+      const record = (await s.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
+      expect(record.state).toBe('awaiting_card_data');
+      expect(record.card).toBeNull();
+    }
+    expect(lines.filter((line) => line.includes('"outcome":"invalid_form"'))).toHaveLength(2);
   });
 
   it('refuses a card number typed as the name, and does not show it again', async () => {
@@ -458,6 +532,43 @@ describe('the simulated issuer page', () => {
     expect(answer.headers['location']).toBe(REDIRECT);
     expect(await stateOf(s, payment)).toMatchObject({ state: 'failed', failure_reason: 'authentication_refused' });
     expect(s.acquirer.authorizeCalls(payment.id)).toBe(0);
+  });
+
+  // Regression: the sandbox 3DS server records the answer before the engine stores it. When that
+  // write failed, the page sent the cardholder to the merchant and then showed "This request has
+  // ended" while the payment still awaited the challenge, until it expired.
+  it('an answer that could not be stored: the page asks to try again with that answer, and one authorization follows', async () => {
+    const s = await start();
+    const { payment, issuerUrl } = await challenged(s);
+    const page = await openPage(issuerUrl);
+    s.repository.injectFailure('update', { code: 'unavailable', message: 'storage hiccup', retryable: false });
+    const failed = await postForm(issuerUrl, { csrf: page.csrf ?? '', decision: 'authorise' }, page.cookie);
+    expect(failed.status).toBe(503);
+    expect(failed.headers['location']).toBeUndefined();
+    expect(failed.text).toContain('Please try again');
+    expect(failed.text).toContain('value="authorise">Authorise</button>');
+    expect(failed.text).not.toContain('value="refuse"');
+    expect((await stateOf(s, payment)).next.redirect).toBe(issuerUrl);
+
+    const reopened = await openPage(issuerUrl, page.cookie);
+    expect(reopened.status).toBe(200);
+    expect(reopened.text).toContain('your answer has not reached the shop yet');
+    expect(reopened.text).toContain('value="authorise">Authorise</button>');
+    expect(reopened.text).not.toContain('value="refuse"');
+    // The other answer, from a page opened before: the 3DS server would not take it; offered the recorded one again.
+    const other = await postForm(issuerUrl, { csrf: reopened.csrf ?? '', decision: 'refuse' }, reopened.cookie);
+    expect(other.status).toBe(200);
+    expect(other.text).toContain('value="authorise">Authorise</button>');
+    expect((await stateOf(s, payment)).state).toBe('processing');
+
+    const again = await postForm(issuerUrl, { csrf: reopened.csrf ?? '', decision: 'authorise' }, reopened.cookie);
+    expect(again.status).toBe(303);
+    expect(again.headers['location']).toBe(REDIRECT);
+    expect((await stateOf(s, payment)).state).toBe('succeeded');
+    const late = await postForm(issuerUrl, { csrf: reopened.csrf ?? '', decision: 'authorise' }, reopened.cookie);
+    expect(late.headers['location']).toBe(REDIRECT);
+    expect(s.acquirer.authorizeCalls(payment.id)).toBe(1);
+    expect((await openPage(issuerUrl)).text).toContain('This request has ended');
   });
 
   it('refuses a post without the CSRF cookie and leaves the challenge open', async () => {
