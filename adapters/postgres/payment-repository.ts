@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import type { Pool, QueryResultRow } from 'pg';
+import type { Pool, QueryResult, QueryResultRow } from 'pg';
 import type { DomainEvent } from '../../src/domain/domain-event.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type {
@@ -21,6 +21,8 @@ import {
   LOAD,
   MARK_DELIVERED,
   DEFER_DELIVERY,
+  HOLD_CLAIM,
+  HOLD_OUTBOX_LEASE,
   PURGE_DELIVERED,
   READ_OUTBOX,
   RELEASE_OUTBOX_LEASE,
@@ -32,13 +34,20 @@ export interface PostgresPaymentRepositoryTuning {
   /**
    * How long payments returned by `findDue` stay hidden from the `findDue` of other
    * repository instances (other processes), in ms, so that concurrent sweepers share the work
-   * instead of all doing the same. Default 30000; 0 turns the lease off (`FOR UPDATE SKIP
-   * LOCKED` still keeps two concurrent calls apart).
+   * instead of all doing the same. Before it asks the acquirer about a payment, the engine keeps
+   * its claim for as long as that inquiry may take (`holdClaim`, about 3.4 minutes with the
+   * default time-outs), so a slow acquirer is not asked twice. Default 30000; 0 turns the lease
+   * off (`FOR UPDATE SKIP LOCKED` still keeps two concurrent calls apart, and `holdClaim` always
+   * answers true).
    */
   readonly claimLeaseMs?: number;
   /**
    * How long the instance that last read the outbox stays its only reader, in ms (renewed by
-   * each `readOutbox`), so that one instance at a time delivers events, in order. Default 30000.
+   * each `readOutbox`), so that one instance at a time delivers events, in order. While the
+   * engine publishes it keeps the lease for as long as a publish that runs out of time and the
+   * writes after it may take (`holdOutbox`, about 3 minutes with the default time-outs), so this
+   * only says how soon another instance takes over from one that died while it was not
+   * publishing. Default 30000.
    */
   readonly outboxLeaseMs?: number;
   /**
@@ -58,6 +67,10 @@ export interface PostgresPaymentRepository extends PaymentRepository {
   readonly pool: Pool;
   /** The id of this instance's leases. */
   readonly instanceId: string;
+  /** Keeps the outbox lease while the engine publishes (see `PaymentRepository.holdOutbox`). */
+  readonly holdOutbox: NonNullable<PaymentRepository['holdOutbox']>;
+  /** Keeps a `findDue` claim while the engine inquires (see `PaymentRepository.holdClaim`). */
+  readonly holdClaim: NonNullable<PaymentRepository['holdClaim']>;
   /** Deletes outbox entries delivered before `before` (epoch ms); returns how many. */
   purgeDelivered(before: number): PortResult<number, RepositoryError>;
   /** Gives up the outbox lease and ends the pool if the repository created it. */
@@ -71,6 +84,10 @@ const pageSize = (limit: number): number =>
 /** A lease in whole ms, within what the statements' `int` parameter holds. Default 30 s. */
 const leaseMs = (value: number | undefined, min: number): number =>
   Math.min(2_147_483_647, Math.max(min, Math.floor(value ?? 30_000)));
+
+/** A hold in whole ms from 1 to what the statements' `int` parameter holds. */
+const holdMs = (forMs: number): number =>
+  Number.isNaN(forMs) ? 1 : Math.min(2_147_483_647, Math.max(1, Math.ceil(forMs)));
 
 function readRows<T>(read: () => T): Result<T, RepositoryError> {
   try {
@@ -98,8 +115,11 @@ const byDue =
  *   for `claimLeaseMs`, so sweepers in other processes do not fetch the same payments; the
  *   engine's versioned update stays the final guard, and any update ends the lease.
  * - `readOutbox` returns events only to the instance holding the outbox lease, so one
- *   instance at a time delivers them, in order (at least once: a lease that runs out while its
- *   holder is still publishing lets another instance repeat events).
+ *   instance at a time delivers them, in order. The engine keeps the lease while it publishes
+ *   (`holdOutbox`) and publishes nothing more once it is lost, so a slow sink does not let
+ *   another instance deliver the same events (at least once still: a holder that dies between
+ *   publish and mark leaves its events to be delivered again).
+ * - `holdClaim` keeps a `findDue` claim while the engine asks the acquirer about the payment.
  * - Failures are classified by `classifyPostgresError`.
  */
 export function createPostgresPaymentRepository(options: PostgresPaymentRepositoryOptions): PostgresPaymentRepository {
@@ -109,6 +129,8 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
   const instanceId = options.instanceId ?? randomUUID();
   const claimLeaseMs = leaseMs(options.claimLeaseMs, 0);
   const outboxLeaseMs = leaseMs(options.outboxLeaseMs, 1);
+  const held = (result: Result<QueryResult, RepositoryError>): Result<boolean, RepositoryError> =>
+    result.isErr() ? err(result.error) : ok(result.value.rows.length > 0);
 
   const run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
     runStatement<R>(pool, statement, values, prepared);
@@ -227,6 +249,16 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
         last.map((deferral) => new Date(deferral.retryAt).toISOString()),
       ]);
       return result.isErr() ? err(result.error) : ok(undefined);
+    },
+
+    async holdOutbox({ forMs }) {
+      return held(await run(HOLD_OUTBOX_LEASE, [instanceId, holdMs(forMs)]));
+    },
+
+    async holdClaim({ paymentId, version, forMs }) {
+      // No lease, no claim to keep: any instance may sweep the payment, the versioned update guards.
+      if (claimLeaseMs === 0) return ok(true);
+      return held(await run(HOLD_CLAIM, [paymentId, version, instanceId, holdMs(forMs)]));
     },
 
     async purgeDelivered(before) {

@@ -236,6 +236,35 @@ export const PURGE_DELIVERED: Statement = {
   text: `DELETE FROM paystate_outbox WHERE delivered_at IS NOT NULL AND delivered_at < $1`,
 };
 
+/**
+ * Keeps the outbox lease for $2 ms from now if this instance ($1) still holds it. Only a read by
+ * another instance (`READ_OUTBOX`) or a release makes someone else the holder, so a lease that
+ * lapsed while nobody else read the outbox is kept too: nobody read its events meanwhile. Answers
+ * one row when it did.
+ */
+export const HOLD_OUTBOX_LEASE: Statement = {
+  name: 'paystate_outbox_hold',
+  text: `
+UPDATE paystate_outbox_lease
+SET held_until = now() + $2::int * interval '1 millisecond'
+WHERE holder = $1
+RETURNING holder`,
+};
+
+/**
+ * Keeps this instance's ($3) claim on a payment for $4 ms from now if the payment is still stored
+ * at version $2 and claimed by it: another instance's `FIND_DUE` would have made that one the
+ * claimant, and any update ends the claim. Answers one row when it did.
+ */
+export const HOLD_CLAIM: Statement = {
+  name: 'paystate_payment_hold_claim',
+  text: `
+UPDATE paystate_payments
+SET claimed_until = now() + $4::int * interval '1 millisecond'
+WHERE id = $1 AND version = $2 AND claimed_by = $3
+RETURNING id`,
+};
+
 export const RELEASE_OUTBOX_LEASE: Statement = {
   name: 'paystate_outbox_release',
   text: `UPDATE paystate_outbox_lease SET holder = NULL, held_until = NULL WHERE holder = $1`,

@@ -4,6 +4,12 @@ import { Duration, Effect } from 'effect';
 const TICKS = 8;
 
 /**
+ * The latest a deadline of `timeoutMs` fires after it was added, timer lag aside: one tick more
+ * than the length, a tick being an eighth of it but at least a millisecond.
+ */
+export const latestExpiryMs = (timeoutMs: number): number => (TICKS + 1) * Math.max(1, timeoutMs / TICKS);
+
+/**
  * Time-outs of pending port answers. One Effect fiber per time-out length keeps every deadline of
  * that length: it wakes every eighth of the length while something is pending, fires what has
  * waited the whole length, and ends when nothing is left. A call therefore costs an entry in a

@@ -5,7 +5,8 @@ import type { OutboxDeferral, OutboxEntry } from '../ports/payment-repository.js
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
 import { describeDefect } from './describe-defect.js';
-import { callPort, toPaymentError } from './run-port.js';
+import { PUBLISH_BACKOFF_MS } from './engine-options.js';
+import { callPort, toPaymentError, type PortCallPolicy } from './run-port.js';
 
 /**
  * Delivers due outbox events to the event sink and marks what was delivered. Order holds per
@@ -24,6 +25,13 @@ import { callPort, toPaymentError } from './run-port.js';
  * event has failed before), not one per waiting payment. A publish that runs out of time has its
  * signal aborted (`PublishOptions`). Delivery is at least once (a crash between publish and mark
  * repeats an event; consumers de-duplicate on `id`).
+ *
+ * A repository shared by several instances leases the outbox to one of them (`holdOutbox`):
+ * before each publish the batch makes sure its lease covers the longest that publish and the
+ * writes after it may take (`outboxHoldNeededMs`), renewing it when it does not, and publishes
+ * nothing more once the lease is lost or cannot be renewed (`outboxLease`). So a slow sink keeps
+ * the lease of the instance that waits for it, and no other instance reads the same events
+ * meanwhile.
  */
 export function deliverEvents(ctx: EngineContext): Effect.Effect<number, PaymentError> {
   return Effect.map(deliverBatch(ctx), (batch) => batch.delivered);
@@ -31,14 +39,16 @@ export function deliverEvents(ctx: EngineContext): Effect.Effect<number, Payment
 
 /**
  * One delivery batch: how many events went out, how many were not (now deferred), whether the
- * batch read was full (more may wait), and whether it ended early because the sink seems down
- * (the events it did not offer wait for the next batch).
+ * batch read was full (more may wait), whether it ended early because the sink seems down, and
+ * whether it ended early because its outbox lease was lost or could not be renewed (the events
+ * it did not offer wait for the next batch, or for the instance that holds the lease).
  */
 export interface DeliveryBatch {
   readonly delivered: number;
   readonly deferred: number;
   readonly full: boolean;
   readonly stalled: boolean;
+  readonly leaseLost: boolean;
 }
 
 /**
@@ -58,9 +68,18 @@ const DELIVERED: PublishOutcome = { kind: 'delivered' };
 const REFUSED: PublishOutcome = { kind: 'refused' };
 const TROUBLE: PublishOutcome = { kind: 'trouble' };
 
-export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, PaymentError> {
+/**
+ * One delivery batch (see `deliverEvents`). Once `stopRequested` says so it offers no further
+ * event: what it published is marked delivered and what it deferred is stored, and the rest waits.
+ */
+export function deliverBatch(
+  ctx: EngineContext,
+  stopRequested: () => boolean = () => false,
+): Effect.Effect<DeliveryBatch, PaymentError> {
   const sink = ctx.ports.events;
-  if (sink === undefined) return Effect.succeed({ delivered: 0, deferred: 0, full: false, stalled: false });
+  if (sink === undefined) {
+    return Effect.succeed({ delivered: 0, deferred: 0, full: false, stalled: false, leaseLost: false });
+  }
   const storage = { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true };
   const publish = (entry: OutboxEntry): Effect.Effect<PublishOutcome> =>
     callPort(
@@ -72,7 +91,7 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
         abortable: true,
         retries: ctx.options.retries,
         retryTimeouts: true,
-        backoffMs: 50,
+        backoffMs: PUBLISH_BACKOFF_MS,
       },
     ).pipe(
       Effect.as(DELIVERED),
@@ -92,12 +111,20 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
     const delivered: number[] = [];
     const deferred: Deferral[] = [];
     const order = deliveryOrder(entries);
+    const mayPublish = outboxLease(ctx, storage);
     let stalled = false;
+    let leaseLost = false;
     // Whether the sink delivered or refused an event of this batch (it is up), and how many
     // retryable failures and time-outs came since the last time it did.
     let answered = false;
     let troubleInARow = 0;
     for (let entry = order.next(); entry !== undefined; entry = order.next()) {
+      if (stopRequested()) break;
+      if (!(yield* mayPublish())) {
+        leaseLost = true;
+        break;
+      }
+      if (stopRequested()) break;
       const outcome = yield* publish(entry);
       if (outcome.kind === 'delivered') {
         delivered.push(entry.sequence);
@@ -136,8 +163,71 @@ export function deliverBatch(ctx: EngineContext): Effect.Effect<DeliveryBatch, P
       deferred: deferred.length,
       full: entries.length >= ctx.options.batchSize,
       stalled,
+      leaseLost,
     };
   });
+}
+
+/**
+ * Whether the batch may publish one more event: always when the repository does not lease the
+ * outbox (`holdOutbox`); else when the lease covers `outboxHoldNeededMs` from now (the longest
+ * publish, a renewal that fails after it, and the writes of deferrals and deliveries), renewing it
+ * for `outboxHoldMs` first when what the batch knows of it does not. The batch knows nothing of
+ * the lease `readOutbox` took, so it renews before its first publish; after that, about once per
+ * `outboxHoldMs - outboxHoldNeededMs` of publishing. The lease is measured from when the renewal
+ * was sent, by the clock port, so the renewal's own time counts against it.
+ *
+ * `false` when another instance holds the lease or has held it since (this instance's lapsed: the
+ * events this batch read may be delivered there), and when the renewal failed or threw: either
+ * way the batch publishes nothing more, and the events it did not offer wait.
+ */
+function outboxLease(ctx: EngineContext, storage: PortCallPolicy): () => Effect.Effect<boolean> {
+  const { repository } = ctx.ports;
+  const hold = repository.holdOutbox;
+  if (hold === undefined) return () => Effect.succeed(true);
+  const { outboxHoldMs: forMs, outboxHoldNeededMs: needed } = ctx.options;
+  const { clock } = ctx.ports;
+  let heldUntil = Number.NEGATIVE_INFINITY;
+  const covered = () => heldUntil - clock.now() >= needed;
+  return () =>
+    Effect.suspend(() => {
+      if (covered()) return Effect.succeed(true);
+      const sentAt = clock.now();
+      return callPort(() => hold.call(repository, { forMs }), {
+        ...traced(ctx, 'repository.holdOutbox', { forMs }),
+        ...storage,
+      }).pipe(
+        Effect.map((held) => {
+          if (!held) {
+            ctx.logger.warn({ forMs }, 'outbox lease lost to another instance; this batch publishes nothing more');
+            return false;
+          }
+          heldUntil = sentAt + forMs;
+          if (covered()) return true;
+          ctx.logger.warn(
+            { forMs, ms: clock.now() - sentAt },
+            'outbox lease renewed too late; this batch publishes nothing more',
+          );
+          return false;
+        }),
+        Effect.catchAll((failure) =>
+          Effect.sync(() => {
+            const code = failure.kind === 'timeout' ? 'timeout' : failure.error.code;
+            ctx.logger.warn({ code }, 'outbox lease could not be renewed; this batch publishes nothing more');
+            return false;
+          }),
+        ),
+        Effect.catchAllDefect((defect) =>
+          Effect.sync(() => {
+            ctx.logger.error(
+              { cause: describeDefect(defect) },
+              'outbox lease renewal threw; this batch publishes nothing more',
+            );
+            return false;
+          }),
+        ),
+      );
+    });
 }
 
 /** The order a batch offers its entries in. */

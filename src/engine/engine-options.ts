@@ -1,6 +1,7 @@
 import { DEFAULT_PAYMENT_MACHINE_OPTIONS } from '../machine/payment-machine.js';
 import type { PaymentMachineOptions } from '../machine/payment-machine.js';
 import type { Inspect } from './inspection.js';
+import { longestCallMs } from './run-port.js';
 
 /** Tuning of the engine. Every field has a default. */
 export interface PaymentEngineOptions extends PaymentMachineOptions {
@@ -49,8 +50,14 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
   readonly inspect?: Inspect;
 }
 
-/** The longest back-off of a refused event: 2^31 - 1 ms, about 24.8 days. */
+/** The longest back-off of a refused event, and the longest lease: 2^31 - 1 ms, about 24.8 days. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/** The first back-off delay between the attempts of one publish. */
+export const PUBLISH_BACKOFF_MS = 50;
+
+/** Event-loop lag allowed for each port call a lease must outlast. */
+const LAG_MS = 1_000;
 
 export interface ResolvedEngineOptions {
   readonly hostedPageUrl: (payment: { readonly id: string; readonly token: string }) => string;
@@ -64,6 +71,19 @@ export interface ResolvedEngineOptions {
   readonly sweepConcurrency: number;
   readonly deliveryFirstDelayMs: number;
   readonly deliveryMaxDelayMs: number;
+  /**
+   * How long delivery must still hold the outbox lease (of a repository that leases it) before it
+   * publishes an event: the longest publish, then a renewal that fails, then storing deferrals and
+   * deliveries, each with its retries and `LAG_MS`. Derived from the time-outs and `retries`.
+   */
+  readonly outboxHoldNeededMs: number;
+  /** How long delivery asks to hold the outbox lease: `outboxHoldNeededMs` plus the renewal itself. */
+  readonly outboxHoldMs: number;
+  /**
+   * How long the sweeper asks to hold its claim on a payment before it asks the acquirer about it:
+   * the renewal, the longest inquiry, then the write and the load that confirms a failed one.
+   */
+  readonly claimHoldMs: number;
 }
 
 /**
@@ -88,19 +108,47 @@ export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEng
         `((retries + 1) x storage time-out + acquirer time-out = ${worstCase} ms)`,
     );
   }
+  const longest = Math.max(resolved.outboxHoldMs, resolved.claimHoldMs);
+  if (!(longest <= MAX_DELAY_MS)) {
+    throw new RangeError(
+      `timeouts and retries make a lease of ${longest} ms (what a publish or an inquiry that runs out of time ` +
+        `and the writes after it may take), more than ${MAX_DELAY_MS} ms`,
+    );
+  }
   return resolved;
 }
 
-function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {
+/** The longest a batch's leases must last, from the time-outs and retries (`ResolvedEngineOptions`). */
+function leaseTimes(
+  options: Pick<ResolvedEngineOptions, 'acquirerTimeoutMs' | 'storageTimeoutMs' | 'eventSinkTimeoutMs' | 'retries'>,
+): Pick<ResolvedEngineOptions, 'outboxHoldNeededMs' | 'outboxHoldMs' | 'claimHoldMs'> {
+  const { retries } = options;
+  const storage = longestCallMs({ timeoutMs: options.storageTimeoutMs, retries }) + LAG_MS;
+  const publish =
+    longestCallMs({ timeoutMs: options.eventSinkTimeoutMs, retries, backoffMs: PUBLISH_BACKOFF_MS }) + LAG_MS;
+  const inquiry = longestCallMs({ timeoutMs: options.acquirerTimeoutMs, retries }) + LAG_MS;
+  const outboxHoldNeededMs = Math.ceil(publish + 3 * storage);
   return {
-    hostedPageUrl:
-      options.hostedPageUrl ??
-      ((payment) => `http://localhost:3000/pay/${payment.id}?token=${encodeURIComponent(payment.token)}`),
+    outboxHoldNeededMs,
+    outboxHoldMs: Math.ceil(outboxHoldNeededMs + storage),
+    claimHoldMs: Math.ceil(storage + inquiry + 2 * storage),
+  };
+}
+
+function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {
+  const times = {
     acquirerTimeoutMs: options.timeouts?.acquirerMs ?? 30_000,
-    threeDSTimeoutMs: options.timeouts?.threeDSMs ?? 10_000,
     storageTimeoutMs: options.timeouts?.storageMs ?? 10_000,
     eventSinkTimeoutMs: options.timeouts?.eventSinkMs ?? 10_000,
     retries: options.retries ?? 2,
+  };
+  return {
+    ...times,
+    ...leaseTimes(times),
+    hostedPageUrl:
+      options.hostedPageUrl ??
+      ((payment) => `http://localhost:3000/pay/${payment.id}?token=${encodeURIComponent(payment.token)}`),
+    threeDSTimeoutMs: options.timeouts?.threeDSMs ?? 10_000,
     batchSize: options.batchSize ?? 100,
     batchesPerTick: options.batchesPerTick ?? 50,
     sweepConcurrency: options.sweepConcurrency ?? 8,

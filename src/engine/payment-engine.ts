@@ -1,4 +1,4 @@
-import { Cause, Chunk, Duration, Effect, Fiber, Schedule } from 'effect';
+import { Cause, Chunk, Deferred, Duration, Effect, Fiber, Option } from 'effect';
 import { ResultAsync, err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
 import { containsCardNumber } from '../domain/card-number.js';
@@ -40,13 +40,22 @@ export interface PaymentEngineConfig extends PaymentEnginePorts {
 /** A running background worker (sweeper and event delivery). */
 export interface BackgroundWorker {
   /**
-   * Stops both loops: no new batch starts, nor a due payment of the sweeper batch under way. What
-   * is under way is finished, never cut short: a port call is awaited (up to its time-out and
-   * retries), and the events of the delivery batch under way are published and then marked
-   * delivered (when the store answers). Resolves once both loops have stopped; calling it again
-   * gives the same promise.
+   * Stops both loops. At once, no new batch starts, nor a due payment of the sweeper batch under
+   * way, nor a publish of the delivery batch under way: the events that batch published are marked
+   * delivered, and the rest wait. What is under way (the port calls of a publish or of the due
+   * payments started, and the writes after them) is waited for up to `waitMs` (default 5 s), then
+   * abandoned: its answer is ignored. That is safe, only not tidy: an abandoned publish (its
+   * signal aborted) leaves its event undelivered, and the events published before it in that batch
+   * unmarked, so they are delivered again later (at least once, as after a crash); a payment whose
+   * inquiry was abandoned stays as stored and claimed until its claim lapses, and another sweep
+   * asks again; a write abandoned in flight either landed or not, and the versioned update guards
+   * every later one. Resolves once both loops have stopped or been abandoned, and logs a warning
+   * when anything was abandoned; calling it again gives the same promise.
+   *
+   * `waitMs`: default 5000; 0 abandons what is under way at once; `Infinity` waits for it, whatever
+   * its time-outs and retries make that. A `RangeError` unless from 0 to 2^31 - 1 or `Infinity`.
    */
-  stop(): Promise<void>;
+  stop(options?: { readonly waitMs?: number }): Promise<void>;
 }
 
 /**
@@ -195,6 +204,25 @@ function drain<B extends { readonly full: boolean }, T>(
 const MAX_INTERVAL_MS = 2 ** 31 - 1;
 
 /**
+ * How long `stop()` waits for the work under way by default: far longer than a publish, an
+ * inquiry or a write takes when their systems are up (milliseconds), so only a hung one is
+ * abandoned, and well inside the time a host gets to shut down (Kubernetes gives 30 s after
+ * SIGTERM, where the port time-outs with their retries could take 34 s or more).
+ */
+const DEFAULT_STOP_WAIT_MS = 5_000;
+
+/** `stop()`'s `waitMs`, checked. */
+function stopWaitOf(options: { readonly waitMs?: number }): number {
+  const waitMs = options.waitMs ?? DEFAULT_STOP_WAIT_MS;
+  if (waitMs === Number.POSITIVE_INFINITY || (Number.isFinite(waitMs) && waitMs >= 0 && waitMs <= MAX_INTERVAL_MS)) {
+    return waitMs;
+  }
+  throw new RangeError(
+    `waitMs needs a number of milliseconds from 0 to ${MAX_INTERVAL_MS}, or Infinity (got ${String(waitMs)})`,
+  );
+}
+
+/**
  * The host's logger, made unable to throw: a line that cannot be written is lost, and never takes
  * the command or the background loop that wrote it along (a log transport that threw once used
  * to stop the background worker for good). Methods are looked up at each call, as pino swaps
@@ -256,7 +284,10 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     program.pipe(
       Effect.tap((value) => Effect.sync(() => done(value))),
       Effect.catchAllCause((cause) =>
-        Effect.sync(() => ctx.logger.error({ part, cause: describeCauseSafely(cause) }, 'background tick failed')),
+        // Interrupted: `stop()` abandoned the tick, and says so itself.
+        Cause.isInterruptedOnly(cause)
+          ? Effect.void
+          : Effect.sync(() => ctx.logger.error({ part, cause: describeCauseSafely(cause) }, 'background tick failed')),
       ),
       Effect.asVoid,
     );
@@ -276,14 +307,15 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const deliveryTick = (stopRequested: () => boolean) =>
     total(
       'delivery',
-      drain(deliveryLock.withPermits(1)(deliverBatch(ctx)), max, stopRequested, {
+      drain(deliveryLock.withPermits(1)(deliverBatch(ctx, stopRequested)), max, stopRequested, {
         start: { delivered: 0, deferred: 0 },
         add: (sum, batch) => ({ delivered: sum.delivered + batch.delivered, deferred: sum.deferred + batch.deferred }),
         // A batch that delivered made progress; so did one that only deferred events (the next
         // read passes them by), unless it ended because the sink seems down: then the tick ends
         // too. (After a stall that follows deliveries, the next batch's first new event ends it
-        // at once if the sink is down.)
-        progressed: (batch) => batch.delivered > 0 || (!batch.stalled && batch.deferred > 0),
+        // at once if the sink is down.) A batch that lost the outbox lease ends the tick: another
+        // instance delivers now.
+        progressed: (batch) => !batch.leaseLost && (batch.delivered > 0 || (!batch.stalled && batch.deferred > 0)),
       }),
       (sum) => {
         if (sum.delivered > 0) ctx.logger.info({ part: 'delivery', ...sum }, 'background tick');
@@ -319,19 +351,52 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
           `intervalMs needs a number of milliseconds from 1 to ${MAX_INTERVAL_MS} (got ${String(intervalMs)})`,
         );
       }
-      const every = Schedule.spaced(Duration.millis(intervalMs));
       let stopping = false;
       const stopRequested = () => stopping;
-      // A tick is never cut short (a delivery cut between publish and mark would publish again):
-      // stopping interrupts the sleep between ticks, and a tick under way starts no new batch.
-      const loop = (tick: Effect.Effect<void>) =>
-        Effect.runFork(Effect.uninterruptible(tick).pipe(Effect.repeat(every)));
-      const fibers = [loop(sweepTick(stopRequested)), loop(deliveryTick(stopRequested))];
+      // Wakes both loops from the pause between ticks when stopping.
+      const wake = Effect.runSync(Deferred.make<void>());
+      const pause = Effect.raceFirst(Effect.sleep(Duration.millis(intervalMs)), Deferred.await(wake));
+      // A tick under way, once stopping, starts no new batch, payment or publish, and stores what
+      // it did (a delivery cut between publish and mark would publish again); `stop()` cuts it
+      // short only after `waitMs`.
+      const loop = (part: string, tick: Effect.Effect<void>) => {
+        const state = { part, ticking: false };
+        const fiber = Effect.runFork(
+          Effect.gen(function* () {
+            while (!stopping) {
+              state.ticking = true;
+              yield* tick;
+              state.ticking = false;
+              if (!stopping) yield* pause;
+            }
+          }),
+        );
+        return { state, fiber };
+      };
+      const loops = [loop('sweep', sweepTick(stopRequested)), loop('delivery', deliveryTick(stopRequested))];
+      const fibers = loops.map(({ fiber }) => fiber);
       let stopped: Promise<void> | undefined;
       return {
-        stop: () => {
+        stop: (stopOptions = {}) => {
+          const waitMs = stopWaitOf(stopOptions);
           stopping = true;
-          stopped ??= Effect.runPromise(Fiber.interruptAll(fibers)).then(() => undefined);
+          stopped ??= Effect.runPromise(
+            Effect.gen(function* () {
+              yield* Deferred.succeed(wake, undefined);
+              const finished =
+                waitMs === Number.POSITIVE_INFINITY
+                  ? Option.some(yield* Fiber.awaitAll(fibers))
+                  : yield* Effect.timeoutOption(Fiber.awaitAll(fibers), Duration.millis(waitMs));
+              if (Option.isSome(finished)) return;
+              const abandoned = loops.filter(({ state }) => state.ticking).map(({ state }) => state.part);
+              yield* Fiber.interruptAll(fibers);
+              if (abandoned.length === 0) return;
+              ctx.logger.warn(
+                { parts: abandoned, waitMs },
+                'background worker stopped without waiting any longer for the work under way; it is done again later',
+              );
+            }),
+          );
           return stopped;
         },
       };

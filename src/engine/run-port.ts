@@ -6,7 +6,7 @@ import { paymentError } from '../errors/payment-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { PortFailure, PortResult } from '../ports/port-result.js';
-import { createDeadlineWheel, type DeadlineWheel } from './deadline-wheel.js';
+import { createDeadlineWheel, latestExpiryMs, type DeadlineWheel } from './deadline-wheel.js';
 import { runEffect } from './outcome.js';
 
 /** A port call failed: the adapter's own error value, or the call did not answer in time. */
@@ -198,6 +198,23 @@ function retryAfter<T, E extends PortFailure<string>>(
   return runEffect(retrying(once, policy));
 }
 
+/** The first back-off delay when a policy names none. */
+const DEFAULT_BACKOFF_MS = 25;
+
+/** The most `Schedule.jittered` stretches a delay by. */
+const MAX_JITTER = 1.2;
+
+/**
+ * The longest a call with this policy can keep its caller waiting, retries included: every
+ * attempt runs out of time (the deadline wheel fires at most an eighth late), and every back-off
+ * is as long as the jitter makes it. Event-loop lag comes on top. What a lease must outlast.
+ */
+export function longestCallMs(policy: PortCallPolicy): number {
+  const retries = policy.retries ?? 0;
+  const backoffs = (policy.backoffMs ?? DEFAULT_BACKOFF_MS) * (2 ** retries - 1) * MAX_JITTER;
+  return (retries + 1) * latestExpiryMs(policy.timeoutMs) + backoffs;
+}
+
 function retrying<T, E extends PortFailure<string>>(
   once: Effect.Effect<T, PortCallFailure<E>>,
   policy: PortCallPolicy,
@@ -206,7 +223,7 @@ function retrying<T, E extends PortFailure<string>>(
   if (retries === 0) return once;
   return once.pipe(
     Effect.retry({
-      schedule: Schedule.exponential(Duration.millis(policy.backoffMs ?? 25)).pipe(Schedule.jittered),
+      schedule: Schedule.exponential(Duration.millis(policy.backoffMs ?? DEFAULT_BACKOFF_MS)).pipe(Schedule.jittered),
       times: retries,
       while: (failure) => isRetryable(failure, policy),
     }),

@@ -50,9 +50,20 @@ function expire(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handle
   );
 }
 
-/** Asks the acquirer what became of an authorization; never authorizes again. */
-function reconcile(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handled, PaymentError> {
+/**
+ * Asks the acquirer what became of an authorization; never authorizes again. First it keeps its
+ * claim on the payment for as long as the inquiry and the write after it may take (`holdClaim`,
+ * `claimHoldMs`), so that no other instance asks too while this one waits: when another instance
+ * has claimed or changed the payment since `findDue`, it leaves it to that one (a conflict).
+ */
+function reconcile(
+  ctx: EngineContext,
+  record: PaymentRecord,
+  stopRequested: () => boolean,
+): Effect.Effect<Handled, PaymentError> {
   return Effect.gen(function* () {
+    if (!(yield* holdClaim(ctx, record))) return 'conflicts';
+    if (stopRequested()) return 'skipped';
     const outcome = yield* callPort(() => ctx.ports.acquirer.inquire({ paymentId: record.id }), {
       ...traced(ctx, 'acquirer.inquire', { paymentId: record.id }),
       timeoutMs: ctx.options.acquirerTimeoutMs,
@@ -71,6 +82,20 @@ function reconcile(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Han
   });
 }
 
+/** Keeps this instance's claim on a payment for `claimHoldMs`, when the repository leases claims. */
+function holdClaim(ctx: EngineContext, record: PaymentRecord): Effect.Effect<boolean, PaymentError> {
+  const { repository } = ctx.ports;
+  const hold = repository.holdClaim;
+  if (hold === undefined) return Effect.succeed(true);
+  const forMs = ctx.options.claimHoldMs;
+  return callPort(() => hold.call(repository, { paymentId: record.id, version: record.version, forMs }), {
+    ...traced(ctx, 'repository.holdClaim', { paymentId: record.id, forMs }),
+    timeoutMs: ctx.options.storageTimeoutMs,
+    retries: ctx.options.retries,
+    retryTimeouts: true,
+  }).pipe(Effect.mapError(toPaymentError('payment storage')));
+}
+
 /** One sweeper batch and whether it was full (more may be due). */
 export interface SweepBatch {
   readonly report: SweepReport;
@@ -82,7 +107,8 @@ export interface SweepBatch {
  * port) and re-inquires authorizations whose outcome is unknown, at most `batchSize` of each.
  * Safe to run from several instances at once: every change is a versioned write, and a lost
  * race is counted, not failed. Once `stopRequested` says so, payments not yet started are left
- * for later (they stay due); those under way are finished.
+ * for later (they stay due, and claimed by this instance until the claim lapses); those under way
+ * are finished.
  */
 export function sweepBatch(
   ctx: EngineContext,
@@ -96,10 +122,10 @@ export function sweepBatch(
       retryTimeouts: true,
     }).pipe(Effect.mapError(toPaymentError('payment storage')));
     const work = [
-      ...due.expiries.map((record) => [record, expire] as const),
-      ...due.inquiries.map((record) => [record, reconcile] as const),
+      ...due.expiries.map((record) => [record, () => expire(ctx, record)] as const),
+      ...due.inquiries.map((record) => [record, () => reconcile(ctx, record, stopRequested)] as const),
     ].map(([record, handle]) =>
-      Effect.suspend(() => (stopRequested() ? Effect.succeed<Handled>('skipped') : handle(ctx, record))).pipe(
+      Effect.suspend(() => (stopRequested() ? Effect.succeed<Handled>('skipped') : handle())).pipe(
         Effect.catchAll((error) =>
           Effect.sync((): Handled => {
             if (error.code === 'conflict') return 'conflicts';

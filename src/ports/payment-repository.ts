@@ -68,4 +68,25 @@ export interface PaymentRepository {
    * sequences change nothing.
    */
   deferDelivery(deferrals: readonly OutboxDeferral[]): PortResult<void, RepositoryError>;
+  /**
+   * Optional, for a repository that several processes share and that leases work to one of them
+   * (Postgres). Keeps the outbox lease this instance's last `readOutbox` took, for `forMs` from
+   * now, if no other instance has taken it since: `true` when it did, `false` when another
+   * instance holds it or has held it since (then this instance must publish nothing more of the
+   * events it read). The engine calls it before publishing, whenever what it knows of the lease
+   * would not cover a publish that runs out of time and the writes after it. Without it the
+   * engine takes itself to be the only reader (memory). A wrapper must pass it on.
+   */
+  holdOutbox?(query: { readonly forMs: number }): PortResult<boolean, RepositoryError>;
+  /**
+   * Optional, like `holdOutbox`: keeps the claim `findDue` put on a payment, for `forMs` from now,
+   * if it is still this instance's and the payment is still stored at `version`; `false` when
+   * another instance claimed or changed it since. The engine calls it before it asks the acquirer
+   * about the payment, so that no other instance asks again while it waits for the answer.
+   */
+  holdClaim?(query: {
+    readonly paymentId: string;
+    readonly version: number;
+    readonly forMs: number;
+  }): PortResult<boolean, RepositoryError>;
 }

@@ -49,6 +49,8 @@ export function countingRepository(inner: PaymentRepository): CountingRepository
     readOutbox: (query) => inner.readOutbox(query),
     markDelivered: (sequences) => inner.markDelivered(sequences),
     deferDelivery: (deferrals) => inner.deferDelivery(deferrals),
+    ...(inner.holdOutbox !== undefined && { holdOutbox: inner.holdOutbox.bind(inner) }),
+    ...(inner.holdClaim !== undefined && { holdClaim: inner.holdClaim.bind(inner) }),
   };
 }
 
