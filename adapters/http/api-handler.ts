@@ -8,7 +8,7 @@ import { stripBasePath } from './base-path.js';
 import { acceptsJson, notAcceptable } from './content-negotiation.js';
 import type { HttpAnswer } from './http-answer.js';
 import type { HttpRequest } from './http-request.js';
-import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
+import { IDEMPOTENCY_STALE_AFTER_MS, IDEMPOTENCY_TTL_MS } from './idempotency.js';
 import { DEFAULT_PROBLEM_TYPE_BASE, problem, problemAnswer, type Problem } from './problem-details.js';
 import type { HttpDeps, RouteHandler } from './route-context.js';
 import { createRouter, pathSegments } from './router.js';
@@ -28,6 +28,15 @@ export interface ApiOptions {
   readonly problemTypeBase?: string;
   /** How long an `Idempotency-Key` answer is kept. Default 24 hours. */
   readonly idempotencyTtlMs?: number;
+  /**
+   * How long after its start a request that has not settled its `Idempotency-Key` is presumed
+   * dead, so that a retry with the same key and body takes the key over (and answers the payment
+   * that request reserved, creating it if it was not stored). Must be longer than the engine's
+   * longest create: with its default time-outs and retries about 3 minutes. Default 5 minutes
+   * (`IDEMPOTENCY_STALE_AFTER_MS`); a `RangeError` unless a whole number of milliseconds of at
+   * least 1.
+   */
+  readonly idempotencyStaleAfterMs?: number;
 }
 
 /**
@@ -46,6 +55,14 @@ export function apiPath(target: string, basePath: string): string | null {
   return path === '/v1' || path.startsWith('/v1/') ? path : null;
 }
 
+function staleAfterMs(given: number | undefined): number {
+  if (given === undefined) return IDEMPOTENCY_STALE_AFTER_MS;
+  if (!Number.isSafeInteger(given) || given < 1) {
+    throw new RangeError(`idempotencyStaleAfterMs needs a whole number of milliseconds of at least 1 (got ${given})`);
+  }
+  return given;
+}
+
 /** Builds the v1 API (decisions.md sections 2 to 6) on plain requests and answers. */
 export function createApiHandler(options: ApiOptions): ApiHandler {
   const logger = options.logger ?? silentLogger;
@@ -57,6 +74,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     logger,
     problemTypeBase: options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE,
     idempotencyTtlMs: options.idempotencyTtlMs ?? IDEMPOTENCY_TTL_MS,
+    idempotencyStaleAfterMs: staleAfterMs(options.idempotencyStaleAfterMs),
   };
   const router = createRouter<RouteHandler>(ROUTES);
   const answerOf = (value: Problem): HttpAnswer => problemAnswer(value, deps.problemTypeBase);

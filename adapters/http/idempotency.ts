@@ -8,6 +8,18 @@ import { problem, problemAnswer, RETRY_AFTER_SECONDS, type Problem } from './pro
 
 /** How long a completed answer is replayed: 24 hours (decisions.md section 6). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long after its start a request that has not settled its key is presumed dead (its process
+ * crashed, or lost the idempotency store), so that a retry with the same key and body takes the
+ * key over: 5 minutes. It must be longer than any live request runs. With the engine's default
+ * time-outs and retries the longest create, a direct-flow payment whose every port call takes
+ * its full time, runs about 3 minutes: the 3DS lookup (10 s), the intent commit and the outcome
+ * commit (each up to 3 attempts of 10 s and a confirming read of up to 3 x 10 s), the acquirer
+ * (30 s), each time-out firing up to an eighth late, about 180 s in all. A host that raises the
+ * engine's `timeouts` or `retries` must raise this too (`idempotencyStaleAfterMs`).
+ */
+export const IDEMPOTENCY_STALE_AFTER_MS = 5 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** Header added to a replayed answer. */
@@ -75,33 +87,53 @@ export interface IdempotencyDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly ttlMs: number;
+  readonly staleAfterMs: number;
   readonly problemTypeBase: string;
 }
 
-/** What an idempotent operation answered, and whether that answer is kept for replay. */
+/** What a request that owns a key runs with: the id it reserved, and whether it took over a stale attempt. */
+export interface IdempotentStart {
+  /** The id reserved with the key; on a takeover, the stale attempt's. Null when the store holds none. */
+  readonly reservedId: string | null;
+  /** A stale attempt (crashed, or cut off from the store) held the key: it may have created `reservedId`. */
+  readonly takeover: boolean;
+}
+
+/** What an idempotent operation answered, and what becomes of its key. */
 export interface IdempotentOutcome {
   readonly answer: HttpAnswer;
-  /** False when the request did nothing (e.g. failed validation): the key is released, not stored. */
-  readonly keep: boolean;
+  /**
+   * - `complete`: the answer is stored and replayed to retries;
+   * - `release`: the request did nothing (e.g. failed validation): the key is forgotten;
+   * - `leave`: whether something was created is not known (the store of what it creates did not
+   *   answer): the key stays in progress, and a retry takes it over once it is stale.
+   */
+  readonly settle: 'complete' | 'release' | 'leave';
 }
 
 /**
- * Runs `operation` at most once per (client, key): the first request owns the key; a retry
- * with the same fingerprint gets the stored answer byte for byte plus `Idempotency-Replayed:
- * true`, a different fingerprint 422, and a retry while the first runs 409.
+ * Runs `operation` at most once per (client, key): the first request owns the key, with
+ * `reservedId` reserved in the same write; a retry with the same fingerprint gets the stored
+ * answer byte for byte plus `Idempotency-Replayed: true`, a different fingerprint 422, and a
+ * retry while the first runs 409. A first request that never settled its key (its process
+ * died) is taken over by the first retry after `staleAfterMs`: `operation` then runs with the
+ * first request's reserved id and `takeover: true`.
  */
 export async function runIdempotent(
   deps: IdempotencyDeps,
-  ref: { readonly clientId: string; readonly key: string; readonly fingerprint: string },
-  operation: () => Promise<IdempotentOutcome>,
+  ref: { readonly clientId: string; readonly key: string; readonly fingerprint: string; readonly reservedId: string },
+  operation: (start: IdempotentStart) => Promise<IdempotentOutcome>,
 ): Promise<HttpAnswer> {
   const keyRef = { clientId: ref.clientId, key: ref.key };
   const answerOf = (value: Problem) => problemAnswer(value, deps.problemTypeBase);
+  const now = deps.clock.now();
   const begun = await deps.store.begin({
     ...keyRef,
     fingerprint: ref.fingerprint,
-    now: deps.clock.now(),
+    now,
     ttlMs: deps.ttlMs,
+    reservedId: ref.reservedId,
+    staleAfterMs: deps.staleAfterMs,
   });
   if (begun.isErr()) {
     deps.logger.error({ code: begun.error.code, message: begun.error.message }, 'idempotency store unavailable');
@@ -111,7 +143,8 @@ export async function runIdempotent(
       }),
     );
   }
-  switch (begun.value.kind) {
+  const begin = begun.value;
+  switch (begin.kind) {
     case 'mismatch':
       return answerOf(
         problem('idempotency_key_reused', 'This Idempotency-Key was already used with a different request'),
@@ -123,28 +156,44 @@ export async function runIdempotent(
         }),
       );
     case 'completed': {
-      const stored = begun.value.response;
+      const stored = begin.response;
       return { status: stored.status, headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' }, body: stored.body };
     }
     case 'started':
       break;
   }
+  if (begin.takeover) {
+    deps.logger.warn(
+      { clientId: ref.clientId, reservedId: begin.reservedId },
+      'took over an idempotency key whose request stopped without an answer',
+    );
+  }
 
   let outcome: IdempotentOutcome;
   try {
-    outcome = await operation();
+    outcome = await operation({ reservedId: begin.reservedId, takeover: begin.takeover });
   } catch (error) {
     // A bug after the key was taken: whatever happened is not run a second time.
     deps.logger.error({ error }, 'unexpected error in an idempotent request');
-    outcome = { answer: answerOf(problem('internal_error', 'An unexpected error occurred')), keep: true };
+    outcome = { answer: answerOf(problem('internal_error', 'An unexpected error occurred')), settle: 'complete' };
   }
-  const settled = outcome.keep
-    ? await deps.store.complete({ ...keyRef, response: outcome.answer })
-    : await deps.store.release(keyRef);
+  // `startedAt`: only while this request still owns the key (no retry took it over meanwhile).
+  const owner = { ...keyRef, startedAt: now };
+  if (outcome.settle === 'leave') {
+    deps.logger.warn(
+      { clientId: ref.clientId, reservedId: begin.reservedId, status: outcome.answer.status },
+      'idempotency key left in progress: a retry takes it over once it is stale',
+    );
+    return outcome.answer;
+  }
+  const settled =
+    outcome.settle === 'complete'
+      ? await deps.store.complete({ ...owner, response: outcome.answer })
+      : await deps.store.release(owner);
   if (settled.isErr()) {
     deps.logger.error(
-      { code: settled.error.code, message: settled.error.message, kept: outcome.keep },
-      'could not settle an idempotency key; retries get 409 until it expires',
+      { code: settled.error.code, message: settled.error.message, settle: outcome.settle },
+      'could not settle an idempotency key; retries get 409 until it is stale',
     );
   }
   return outcome.answer;

@@ -3,7 +3,12 @@ export { normalizeBasePath } from './base-path.js';
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, type PagesHandler } from './fetch-handler.js';
 export type { HttpAnswer } from './http-answer.js';
 export { fromFetchRequest, type HttpRequest } from './http-request.js';
-export { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAYED_HEADER } from './idempotency.js';
+export {
+  IDEMPOTENCY_STALE_AFTER_MS,
+  IDEMPOTENCY_TTL_MS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  REPLAYED_HEADER,
+} from './idempotency.js';
 export { MAX_JSON_DEPTH } from './json-body.js';
 export { createNodeListener, serveNodeRequest, writeAnswer, type NodeServeOptions } from './node-listener.js';
 export {

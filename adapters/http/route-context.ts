@@ -17,6 +17,7 @@ export interface HttpDeps {
   readonly logger: Logger;
   readonly problemTypeBase: string;
   readonly idempotencyTtlMs: number;
+  readonly idempotencyStaleAfterMs: number;
 }
 
 /** One authenticated request matched to a route. */

@@ -11,17 +11,38 @@ export interface MemoryIdempotencyStore extends IdempotencyStore {
 interface Entry {
   readonly fingerprint: string;
   readonly expiresAt: number;
+  /** The id reserved by the attempt that owns the entry; null when it reserved none. */
+  readonly reservedId: string | null;
+  /** The `now` of the `begin` that started the entry or last took it over: its owner. */
+  readonly startedAt: number;
   response: StoredResponse | null;
 }
+
+/** Whether a settle call comes from the entry's owner (any caller when it names none). */
+const ownedBy = (entry: Entry, startedAt: number | undefined): boolean =>
+  startedAt === undefined || entry.startedAt === startedAt;
+
+/**
+ * An entry whose attempt is presumed dead: in progress with a reserved id, started at least
+ * `staleAfterMs` before `now` (strictly before it, so a takeover always moves `startedAt` on).
+ */
+const isStale = (entry: Entry, now: number, staleAfterMs: number | undefined): boolean =>
+  entry.response === null &&
+  entry.reservedId !== null &&
+  staleAfterMs !== undefined &&
+  now - entry.startedAt >= staleAfterMs &&
+  now > entry.startedAt;
 
 /** `begin` purges expired entries once the store has grown past this many since the last purge. */
 const MIN_PURGE_THRESHOLD = 1024;
 
 /**
  * Keeps `Idempotency-Key` entries in process memory, per client. `begin` is atomic (it runs to
- * completion within one turn of the event loop); an entry lives `ttlMs` from its `begin`, and an
- * expired entry counts as absent. Stored responses are frozen copies. Expired entries are
- * dropped by `purgeExpired` and, now and then, by `begin`.
+ * completion within one turn of the event loop); an entry lives `ttlMs` from the `begin` that
+ * started or took it over, and an expired entry counts as absent. An entry in progress with a
+ * reserved id is taken over, with that id, by a `begin` of the same fingerprint once it is
+ * `staleAfterMs` old. Stored responses are frozen copies. Expired entries are dropped by
+ * `purgeExpired` and, now and then, by `begin`.
  */
 export function createMemoryIdempotencyStore(): MemoryIdempotencyStore {
   const clients = new Map<string, Map<string, Entry>>();
@@ -47,12 +68,16 @@ export function createMemoryIdempotencyStore(): MemoryIdempotencyStore {
   const find = (clientId: string, key: string): Entry | undefined => clients.get(clientId)?.get(key);
 
   return {
-    begin({ clientId, key, fingerprint, now, ttlMs }) {
+    begin({ clientId, key, fingerprint, now, ttlMs, reservedId, staleAfterMs }) {
       const existing = find(clientId, key);
+      let reserved = reservedId ?? null;
+      let takeover = false;
       if (existing !== undefined && existing.expiresAt > now) {
         if (existing.fingerprint !== fingerprint) return ok({ kind: 'mismatch' as const });
-        if (existing.response === null) return ok({ kind: 'in_progress' as const });
-        return ok({ kind: 'completed' as const, response: existing.response });
+        if (existing.response !== null) return ok({ kind: 'completed' as const, response: existing.response });
+        if (!isStale(existing, now, staleAfterMs)) return ok({ kind: 'in_progress' as const });
+        reserved = existing.reservedId;
+        takeover = true;
       }
       let keys = clients.get(clientId);
       if (keys === undefined) {
@@ -60,21 +85,23 @@ export function createMemoryIdempotencyStore(): MemoryIdempotencyStore {
         clients.set(clientId, keys);
       }
       if (existing === undefined) count += 1;
-      keys.set(key, { fingerprint, expiresAt: now + ttlMs, response: null });
+      keys.set(key, { fingerprint, expiresAt: now + ttlMs, reservedId: reserved, startedAt: now, response: null });
       if (count >= purgeThreshold) purge(now);
-      return ok({ kind: 'started' as const });
+      return ok({ kind: 'started' as const, reservedId: reserved, takeover });
     },
 
-    complete({ clientId, key, response }) {
+    complete({ clientId, key, response, startedAt }) {
       const entry = find(clientId, key);
-      if (entry !== undefined && entry.response === null) entry.response = frozenCopy(response);
+      if (entry !== undefined && entry.response === null && ownedBy(entry, startedAt)) {
+        entry.response = frozenCopy(response);
+      }
       return ok(undefined);
     },
 
-    release({ clientId, key }) {
+    release({ clientId, key, startedAt }) {
       const keys = clients.get(clientId);
       const entry = keys?.get(key);
-      if (keys !== undefined && entry !== undefined && entry.response === null) {
+      if (keys !== undefined && entry !== undefined && entry.response === null && ownedBy(entry, startedAt)) {
         keys.delete(key);
         count -= 1;
         if (keys.size === 0) clients.delete(clientId);

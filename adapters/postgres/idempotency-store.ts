@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { Pool, QueryResultRow } from 'pg';
 import type {
   IdempotencyBegin,
+  IdempotencySettleRequest,
   IdempotencyStore,
   IdempotencyStoreError,
   StoredResponse,
@@ -24,6 +25,8 @@ export interface PostgresIdempotencyStore extends IdempotencyStore {
 
 interface BeginRow {
   readonly started: boolean;
+  readonly reserved_id: string | null;
+  readonly takeover: boolean | null;
   readonly fingerprint: string | null;
   readonly status: 'in_progress' | 'completed' | null;
   readonly response_status: number | null;
@@ -32,46 +35,67 @@ interface BeginRow {
 }
 
 /**
- * Claims the key when it is free or its entry has expired (one row lock decides between
- * concurrent callers); otherwise reads the entry. Parameters: $1 client, $2 key,
- * $3 fingerprint, $4 now, $5 expiry. The read never returns an expired entry: a caller that
- * waited on the lock of another taking that entry over reads the statement's older snapshot,
- * in which the entry is still the expired one, and would replay it; it reads nothing instead and
- * `begin` runs the statement again (a new snapshot: the entry in progress).
+ * Claims the key when it is free or its entry has expired, or takes over a stale attempt (one
+ * row lock decides between concurrent callers); otherwise reads the entry. Parameters: $1 client,
+ * $2 key, $3 fingerprint, $4 now, $5 expiry, $6 reserved id (or null), $7 the latest start of a
+ * stale attempt: now - staleAfterMs (null: none is stale).
+ *
+ * A takeover needs the same fingerprint, an entry in progress with a reserved id, started by
+ * $7 and before now, and whose `started_at` is not before its `created_at` (a version before
+ * reservations that took an expired entry over reset `created_at` only, leaving the reserved id
+ * of the entry before). It keeps `reserved_id` and `created_at` and moves `started_at` and
+ * `expires_at` on: `started_at > created_at` is what tells a takeover in `RETURNING` (a new or
+ * expired entry gets both set to now).
+ *
+ * The read never returns an expired entry: a caller that waited on the lock of another taking
+ * that entry over reads the statement's older snapshot, in which the entry is still the expired
+ * one, and would replay it; it reads nothing instead and `begin` runs the statement again (a new
+ * snapshot: the entry in progress). A caller that waited on another's takeover of a stale
+ * attempt reads that attempt, in progress, which is what the entry is again.
  */
 const BEGIN: Statement = {
   name: 'paystate_idempotency_begin',
   text: `
 WITH claimed AS (
-  INSERT INTO paystate_idempotency_keys AS k (client_id, key, fingerprint, status, created_at, expires_at)
-  VALUES ($1, $2, $3, 'in_progress', $4, $5)
+  INSERT INTO paystate_idempotency_keys AS k
+    (client_id, key, fingerprint, status, created_at, expires_at, reserved_id, started_at)
+  VALUES ($1, $2, $3, 'in_progress', $4, $5, $6, $4)
   ON CONFLICT (client_id, key) DO UPDATE
   SET fingerprint = EXCLUDED.fingerprint, status = 'in_progress', response_status = NULL,
-      response_headers = NULL, response_body = NULL, created_at = EXCLUDED.created_at,
-      expires_at = EXCLUDED.expires_at
+      response_headers = NULL, response_body = NULL,
+      created_at = CASE WHEN k.expires_at <= EXCLUDED.created_at THEN EXCLUDED.created_at ELSE k.created_at END,
+      reserved_id = CASE WHEN k.expires_at <= EXCLUDED.created_at THEN EXCLUDED.reserved_id ELSE k.reserved_id END,
+      started_at = EXCLUDED.started_at, expires_at = EXCLUDED.expires_at
   WHERE k.expires_at <= EXCLUDED.created_at
-  RETURNING true AS started
+     OR (k.status = 'in_progress' AND k.fingerprint = EXCLUDED.fingerprint AND k.reserved_id IS NOT NULL
+         AND k.started_at >= k.created_at AND k.started_at <= $7 AND k.started_at < EXCLUDED.started_at)
+  RETURNING k.reserved_id, k.started_at > k.created_at AS takeover
 )
-SELECT true AS started, NULL::text AS fingerprint, NULL::text AS status, NULL::int AS response_status,
-       NULL::jsonb AS response_headers, NULL::text AS response_body
-FROM claimed
+SELECT true AS started, c.reserved_id, c.takeover, NULL::text AS fingerprint, NULL::text AS status,
+       NULL::int AS response_status, NULL::jsonb AS response_headers, NULL::text AS response_body
+FROM claimed c
 UNION ALL
-SELECT false, k.fingerprint, k.status, k.response_status, k.response_headers, k.response_body
+SELECT false, NULL, NULL, k.fingerprint, k.status, k.response_status, k.response_headers, k.response_body
 FROM paystate_idempotency_keys k
 WHERE k.client_id = $1 AND k.key = $2 AND k.expires_at > $4 AND NOT EXISTS (SELECT 1 FROM claimed)`,
 };
 
+/** Settles the key only for the attempt that owns it ($3: its start), or for any when $3 is null. */
 const COMPLETE: Statement = {
   name: 'paystate_idempotency_complete',
   text: `
 UPDATE paystate_idempotency_keys
-SET status = 'completed', response_status = $3, response_headers = $4, response_body = $5
-WHERE client_id = $1 AND key = $2 AND status = 'in_progress'`,
+SET status = 'completed', response_status = $4, response_headers = $5, response_body = $6
+WHERE client_id = $1 AND key = $2 AND status = 'in_progress'
+  AND ($3::timestamptz IS NULL OR started_at = $3::timestamptz)`,
 };
 
 const RELEASE: Statement = {
   name: 'paystate_idempotency_release',
-  text: `DELETE FROM paystate_idempotency_keys WHERE client_id = $1 AND key = $2 AND status = 'in_progress'`,
+  text: `
+DELETE FROM paystate_idempotency_keys
+WHERE client_id = $1 AND key = $2 AND status = 'in_progress'
+  AND ($3::timestamptz IS NULL OR started_at = $3::timestamptz)`,
 };
 
 const PURGE: Statement = {
@@ -84,8 +108,11 @@ const BEGIN_ATTEMPTS = 5;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+const startedAt = (request: IdempotencySettleRequest): string | null =>
+  request.startedAt === undefined ? null : iso(request.startedAt);
+
 function beginOutcome(row: BeginRow, fingerprint: string): IdempotencyBegin {
-  if (row.started) return { kind: 'started' };
+  if (row.started) return { kind: 'started', reservedId: row.reserved_id, takeover: row.takeover === true };
   if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
   if (row.status === 'completed' && row.response_status !== null) {
     const response: StoredResponse = {
@@ -99,10 +126,11 @@ function beginOutcome(row: BeginRow, fingerprint: string): IdempotencyBegin {
 }
 
 /**
- * `Idempotency-Key` storage on Postgres (schema: `migrate`). `begin` is one atomic statement:
- * of concurrent callers with the same client and key, exactly one inserts (or takes over an
- * expired entry) and gets `started`. A key used with another fingerprint is a `mismatch`
- * whatever its state. Stored answers are replayed byte for byte (`text` body).
+ * `Idempotency-Key` storage on Postgres (schema: `migrate`, through migration 8). `begin` is one
+ * atomic statement: of concurrent callers with the same client and key, exactly one inserts (or
+ * takes over an expired entry, or a stale attempt's) and gets `started`. A key used with another
+ * fingerprint is a `mismatch` whatever its state. Stored answers are replayed byte for byte
+ * (`text` body).
  */
 export function createPostgresIdempotencyStore(options: PostgresIdempotencyStoreOptions): PostgresIdempotencyStore {
   const connection = resolveConnection(options);
@@ -121,6 +149,8 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
         request.fingerprint,
         iso(request.now),
         iso(request.now + request.ttlMs),
+        request.reservedId ?? null,
+        request.staleAfterMs === undefined ? null : iso(request.now - request.staleAfterMs),
       ];
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
         const result = await run<BeginRow>(BEGIN, values);
@@ -136,6 +166,7 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
       const result = await run(COMPLETE, [
         request.clientId,
         request.key,
+        startedAt(request),
         response.status,
         JSON.stringify(response.headers),
         response.body,
@@ -144,7 +175,7 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
     },
 
     async release(request) {
-      const result = await run(RELEASE, [request.clientId, request.key]);
+      const result = await run(RELEASE, [request.clientId, request.key, startedAt(request)]);
       return result.isErr() ? err(asUnavailable(result.error)) : ok(undefined);
     },
 

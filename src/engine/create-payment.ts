@@ -7,6 +7,7 @@ import { parseCreatePaymentRequest } from '../schemas/index.js';
 import { summarizeCard } from '../domain/card.js';
 import { drive } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
+import { isPaymentId } from './load-payment.js';
 import type { Outcome } from './outcome.js';
 import type { WorkingPayment } from './working-payment.js';
 import { applyStep, inspectWhenStored, newWorkingPayment, persist } from './working-payment.js';
@@ -17,6 +18,18 @@ export interface CreatePaymentCommand {
   readonly profileId: string;
   /** The request body as received (parsed JSON); validated here. */
   readonly body: unknown;
+  /**
+   * The id to create the payment under (`payment_` and 32 lowercase hex digits), reserved
+   * beforehand, e.g. with an `Idempotency-Key` (`engine.newPaymentId()`); default a new one.
+   * When a payment with this id exists already, nothing is created or authorized and the
+   * command fails with `conflict`.
+   */
+  readonly paymentId?: string;
+}
+
+/** A new payment id from the id port: `payment_` and 128 random bits in hex. */
+export function newPaymentId(ctx: EngineContext): string {
+  return `payment_${ctx.ports.ids.hex128()}`;
 }
 
 function carriesCardData(body: unknown): boolean {
@@ -30,13 +43,20 @@ export async function createPayment(ctx: EngineContext, command: CreatePaymentCo
   if (carriesCardData(command.body) && !client.pciDssCompliant) {
     return err(paymentError.directFlowNotPermitted());
   }
+  if (command.paymentId !== undefined && !isPaymentId(command.paymentId)) {
+    return err(
+      paymentError.validation([
+        { path: 'paymentId', message: 'Must be payment_ followed by 32 lowercase hexadecimal digits' },
+      ]),
+    );
+  }
   const now = ctx.ports.clock.now();
   const parsed = parseCreatePaymentRequest(command.body, { now });
   if (parsed.isErr()) return err(paymentError.validation(parsed.error));
   const input = parsed.value;
   const card = input.creditcard ?? null;
   const flow = card === null ? 'hosted' : 'direct';
-  const id = `payment_${ctx.ports.ids.hex128()}`;
+  const id = command.paymentId ?? newPaymentId(ctx);
   const hostedToken = flow === 'hosted' ? ctx.ports.ids.secret() : null;
   const step = startPayment(ctx.machine, { flow, at: now });
 

@@ -14,7 +14,7 @@ import { logsAt, silentLogger } from '../ports/logger.js';
 import type { LogLevel, Logger } from '../ports/logger.js';
 import { completeChallenge } from './complete-challenge.js';
 import type { CompleteChallengeCommand } from './complete-challenge.js';
-import { createPayment } from './create-payment.js';
+import { createPayment, newPaymentId } from './create-payment.js';
 import type { CreatePaymentCommand } from './create-payment.js';
 import { deliverBatch, deliverEvents } from './deliver-events.js';
 import type { EngineContext, PaymentEnginePorts } from './engine-context.js';
@@ -65,6 +65,11 @@ export interface BackgroundWorker {
 export interface PaymentEngine {
   /** Creates a payment: hosted flow (returns `next.redirect` to the hosted page) or direct flow (runs 3DS and authorization). */
   createPayment(command: CreatePaymentCommand): ResultAsync<Payment, PaymentError>;
+  /**
+   * A new payment id from the engine's id port, for `createPayment`'s `paymentId`: the HTTP API
+   * reserves one with an `Idempotency-Key` before it creates the payment. Does no I/O.
+   */
+  newPaymentId(): string;
   /** Card data posted from the hosted payment page. */
   submitCard(command: SubmitCardCommand): ResultAsync<Payment, PaymentError>;
   /** The issuer's challenge result for a payment awaiting a 3DS challenge. */
@@ -326,6 +331,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     machine: ctx.machine,
     createPayment: (command) =>
       runCommand(ctx, 'createPayment', { profileId: command.profileId }, () => createPayment(ctx, command), publicView),
+    newPaymentId: () => newPaymentId(ctx),
     submitCard: (command) =>
       runCommand(ctx, 'submitCard', { paymentId: command.paymentId }, () => submitCard(ctx, command), publicView),
     completeChallenge: (command) =>

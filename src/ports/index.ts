@@ -29,7 +29,9 @@ export type {
 } from './three-ds-provider.js';
 export type {
   IdempotencyBegin,
+  IdempotencyBeginRequest,
   IdempotencyKeyRef,
+  IdempotencySettleRequest,
   IdempotencyStore,
   IdempotencyStoreError,
   StoredResponse,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createPostgresIdempotencyStore,
   createPostgresPaymentRepository,
   MIGRATIONS,
   migrate,
@@ -196,12 +197,52 @@ describe('migrate', () => {
     await pool!.query(
       `INSERT INTO paystate_outbox (event_id, payment_id, event_type, event) VALUES ('e', 'p', 't', '{"id":"e"}')`,
     );
-    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([7]);
+    const throughSeven = MIGRATIONS.filter((migration) => migration.version <= 7);
+    expect(
+      (await migrate(pool!, { migrations: throughSeven }))._unsafeUnwrap().applied.map((applied) => applied.version),
+    ).toEqual([7]);
     const repository = createPostgresPaymentRepository({ pool: pool! });
     const entries = (await repository.readOutbox({ now: Date.now(), limit: 10 }))._unsafeUnwrap();
     expect(entries.map((entry) => [entry.event, entry.attempts])).toEqual([[{ id: 'e' }, 0]]);
     await expect(pool!.query(`UPDATE paystate_outbox SET attempts = -1`)).rejects.toMatchObject({ code: '23514' });
     await repository.close();
+  });
+
+  it('adds idempotency reservations (migration 8): keys in progress from before keep waiting for their expiry', async () => {
+    const {
+      pools: [pool],
+    } = await emptySchema();
+    await migrate(pool!, { migrations: MIGRATIONS.filter((migration) => migration.version <= 7) });
+    const T0 = Date.UTC(2026, 0, 15, 12);
+    const DAY = 24 * 60 * 60 * 1000;
+    await pool!.query(
+      `INSERT INTO paystate_idempotency_keys (client_id, key, fingerprint, status, created_at, expires_at)
+       VALUES ('c', 'k', 'f', 'in_progress', $1, $2)`,
+      [new Date(T0).toISOString(), new Date(T0 + DAY).toISOString()],
+    );
+    expect((await migrate(pool!))._unsafeUnwrap().applied.map((applied) => applied.version)).toEqual([8]);
+    const { rows } = await pool!.query<{ column_name: string; is_nullable: string; data_type: string }>(
+      `SELECT column_name, is_nullable, data_type FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'paystate_idempotency_keys'
+         AND column_name IN ('reserved_id', 'started_at') ORDER BY column_name`,
+    );
+    expect(rows).toEqual([
+      { column_name: 'reserved_id', is_nullable: 'YES', data_type: 'text' },
+      { column_name: 'started_at', is_nullable: 'YES', data_type: 'timestamp with time zone' },
+    ]);
+    const store = createPostgresIdempotencyStore({ pool: pool! });
+    const begin = (now: number) =>
+      store.begin({
+        clientId: 'c',
+        key: 'k',
+        fingerprint: 'f',
+        now,
+        ttlMs: DAY,
+        reservedId: `payment_${'a'.repeat(32)}`,
+        staleAfterMs: 60_000,
+      });
+    expect((await begin(T0 + DAY - 1))._unsafeUnwrap()).toEqual({ kind: 'in_progress' });
+    expect((await begin(T0 + DAY))._unsafeUnwrap()).toMatchObject({ kind: 'started', takeover: false });
   });
 
   // Found by a reviewing helper: a migrator waiting for another one said nothing and waited for ever.

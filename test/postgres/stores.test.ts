@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { err } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { createMemoryCredentialStore, type SandboxConfig } from '../../adapters/memory/index.js';
 import { createPostgresCredentialStore, createPostgresIdempotencyStore } from '../../adapters/postgres/index.js';
-import type { StoredResponse } from '../../src/ports/idempotency-store.js';
+import type { IdempotencyStore, StoredResponse } from '../../src/ports/idempotency-store.js';
 import { idempotencyStoreContract } from '../contracts/idempotency-store.contract.js';
 import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
 import { createNodeListener } from '../../adapters/http/index.js';
-import { makeApi } from '../http/support/api-harness.js';
+import { makeApi, TOKENS } from '../http/support/api-harness.js';
 import { get, post } from '../http/support/client.js';
-import { hostedRequest } from '../support/requests.js';
+import { directRequest, hostedRequest } from '../support/requests.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
+import { makePostgresEngine } from './support/postgres-engine.js';
 
 const db = useMigratedDatabase();
 const T0 = Date.UTC(2026, 0, 15, 12);
@@ -75,10 +77,142 @@ describe('postgres idempotency store, expired entries (found by a reviewing help
       const b = store.begin({ ...ref, fingerprint: 'f', now, ttlMs: DAY });
       await new Promise((resolve) => setTimeout(resolve, 200));
       await lock.query('COMMIT');
-      expect(await expectOk(a)).toEqual({ kind: 'started' });
+      expect(await expectOk(a)).toEqual({ kind: 'started', reservedId: null, takeover: false });
       expect(await expectOk(b)).toEqual({ kind: 'in_progress' });
     } finally {
       lock.release();
+    }
+  });
+
+  it('a request that waited on another taking over a stale attempt gets in_progress', async () => {
+    const store = createPostgresIdempotencyStore({ pool: db.pool });
+    const ref = { clientId: 'client_stale_race', key: 'k' };
+    const reservedId = `payment_${'c'.repeat(32)}`;
+    const begin = (now: number, reserve: string) =>
+      store.begin({ ...ref, fingerprint: 'f', now, ttlMs: DAY, reservedId: reserve, staleAfterMs: 5 * 60 * 1000 });
+    await expectOk(begin(T0, reservedId));
+    const now = T0 + 10 * 60 * 1000;
+    const lock = await db.pool.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query('SELECT 1 FROM paystate_idempotency_keys WHERE client_id = $1 AND key = $2 FOR UPDATE', [
+        ref.clientId,
+        ref.key,
+      ]);
+      const a = begin(now, `payment_${'d'.repeat(32)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const b = begin(now, `payment_${'e'.repeat(32)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await lock.query('COMMIT');
+      expect(await expectOk(a)).toEqual({ kind: 'started', reservedId, takeover: true });
+      expect(await expectOk(b)).toEqual({ kind: 'in_progress' });
+    } finally {
+      lock.release();
+    }
+  });
+});
+
+const STALE = 5 * 60 * 1000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** `begin` as the statement of the versions before reservations (before migration 8) ran it. */
+const BEGIN_BEFORE_RESERVATIONS = `
+WITH claimed AS (
+  INSERT INTO paystate_idempotency_keys AS k (client_id, key, fingerprint, status, created_at, expires_at)
+  VALUES ($1, $2, $3, 'in_progress', $4, $5)
+  ON CONFLICT (client_id, key) DO UPDATE
+  SET fingerprint = EXCLUDED.fingerprint, status = 'in_progress', response_status = NULL,
+      response_headers = NULL, response_body = NULL, created_at = EXCLUDED.created_at,
+      expires_at = EXCLUDED.expires_at
+  WHERE k.expires_at <= EXCLUDED.created_at
+  RETURNING true AS started
+)
+SELECT true AS started FROM claimed`;
+
+describe('postgres idempotency store, rows of versions before reservations (migration 8)', () => {
+  const reservedId = `payment_${'b'.repeat(32)}`;
+
+  it('never takes over an in_progress row that reserved no id: in progress until it expires', async () => {
+    const store = createPostgresIdempotencyStore({ pool: db.pool });
+    const ref = { clientId: 'client_old_row', key: 'k' };
+    await db.pool.query(BEGIN_BEFORE_RESERVATIONS, [ref.clientId, ref.key, 'f', iso(T0), iso(T0 + DAY)]);
+    const begin = (now: number) =>
+      expectOk(store.begin({ ...ref, fingerprint: 'f', now, ttlMs: DAY, reservedId, staleAfterMs: STALE }));
+    expect(await begin(T0 + STALE)).toEqual({ kind: 'in_progress' });
+    expect(await begin(T0 + DAY - 1)).toEqual({ kind: 'in_progress' });
+    expect(await begin(T0 + DAY)).toEqual({ kind: 'started', reservedId, takeover: false });
+  });
+
+  it('never hands over the id of an entry that an older version replaced after it expired', async () => {
+    const store = createPostgresIdempotencyStore({ pool: db.pool });
+    const ref = { clientId: 'client_old_reclaim', key: 'k' };
+    const first = `payment_${'a'.repeat(32)}`;
+    await expectOk(
+      store.begin({ ...ref, fingerprint: 'f', now: T0, ttlMs: DAY, reservedId: first, staleAfterMs: STALE }),
+    );
+    // An instance of the older version claims the expired key for another request: its row keeps
+    // the reserved id of the entry before, which is no payment of this request.
+    const { rows } = await db.pool.query(BEGIN_BEFORE_RESERVATIONS, [
+      ref.clientId,
+      ref.key,
+      'g',
+      iso(T0 + DAY),
+      iso(T0 + 2 * DAY),
+    ]);
+    expect(rows).toEqual([{ started: true }]);
+    const begin = (now: number) =>
+      expectOk(store.begin({ ...ref, fingerprint: 'g', now, ttlMs: DAY, reservedId, staleAfterMs: STALE }));
+    expect(await begin(T0 + DAY + STALE)).toEqual({ kind: 'in_progress' });
+    expect(await begin(T0 + 2 * DAY - 1)).toEqual({ kind: 'in_progress' });
+  });
+});
+
+// Over a real socket, every store on Postgres: a request whose process dies after it stored and
+// authorized the payment, before it settled its key.
+describe('the API on postgres, after a request died before settling its Idempotency-Key', () => {
+  it('answers 409 until the request is stale, then the payment it stored, authorized once', async () => {
+    await resetTables(db.pool);
+    const api = makeApi();
+    const payments = makePostgresEngine({ pool: db.pool, seed: 21, clock: api.clock });
+    const keys = createPostgresIdempotencyStore({ pool: db.pool });
+    let dead = false;
+    const unavailable = { code: 'unavailable', message: 'connection lost', retryable: true } as const;
+    const idempotency: IdempotencyStore = {
+      begin: (request) => keys.begin(request),
+      complete: (request) => (dead ? err(unavailable) : keys.complete(request)),
+      release: (request) => (dead ? err(unavailable) : keys.release(request)),
+      purgeExpired: (now) => keys.purgeExpired(now),
+    };
+    const server = createServer(createNodeListener({ ...api.handlerOptions, engine: payments.engine, idempotency }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/profiles/profile_alpha_main/payments`;
+    const send = (key: string) =>
+      post(url, TOKENS.alphaCompliant, directRequest('4242424242424242'), { 'idempotency-key': key });
+    try {
+      dead = true;
+      const lost = await send('charged-then-died');
+      expect(lost.status).toBe(201);
+      dead = false;
+
+      api.clock.advance(STALE - 1);
+      expect((await send('charged-then-died')).status).toBe(409);
+      api.clock.advance(1);
+      const retried = await send('charged-then-died');
+      expect(retried.status).toBe(201);
+      expect(retried.json.id).toBe(lost.json.id);
+      expect(retried.text).toBe(lost.text);
+      expect(payments.sandboxAcquirer.authorizations()).toHaveLength(1);
+      expect(payments.repository.writes.inserts).toBe(1);
+      const replayed = await send('charged-then-died');
+      expect(replayed.headers['idempotency-replayed']).toBe('true');
+      expect(replayed.text).toBe(retried.text);
+      const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM paystate_payments');
+      expect(rows[0]).toEqual({ n: 1 });
+      expect(api.unhandled()).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await keys.close();
     }
   });
 });

@@ -51,7 +51,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
     tag: 'Payments',
     summary: 'Create a payment',
     description:
-      "Hosted flow (no `creditcard`): the payment starts `processing` with `next.redirect` set to the hosted payment page. Direct flow (`creditcard` and `user`, PCI DSS compliant clients only): 3-D Secure and, when no challenge is needed, the authorization run before the answer; a payment whose 3-D Secure needs a challenge answers `processing` with `next.redirect` set to the issuer's page.\n\nRetries are safe with an `Idempotency-Key`: the same request gets the first answer again with `Idempotency-Replayed: true`.",
+      "Hosted flow (no `creditcard`): the payment starts `processing` with `next.redirect` set to the hosted payment page. Direct flow (`creditcard` and `user`, PCI DSS compliant clients only): 3-D Secure and, when no challenge is needed, the authorization run before the answer; a payment whose 3-D Secure needs a challenge answers `processing` with `next.redirect` set to the issuer's page.\n\nRetries are safe with an `Idempotency-Key`: the same request gets the first answer again with `Idempotency-Replayed: true`. If the first request died before it answered, a retry gets `409` until it is stale (5 minutes old by default), then `201` with the payment that request created (or creates it under the id it reserved): never a second payment.",
     idempotent: true,
     requestBody: {
       component: 'CreatePaymentRequest',
@@ -129,7 +129,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemCode, string>> = {
   not_acceptable: '`Accept` excludes JSON',
   conflict: 'the payment was changed concurrently; retry',
   invalid_state: 'the payment cannot take this action in its state',
-  idempotency_in_progress: 'a request with the same `Idempotency-Key` is still running (`Retry-After`)',
+  idempotency_in_progress:
+    'a request with the same `Idempotency-Key` is still running (`Retry-After`); one that died without an answer is taken over by the first retry once it is stale (5 minutes after it started by default), which answers the payment it reserved',
   payload_too_large: 'the body is larger than 64 KiB',
   unsupported_media_type: 'the body is not `application/json`',
   idempotency_key_reused: 'the `Idempotency-Key` was used with a different request',

@@ -1,4 +1,5 @@
 import { err, ok } from 'neverthrow';
+import type { Payment } from '../../../src/domain/payment.js';
 import { paymentUnder } from '../base-path.js';
 import {
   isIdentityEncoding,
@@ -6,8 +7,14 @@ import {
   unsupportedContentEncoding,
   unsupportedMediaType,
 } from '../content-negotiation.js';
-import { jsonAnswer } from '../http-answer.js';
-import { idempotencyKeyOf, requestFingerprint, runIdempotent, type IdempotentOutcome } from '../idempotency.js';
+import { jsonAnswer, type HttpAnswer } from '../http-answer.js';
+import {
+  idempotencyKeyOf,
+  requestFingerprint,
+  runIdempotent,
+  type IdempotentOutcome,
+  type IdempotentStart,
+} from '../idempotency.js';
 import { parseJsonBody } from '../json-body.js';
 import { problem, problemAnswer, problemFromPaymentError } from '../problem-details.js';
 import { readQuery } from '../query-params.js';
@@ -48,8 +55,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
     return err(direct.error);
   }
 
-  const create = () => createPayment(context, profileId, body.value);
-  if (key.value === null) return ok((await create()).answer);
+  if (key.value === null) return ok((await createPayment(context, profileId, body.value, null)).answer);
   // The resource, not its spelling: /profiles/profile_w%65bshop/payments is the same one.
   const resource = `/v1/profiles/${encodeURIComponent(profileId)}/payments`;
   const fingerprint = await requestFingerprint(request.method, resource, body.value);
@@ -60,24 +66,76 @@ export const createPaymentRoute: RouteHandler = async (context) => {
         clock: deps.clock,
         logger: deps.logger,
         ttlMs: deps.idempotencyTtlMs,
+        staleAfterMs: deps.idempotencyStaleAfterMs,
         problemTypeBase: deps.problemTypeBase,
       },
-      { clientId: client.id, key: key.value, fingerprint },
-      create,
+      // The payment's id is reserved with the key, so that a retry after a crash finds it.
+      { clientId: client.id, key: key.value, fingerprint, reservedId: deps.engine.newPaymentId() },
+      (start) => createPayment(context, profileId, body.value, start),
     ),
   );
 };
 
-async function createPayment(context: RouteContext, profileId: string, body: unknown): Promise<IdempotentOutcome> {
-  const { deps, client, basePath } = context;
-  const created = await deps.engine.createPayment({ client, profileId, body });
-  if (created.isOk()) {
-    const payment = paymentUnder(basePath, created.value);
-    return { answer: jsonAnswer(201, payment, { location: payment._links.self.href }), keep: true };
+/**
+ * Creates the payment, under the id reserved with the `Idempotency-Key` when there is one. When
+ * the key was taken over from a request that stopped without an answer, that request may have
+ * stored the payment (and charged the card): the payment as it is now is the answer, and nothing
+ * is created or authorized again. So it is when the create finds the id taken (that request was
+ * slow, not dead, and stored it meanwhile).
+ */
+async function createPayment(
+  context: RouteContext,
+  profileId: string,
+  body: unknown,
+  start: IdempotentStart | null,
+): Promise<IdempotentOutcome> {
+  const { deps, client } = context;
+  const paymentId = start?.reservedId ?? null;
+  const takeover = start?.takeover === true;
+  if (takeover && paymentId !== null) {
+    const stored = await storedPayment(context, profileId, paymentId);
+    if (stored !== null) return stored;
+  }
+  const created = await deps.engine.createPayment({
+    client,
+    profileId,
+    body,
+    ...(paymentId !== null && { paymentId }),
+  });
+  if (created.isOk()) return { answer: createdAnswer(context, created.value), settle: 'complete' };
+  if (created.error.code === 'conflict' && paymentId !== null) {
+    const stored = await storedPayment(context, profileId, paymentId);
+    if (stored !== null) return stored;
   }
   // An engine error means nothing was stored (validation, refusal, storage unavailable): the
   // key is released so that a corrected or later retry runs. Only a defect, whose effects are
-  // unknown, is kept.
+  // unknown, is kept. After a takeover, storage that is unavailable leaves the key in progress:
+  // the request that stopped might still store the reserved id, and a retry must find it.
   const answer = problemAnswer(problemFromPaymentError(created.error), deps.problemTypeBase);
-  return { answer, keep: created.error.code === 'internal_error' };
+  if (created.error.code === 'internal_error') return { answer, settle: 'complete' };
+  return { answer, settle: takeover && created.error.code === 'unavailable' ? 'leave' : 'release' };
+}
+
+/** The 201 a create answers, for a payment as it is now. */
+function createdAnswer(context: RouteContext, found: Payment): HttpAnswer {
+  const payment = paymentUnder(context.basePath, found);
+  return jsonAnswer(201, payment, { location: payment._links.self.href });
+}
+
+/**
+ * The answer for a payment stored under the reserved id: 201 with the payment as it is now;
+ * null when there is none (of this profile). When storage cannot tell, 503 and the key stays in
+ * progress, to be taken over again once stale.
+ */
+async function storedPayment(
+  context: RouteContext,
+  profileId: string,
+  paymentId: string,
+): Promise<IdempotentOutcome | null> {
+  const { deps, client } = context;
+  const found = await deps.engine.getPayment({ paymentId, profileId, partnerId: client.partnerId });
+  if (found.isOk()) return { answer: createdAnswer(context, found.value), settle: 'complete' };
+  if (found.error.code === 'not_found') return null;
+  const answer = problemAnswer(problemFromPaymentError(found.error), deps.problemTypeBase);
+  return { answer, settle: found.error.code === 'internal_error' ? 'complete' : 'leave' };
 }

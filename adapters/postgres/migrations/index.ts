@@ -5,6 +5,7 @@ import { outboxEventsAsJson } from './0004-outbox-events-as-json.js';
 import { notFoundAnswers } from './0005-not-found-answers.js';
 import { writeId } from './0006-write-id.js';
 import { outboxRetries } from './0007-outbox-retries.js';
+import { idempotencyReservations } from './0008-idempotency-reservations.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   notFoundAnswers,
   writeId,
   outboxRetries,
+  idempotencyReservations,
 ];
