@@ -10,7 +10,13 @@ export {
   REPLAYED_HEADER,
 } from './idempotency.js';
 export { MAX_JSON_DEPTH } from './json-body.js';
-export { createNodeListener, serveNodeRequest, writeAnswer, type NodeServeOptions } from './node-listener.js';
+export {
+  createNodeListener,
+  serveNodeRequest,
+  writeAnswer,
+  type NodeListenerOptions,
+  type NodeServeOptions,
+} from './node-listener.js';
 export {
   composePages,
   createOpenApiDocument,

@@ -18,5 +18,6 @@ export {
   toFetchRequest,
   type FetchRequestHandler,
   type NodeRequestListenerOptions,
+  type SendFetchResponseOptions,
   type ToFetchRequestOptions,
 } from './fetch-bridge.js';

@@ -81,9 +81,16 @@ export interface PostgresPaymentRepository extends PaymentRepository {
 const pageSize = (limit: number): number =>
   Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : limit === Infinity ? 1_000_000 : 0;
 
-/** A lease in whole ms, within what the statements' `int` parameter holds. Default 30 s. */
-const leaseMs = (value: number | undefined, min: number): number =>
-  Math.min(2_147_483_647, Math.max(min, Math.floor(value ?? 30_000)));
+/**
+ * A lease in whole ms, within what the statements' `int` parameter holds (longer ones are cut to
+ * it). Default 30 s. Not a number, or negative: a `RangeError` (NaN used to reach the SQL).
+ */
+const leaseMs = (name: string, value: number | undefined, min: number): number => {
+  if (value !== undefined && (Number.isNaN(value) || value < 0)) {
+    throw new RangeError(`${name} needs a number of milliseconds of at least ${min} (got ${String(value)})`);
+  }
+  return Math.min(2_147_483_647, Math.max(min, Math.floor(value ?? 30_000)));
+};
 
 /** A hold in whole ms from 1 to what the statements' `int` parameter holds. */
 const holdMs = (forMs: number): number =>
@@ -127,8 +134,8 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
   const { pool } = connection;
   const prepared = options.preparedStatements ?? true;
   const instanceId = options.instanceId ?? randomUUID();
-  const claimLeaseMs = leaseMs(options.claimLeaseMs, 0);
-  const outboxLeaseMs = leaseMs(options.outboxLeaseMs, 1);
+  const claimLeaseMs = leaseMs('claimLeaseMs', options.claimLeaseMs, 0);
+  const outboxLeaseMs = leaseMs('outboxLeaseMs', options.outboxLeaseMs, 1);
   const held = (result: Result<QueryResult, RepositoryError>): Result<boolean, RepositoryError> =>
     result.isErr() ? err(result.error) : ok(result.value.rows.length > 0);
 

@@ -108,9 +108,8 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
       force.unref();
-      await closed;
-      clearTimeout(force);
-      await worker.stop();
+      // The worker stops while requests finish (each waits up to 5 s), not after them.
+      await Promise.all([closed.then(() => clearTimeout(force)), worker.stop()]);
     })();
     return closing;
   };

@@ -42,10 +42,11 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
     readonly maxDelayMs?: number;
   };
   /**
-   * Receives XState inspection events for every payment step (`@xstate.actor`, `@xstate.event`,
-   * `@xstate.action`, `@xstate.snapshot`), as `createActor(machine, { inspect })` would; e.g.
-   * `createSkyInspector().inspect` from `@statelyai/inspect`. Each payment is one actor whose
-   * `sessionId` is the payment id. Off by default.
+   * Receives XState inspection events for every payment step once it is stored (`@xstate.actor`,
+   * `@xstate.event`, `@xstate.action`, `@xstate.snapshot`), as `createActor(machine, { inspect })`
+   * would; e.g. `createSkyInspector().inspect` from `@statelyai/inspect`. Each payment is one
+   * actor whose `sessionId` is the payment id. It may be `async`; what it throws or rejects with is
+   * swallowed. Off by default.
    */
   readonly inspect?: Inspect;
 }

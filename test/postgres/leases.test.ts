@@ -217,3 +217,15 @@ describe('the sweeper claim while an instance inquires', () => {
     await b.close();
   });
 });
+
+describe('lease options', () => {
+  it('refuses a lease that is not a number of milliseconds, instead of sending NaN to the database', () => {
+    for (const bad of [Number.NaN, -1]) {
+      expect(() => createPostgresPaymentRepository({ pool: db.pool, outboxLeaseMs: bad })).toThrow(RangeError);
+      expect(() => createPostgresPaymentRepository({ pool: db.pool, claimLeaseMs: bad })).toThrow(RangeError);
+    }
+    // 0 turns the claim lease off, as documented; longer than the int parameter holds is cut.
+    expect(() => createPostgresPaymentRepository({ pool: db.pool, claimLeaseMs: 0 })).not.toThrow();
+    expect(() => createPostgresPaymentRepository({ pool: db.pool, outboxLeaseMs: Infinity })).not.toThrow();
+  });
+});
