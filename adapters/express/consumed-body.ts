@@ -37,13 +37,79 @@ function encodeJson(body: unknown): Uint8Array {
   }
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const PERCENT_BYTE = /%[0-9a-f]{2}/i;
+
+/** The value of a `%XX` escape's hex digit, or -1. */
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
+/**
+ * Whether a name or value a host form parser handed over was not UTF-8 as the client sent it, so
+ * that the hosted page, reading the body itself, would refuse it. body-parser's `qs` decodes with
+ * `decodeURIComponent` and, when that throws (a `%XX` run that is not UTF-8), keeps the text as it
+ * came, `%XX` and all (`Zo%EB` stays `Zo%EB`); a decoder that replaces such bytes leaves U+FFFD. So
+ * the text is unreadable when it holds U+FFFD, or when its `%XX` escapes, read as bytes among its
+ * own, are not UTF-8. A `%` the client encoded (`100%25`) reaches here decoded (`100%`), with no
+ * escape after it, and passes; so does `%41` (sent as `%2541`), which is UTF-8. Only text the
+ * client escaped to read as a non-UTF-8 escape (`%25EB`) cannot be told apart, and is refused.
+ */
+function isUnreadable(text: string): boolean {
+  if (text.includes('\uFFFD')) return true;
+  if (!PERCENT_BYTE.test(text)) return false;
+  const bytes = encoder.encode(text);
+  const out = new Uint8Array(bytes.length);
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    const high = byte === 0x25 && i + 2 < bytes.length ? hexValue(bytes[i + 1] as number) : -1;
+    const low = high >= 0 ? hexValue(bytes[i + 2] as number) : -1;
+    if (low >= 0) {
+      out[length++] = high * 16 + low;
+      i += 2;
+    } else {
+      out[length++] = byte;
+    }
+  }
+  try {
+    utf8.decode(out.subarray(0, length));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A byte that is never UTF-8: a value that was not UTF-8 is handed on as this, to be refused as such. */
+const NOT_UTF8 = '%FF';
+
+/**
+ * One field of the form as `application/x-www-form-urlencoded`. A value that was not UTF-8
+ * (`isUnreadable`) is written as a byte that is not UTF-8 either, so that the hosted page refuses
+ * the field as it does without a host parser; a field whose name was not UTF-8 is left out
+ * (null), as the page leaves it out.
+ */
+function formPair(key: string, value: string): string | null {
+  if (isUnreadable(key)) return null;
+  if (isUnreadable(value)) return `${new URLSearchParams([[key, '']]).toString()}${NOT_UTF8}`;
+  return new URLSearchParams([[key, value]]).toString();
+}
+
+/** The fields of a form, encoded one by one (`formPair`). */
+interface FormWriter {
+  append(key: string, value: string): void;
+}
+
 /**
  * Appends a parsed form value under `key`: strings as they are, an array as the key repeated (as
  * `a=1&a=2` was parsed), an object (body-parser's `extended: true`, the `qs` shape) in bracket
  * notation (`a[b][c]=…`), array items that are objects by index (`a[0][b]=…`), which `qs` reads
  * back into the same shape.
  */
-function appendFormValue(form: URLSearchParams, key: string, value: unknown, depth: number): void {
+function appendFormValue(form: FormWriter, key: string, value: unknown, depth: number): void {
   if (typeof value === 'string') {
     form.append(key, value);
   } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
@@ -68,9 +134,15 @@ function encodeForm(body: unknown): Uint8Array {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UnencodableBodyError('The form body is not a set of fields');
   }
-  const form = new URLSearchParams();
+  const pairs: string[] = [];
+  const form: FormWriter = {
+    append: (key, value) => {
+      const pair = formPair(key, value);
+      if (pair !== null) pairs.push(pair);
+    },
+  };
   for (const [name, value] of Object.entries(body)) appendFormValue(form, name, value, 0);
-  return encoder.encode(form.toString());
+  return encoder.encode(pairs.join('&'));
 }
 
 /**

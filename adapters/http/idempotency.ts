@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { Clock } from '../../src/ports/clock.js';
-import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
+import type { IdempotencyStore, IdempotencyStoreError } from '../../src/ports/idempotency-store.js';
+import type { PortResult } from '../../src/ports/port-result.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { canonicalJson } from './canonical-json.js';
 import type { HttpAnswer } from './http-answer.js';
@@ -112,6 +113,24 @@ export interface IdempotentOutcome {
 }
 
 /**
+ * Calls the store. A store that throws or rejects (a defect of the adapter: expected failures are
+ * `err` values) is logged and read as unavailable, so that a request answers 503 or its own
+ * answer, never a 500 for what the client sent.
+ */
+async function callStore<T>(
+  logger: Logger,
+  call: 'begin' | 'complete' | 'release',
+  run: () => PortResult<T, IdempotencyStoreError>,
+): Promise<Result<T, IdempotencyStoreError>> {
+  try {
+    return await run();
+  } catch (error) {
+    logger.error({ error, call }, 'idempotency store threw (a defect of the adapter); read as unavailable');
+    return err({ code: 'unavailable', message: `The idempotency store's ${call} threw`, retryable: false });
+  }
+}
+
+/**
  * Runs `operation` at most once per (client, key): the first request owns the key, with
  * `reservedId` reserved in the same write; a retry with the same fingerprint gets the stored
  * answer byte for byte plus `Idempotency-Replayed: true`, a different fingerprint 422, and a
@@ -127,14 +146,16 @@ export async function runIdempotent(
   const keyRef = { clientId: ref.clientId, key: ref.key };
   const answerOf = (value: Problem) => problemAnswer(value, deps.problemTypeBase);
   const now = deps.clock.now();
-  const begun = await deps.store.begin({
-    ...keyRef,
-    fingerprint: ref.fingerprint,
-    now,
-    ttlMs: deps.ttlMs,
-    reservedId: ref.reservedId,
-    staleAfterMs: deps.staleAfterMs,
-  });
+  const begun = await callStore(deps.logger, 'begin', () =>
+    deps.store.begin({
+      ...keyRef,
+      fingerprint: ref.fingerprint,
+      now,
+      ttlMs: deps.ttlMs,
+      reservedId: ref.reservedId,
+      staleAfterMs: deps.staleAfterMs,
+    }),
+  );
   if (begun.isErr()) {
     deps.logger.error({ code: begun.error.code, message: begun.error.message }, 'idempotency store unavailable');
     return answerOf(
@@ -188,8 +209,8 @@ export async function runIdempotent(
   }
   const settled =
     outcome.settle === 'complete'
-      ? await deps.store.complete({ ...owner, response: outcome.answer })
-      : await deps.store.release(owner);
+      ? await callStore(deps.logger, 'complete', () => deps.store.complete({ ...owner, response: outcome.answer }))
+      : await callStore(deps.logger, 'release', () => deps.store.release(owner));
   if (settled.isErr()) {
     deps.logger.error(
       { code: settled.error.code, message: settled.error.message, settle: outcome.settle },

@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { Pool, QueryResultRow } from 'pg';
 import type {
   IdempotencyBegin,
+  IdempotencyBeginRequest,
   IdempotencySettleRequest,
   IdempotencyStore,
   IdempotencyStoreError,
@@ -108,6 +109,27 @@ const BEGIN_ATTEMPTS = 5;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/**
+ * The span of times this store writes: years 1 to 9999, which both a `Date` and a `timestamptz`
+ * hold and which `toISOString` writes without a sign. `staleAfterMs` and `ttlMs` may be any safe
+ * integer (a host may mean "never"), so `now` minus or plus them can fall outside it.
+ */
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * The latest start of a stale attempt, `now - staleAfterMs`; null (none is stale) without a limit
+ * or when that is before year 1: no attempt started that early.
+ */
+function staleCutoff(request: IdempotencyBeginRequest): string | null {
+  if (request.staleAfterMs === undefined) return null;
+  const cutoff = request.now - request.staleAfterMs;
+  return cutoff < EARLIEST_MS ? null : iso(cutoff);
+}
+
+/** When the entry expires, `now + ttlMs`; past the year 9999 it is kept until then (for ever, in effect). */
+const expiry = (request: IdempotencyBeginRequest): string => iso(Math.min(request.now + request.ttlMs, LATEST_MS));
+
 const startedAt = (request: IdempotencySettleRequest): string | null =>
   request.startedAt === undefined ? null : iso(request.startedAt);
 
@@ -148,9 +170,9 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
         request.key,
         request.fingerprint,
         iso(request.now),
-        iso(request.now + request.ttlMs),
+        expiry(request),
         request.reservedId ?? null,
-        request.staleAfterMs === undefined ? null : iso(request.now - request.staleAfterMs),
+        staleCutoff(request),
       ];
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
         const result = await run<BeginRow>(BEGIN, values);

@@ -15,6 +15,7 @@ import { traced } from './engine-context.js';
 import { done } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { awaitPort, toPaymentError } from './run-port.js';
+import { paymentError } from '../errors/payment-error.js';
 import { toPublicPayment } from './to-public-payment.js';
 import { logsAt } from '../ports/logger.js';
 
@@ -220,10 +221,14 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
     () => (isNew ? repository.insert(record, events) : repository.update(record, events)),
     policy,
   );
-  if (written.isErr() && !(await wroteAfterAll(ctx, record))) {
-    // Nothing of this write is stored, so the inspector hears nothing of its steps.
+  const confirmed = written.isErr() ? await wroteAfterAll(ctx, record) : 'stored';
+  if (written.isErr() && confirmed !== 'stored') {
+    // Nothing of this write is known stored, so the inspector hears nothing of its steps. When
+    // the confirming read failed too, the write may have landed: the error says so (`outcome`).
     working.uninspected = [];
-    return err(toPaymentError('payment storage')(written.error));
+    const failed = toPaymentError('payment storage')(written.error);
+    const unknown = confirmed === 'unknown' && failed.code === 'unavailable';
+    return err(unknown ? paymentError.unavailable(failed.message, 'unknown') : failed);
   }
   logStateChange(ctx, working, record, isNew);
   if (working.shown?.record === working.record) working.shown = { record, payment: working.shown.payment };
@@ -264,16 +269,18 @@ function logStateChange(ctx: EngineContext, working: WorkingPayment, record: Pay
  * After a failed write: whether it happened after all. A time-out or a lost connection leaves the
  * outcome unknown (the commit may have landed), and a retry of a write that did land fails as a
  * conflict with itself. Reading the payment back tells: this write's `writeId` at its version
- * means it is stored. A read that fails too leaves the write failed.
+ * means it is `stored`, anything else that it is not. A read that fails too leaves it `unknown`:
+ * the write counts as failed, but it may have landed.
  */
-async function wroteAfterAll(ctx: EngineContext, record: PaymentRecord): Promise<boolean> {
+async function wroteAfterAll(ctx: EngineContext, record: PaymentRecord): Promise<'stored' | 'not_stored' | 'unknown'> {
   const stored = await awaitPort(() => ctx.ports.repository.load(record.id), {
     timeoutMs: ctx.options.storageTimeoutMs,
     retries: ctx.options.retries,
     retryTimeouts: true,
     ...traced(ctx, 'repository.load', { paymentId: record.id, confirming: record.writeId }),
   });
-  const landed = stored.isOk() && stored.value?.version === record.version && stored.value.writeId === record.writeId;
+  if (stored.isErr()) return 'unknown';
+  const landed = stored.value?.version === record.version && stored.value.writeId === record.writeId;
   if (landed) ctx.logger.warn({ paymentId: record.id, version: record.version }, 'write reported failed but stored');
-  return landed;
+  return landed ? 'stored' : 'not_stored';
 }

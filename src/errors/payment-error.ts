@@ -23,7 +23,17 @@ export type PaymentError =
   | { readonly code: 'conflict'; readonly message: string; readonly retryable: true }
   | { readonly code: 'idempotency_in_progress'; readonly message: string; readonly retryable: true }
   | { readonly code: 'idempotency_key_reused'; readonly message: string; readonly retryable: false }
-  | { readonly code: 'unavailable'; readonly message: string; readonly retryable: true }
+  | {
+      readonly code: 'unavailable';
+      readonly message: string;
+      readonly retryable: true;
+      /**
+       * `unknown`: a write was sent and whether it was stored cannot be told (its answer was lost
+       * and the read that would confirm it failed too), so the payment may exist. Absent when
+       * nothing was stored.
+       */
+      readonly outcome?: 'unknown';
+    }
   | { readonly code: 'internal_error'; readonly message: string; readonly retryable: false };
 
 export type PaymentErrorCode = PaymentError['code'];
@@ -72,6 +82,11 @@ export const paymentError = {
     message: 'This Idempotency-Key was used with a different request body',
     retryable: false,
   }),
-  unavailable: (message: string): PaymentError => ({ code: 'unavailable', message, retryable: true }),
+  unavailable: (message: string, outcome?: 'unknown'): PaymentError => ({
+    code: 'unavailable',
+    message,
+    retryable: true,
+    ...(outcome !== undefined && { outcome }),
+  }),
   internal: (message = 'Internal error'): PaymentError => ({ code: 'internal_error', message, retryable: false }),
 } as const;

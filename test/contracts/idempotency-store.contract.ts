@@ -311,6 +311,29 @@ export function idempotencyStoreContract(name: string, makeHarness: () => Promis
         await expectOk(store.release({ clientId, key: 'gone', startedAt: T0 }));
         expect(await reserve('gone', 'fp-b', T0 + 1, paymentId())).toMatchObject({ kind: 'started', takeover: false });
       });
+
+      it('a staleAfterMs further back than any date means never stale: no takeover, no failure (found by a reviewer)', async () => {
+        for (const staleAfterMs of [9e15, Number.MAX_SAFE_INTEGER]) {
+          const key = `never-stale-${staleAfterMs}`;
+          const reserved = paymentId();
+          expect(await reserve(key, 'fp-a', T0, reserved, staleAfterMs)).toEqual({
+            kind: 'started',
+            reservedId: reserved,
+            takeover: false,
+          });
+          expect(await reserve(key, 'fp-a', T0 + DAY - 1, paymentId(), staleAfterMs)).toEqual({ kind: 'in_progress' });
+          await expectOk(store.complete({ clientId, key, response: response(), startedAt: T0 }));
+          expect((await reserve(key, 'fp-a', T0 + 1, paymentId(), staleAfterMs)).kind).toBe('completed');
+        }
+      });
+    });
+
+    it('a ttlMs beyond any date keeps the entry (for ever, in effect), without failing (found by a reviewer)', async () => {
+      expect(await begin('kept', 'fp-a', T0, clientId, Number.MAX_SAFE_INTEGER)).toEqual(STARTED);
+      await expectOk(store.complete({ clientId, key: 'kept', response: response() }));
+      const later = T0 + 1000 * 365 * DAY;
+      await expectOk(store.purgeExpired(later));
+      expect(await begin('kept', 'fp-a', later)).toEqual({ kind: 'completed', response: response() });
     });
   });
 }

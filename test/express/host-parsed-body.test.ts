@@ -4,6 +4,8 @@ import { createExpressRouter, paystate, paystateErrorHandler } from '../../adapt
 import { makeApi, TOKENS } from '../http/support/api-harness.js';
 import { call, post } from '../http/support/client.js';
 import { expectProblem } from '../http/support/expect-problem.js';
+import { parseFormBody } from '../../adapters/hosted-page/form-body.js';
+import { cardFields, formTarget, openPage } from '../hosted-page/support/page-session.js';
 import { hostedRequest } from '../support/requests.js';
 import {
   closeAll,
@@ -67,6 +69,91 @@ describe('a form body the host parsed is encoded again as a form', () => {
     const answer = await call(`${origin}/echo`, { method: 'POST', headers: FORM, body: `${key}=1` });
     expectProblem(answer, 400, 'validation_failed');
   });
+});
+
+const FORM_PARSERS = [
+  ['express.urlencoded({ extended: false })', express.urlencoded({ extended: false })],
+  ['express.urlencoded({ extended: true })', express.urlencoded({ extended: true })],
+] as const;
+
+/** The form parsers, and none (paystate reads the body itself). */
+const WITH_AND_WITHOUT: readonly (readonly [string, express.RequestHandler | undefined])[] = [
+  ['without a host parser', undefined],
+  ...FORM_PARSERS,
+];
+
+/**
+ * Creates a hosted payment through `base` and posts its card form with `holderName` written into
+ * the body as it is (escapes and all), as a client of another charset would send it.
+ */
+async function postHolderName(base: string, holderName: string) {
+  const created = await post(
+    `${base}/v1/profiles/${MAIN_PROFILE}/payments`,
+    TOKENS.alphaHosted,
+    hostedRequest({ session: { redirect_url: RETURN_URL } }),
+  );
+  const redirect = new URL(created.json.next.redirect as string);
+  const pageUrl = `${base}${redirect.pathname}${redirect.search}`;
+  const page = await openPage(pageUrl);
+  const fields = new URLSearchParams({
+    token: page.token ?? '',
+    csrf: page.csrf ?? '',
+    ...cardFields('4242424242424242'),
+  });
+  fields.delete('holder_name');
+  const answer = await call(formTarget(pageUrl), {
+    method: 'POST',
+    headers: { ...FORM, accept: 'text/html', 'user-agent': 'PageTest/1.0', cookie: page.cookie ?? '' },
+    body: `${fields.toString()}&holder_name=${holderName}`,
+  });
+  return { answer, paymentId: created.json.id as string };
+}
+
+describe('form text that was not UTF-8, behind a host form parser (found by a reviewer)', () => {
+  it.each(WITH_AND_WITHOUT)(
+    'the hosted page refuses a holder name that is not UTF-8 (%s): 422, nothing stored, nothing authorized',
+    async (_name, parser) => {
+      const api = makeApi();
+      const app = express();
+      if (parser !== undefined) app.use(parser);
+      app.use('/shop', paystate(withHostedPage(api)));
+      const { answer, paymentId } = await postHolderName(`${await listenApp(app)}/shop`, 'Zo%EB+Lovelace');
+      expect(answer.status).toBe(422);
+      const record = (await api.engine.getPaymentRecord(paymentId))._unsafeUnwrap();
+      expect(record.state).toBe('awaiting_card_data');
+      expect(record.card).toBeNull();
+      expect(api.acquirer.authorizations()).toEqual([]);
+    },
+  );
+
+  it.each(WITH_AND_WITHOUT)('the hosted page takes a holder name sent as UTF-8 escapes (%s)', async (_name, parser) => {
+    const api = makeApi();
+    const app = express();
+    if (parser !== undefined) app.use(parser);
+    app.use('/shop', paystate(withHostedPage(api)));
+    const { answer, paymentId } = await postHolderName(`${await listenApp(app)}/shop`, 'Zo%C3%AB+Lovelace');
+    expect(answer.status).toBe(303);
+    const record = (await api.engine.getPaymentRecord(paymentId))._unsafeUnwrap();
+    expect(record.state).toBe('succeeded');
+    expect(record.card?.holder_name).toBe('Zo\u00eb Lovelace');
+  });
+
+  it.each(FORM_PARSERS)(
+    'hands on what the page would read from the raw body: an escaped percent sign as it came, text that was not UTF-8 as not UTF-8 (%s)',
+    async (_name, parser) => {
+      const origin = await echoBehind(parser);
+      // `100%25` and `%2541` are a literal `100%` and `%41`, which qs decodes; `%EB` and the cut-off
+      // `%E2%82` are not UTF-8, and qs keeps them as they came; so is the name `bad%EB`.
+      const sent = 'pct=100%25&escaped=%2541&name=Zo%C3%AB+L&bad=Zo%EB+Lovelace&cut=%E2%82&bad%EB=x';
+      const echoed = await call(`${origin}/echo`, { method: 'POST', headers: FORM, body: sent });
+      expect(echoed.text).toBe('pct=100%25&escaped=%2541&name=Zo%C3%AB+L&bad=%FF&cut=%FF');
+      const direct = parseFormBody(new TextEncoder().encode(sent));
+      const handedOn = parseFormBody(new TextEncoder().encode(echoed.text));
+      expect([...handedOn.fields]).toEqual([...direct.fields]);
+      expect([...handedOn.unreadable]).toEqual([...direct.unreadable]);
+      expect([...direct.unreadable]).toEqual(['bad', 'cut']);
+    },
+  );
 });
 
 describe('a JSON string body the host parsed (express.json({ strict: false }))', () => {

@@ -234,6 +234,59 @@ describe.each(SERVER_KINDS)('Idempotency-Key after a crash (stale takeover), ser
     expect(api.repository.size()).toBe(1);
   });
 
+  it('a create stored but whose answer was lost, and that could not be read back: 503, the key kept, one payment (found by a reviewer)', async () => {
+    // The intent insert lands and answers a lost connection; the confirming read fails too.
+    let lostInserts = 1;
+    let failedLoads = 0;
+    await start((repository) => ({
+      ...repository,
+      insert: async (record, events) => {
+        const written = await repository.insert(record, events);
+        if (written.isErr() || lostInserts === 0) return written;
+        lostInserts -= 1;
+        failedLoads = 1;
+        return err({ code: 'unavailable', message: 'Connection terminated', retryable: true });
+      },
+      load: (id) => {
+        if (failedLoads === 0) return repository.load(id);
+        failedLoads -= 1;
+        return err({ code: 'unavailable', message: 'Connection terminated', retryable: true });
+      },
+    }));
+    const body = directRequest('4242424242424242');
+    const first = await send(body, 'stored-answer-lost');
+    expectProblem(first, 503, 'unavailable');
+    expect(first.headers['retry-after']).toBe('1');
+    expect(first.json.detail).toMatch(/may have been created.*same Idempotency-Key/);
+    expect(api.repository.size()).toBe(1);
+    const [reserved] = crash.state.reserved;
+    expect(api.repository.snapshot().map((payment) => payment.id)).toEqual([reserved]);
+
+    // Not released: a retry does not reserve a new id and create a second payment.
+    expectProblem(await send(body, 'stored-answer-lost'), 409, 'idempotency_in_progress');
+    expect(api.repository.size()).toBe(1);
+
+    api.clock.advance(STALE);
+    const retried = await send(body, 'stored-answer-lost');
+    expect(retried.status).toBe(201);
+    expect(retried.json.id).toBe(reserved);
+    expect(api.repository.size()).toBe(1);
+    // The intent was stored but the acquirer never asked: the sweeper's inquiry settles it.
+    expect(api.acquirer.authorizations()).toEqual([]);
+    const replayed = await send(body, 'stored-answer-lost');
+    expect(replayed.headers['idempotency-replayed']).toBe('true');
+    expect(replayed.text).toBe(retried.text);
+  });
+
+  it('a create that storage did not take (the read back says so) still releases the key: the retry runs at once', async () => {
+    await start();
+    api.repository.injectFailure('insert');
+    expectProblem(await send(hostedRequest(), 'not-stored'), 503, 'unavailable');
+    const retried = await send(hostedRequest(), 'not-stored');
+    expect(retried.status).toBe(201);
+    expect(api.repository.size()).toBe(1);
+  });
+
   it('honours idempotencyStaleAfterMs', async () => {
     await start(undefined, { idempotencyStaleAfterMs: 1000 });
     crash.state.dead = true;

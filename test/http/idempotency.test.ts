@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { IdempotencyStore } from '../../src/index.js';
 import { directRequest, hostedRequest } from '../support/requests.js';
 import { makeApi, serve, SERVER_KINDS, TOKENS, type ApiHarness, type RunningServer } from './support/api-harness.js';
 import { post, type Answer } from './support/client.js';
@@ -156,6 +157,46 @@ describe.each(SERVER_KINDS)('Idempotency-Key (decisions.md section 6), served by
     expect([one.status, two.status]).toEqual([201, 201]);
     expect(one.json.id).not.toBe(two.json.id);
     expect(two.headers['idempotency-replayed']).toBeUndefined();
+  });
+
+  it('an idempotency store that throws (a defect of its adapter): 503 or the request’s own answer, never 500 (found by a reviewer)', async () => {
+    api = makeApi();
+    const inner = api.handlerOptions.idempotency;
+    const throws = { begin: false, complete: false, release: false };
+    const store: IdempotencyStore = {
+      begin: (request) => {
+        if (throws.begin) throw new RangeError('Invalid time value');
+        return inner.begin(request);
+      },
+      complete: (request) => (throws.complete ? Promise.reject(new Error('bug')) : inner.complete(request)),
+      release: (request) => {
+        if (throws.release) throw new Error('bug');
+        return inner.release(request);
+      },
+      purgeExpired: (now) => inner.purgeExpired(now),
+    };
+    server = await serve(kind, { ...api, handlerOptions: { ...api.handlerOptions, idempotency: store } });
+    payments = `${server.base}/v1/profiles/${MAIN}/payments`;
+    const send = (key: string) => post(payments, TOKENS.alphaCompliant, hostedRequest(), { 'idempotency-key': key });
+
+    throws.begin = true;
+    const refused = await send('begin-throws');
+    expectProblem(refused, 503, 'unavailable');
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(api.repository.size()).toBe(0);
+    throws.begin = false;
+
+    throws.complete = true;
+    const created = await send('complete-throws');
+    expect(created.status).toBe(201);
+    expect(api.repository.size()).toBe(1);
+    // Not completed: the key stays in progress, to be taken over once stale.
+    expectProblem(await send('complete-throws'), 409, 'idempotency_in_progress');
+
+    throws.release = true;
+    api.repository.injectFailure('insert');
+    expectProblem(await send('release-throws'), 503, 'unavailable');
+    expect(api.logs.filter((line) => line.message.startsWith('idempotency store threw'))).toHaveLength(3);
   });
 
   it('keeps an answer for 24 hours', async () => {

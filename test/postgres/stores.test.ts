@@ -217,6 +217,37 @@ describe('the API on postgres, after a request died before settling its Idempote
   });
 });
 
+describe('the API on postgres with Idempotency-Key limits too large for a date (found by a reviewer)', () => {
+  it.each([
+    ['idempotencyStaleAfterMs 9e15', { idempotencyStaleAfterMs: 9_000_000_000_000_000 }],
+    ['idempotencyStaleAfterMs MAX_SAFE_INTEGER', { idempotencyStaleAfterMs: Number.MAX_SAFE_INTEGER }],
+    ['idempotencyTtlMs MAX_SAFE_INTEGER', { idempotencyTtlMs: Number.MAX_SAFE_INTEGER }],
+  ])('%s: a keyed create answers 201 and its replay, never 500', async (_name, limits) => {
+    await resetTables(db.pool);
+    const api = makeApi();
+    const payments = makePostgresEngine({ pool: db.pool, seed: 22, clock: api.clock });
+    const idempotency = createPostgresIdempotencyStore({ pool: db.pool });
+    const server = createServer(
+      createNodeListener({ ...api.handlerOptions, ...limits, engine: payments.engine, idempotency }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/profiles/profile_alpha_main/payments`;
+    const send = () => post(url, TOKENS.alphaCompliant, hostedRequest(), { 'idempotency-key': 'huge-limit' });
+    try {
+      const created = await send();
+      expect(created.status).toBe(201);
+      const replayed = await send();
+      expect(replayed.headers['idempotency-replayed']).toBe('true');
+      expect(replayed.text).toBe(created.text);
+      expect(api.unhandled()).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await idempotency.close();
+    }
+  });
+});
+
 const config: SandboxConfig = {
   partners: [
     {

@@ -16,7 +16,7 @@ import {
   type IdempotentStart,
 } from '../idempotency.js';
 import { parseJsonBody } from '../json-body.js';
-import { problem, problemAnswer, problemFromPaymentError } from '../problem-details.js';
+import { problem, problemAnswer, problemFromPaymentError, RETRY_AFTER_SECONDS } from '../problem-details.js';
 import { readQuery } from '../query-params.js';
 import { MAX_BODY_BYTES } from '../read-body.js';
 import { param, type RouteContext, type RouteHandler } from '../route-context.js';
@@ -107,13 +107,30 @@ async function createPayment(
     const stored = await storedPayment(context, profileId, paymentId);
     if (stored !== null) return stored;
   }
-  // An engine error means nothing was stored (validation, refusal, storage unavailable): the
-  // key is released so that a corrected or later retry runs. Only a defect, whose effects are
-  // unknown, is kept. After a takeover, storage that is unavailable leaves the key in progress:
-  // the request that stopped might still store the reserved id, and a retry must find it.
+  // Storage that took the write and then lost its answer, and could not be read back either, may
+  // hold the payment under the reserved id: the key stays in progress, so that the retry that
+  // takes it over once stale finds that payment (or creates it under that id), never a second.
+  if (created.error.code === 'unavailable' && created.error.outcome === 'unknown' && paymentId !== null) {
+    return { answer: outcomeUnknownAnswer(context), settle: 'leave' };
+  }
+  // Any other engine error means nothing was stored (validation, refusal, storage unavailable and
+  // known not to hold the write): the key is released so that a corrected or later retry runs at
+  // once. Only a defect, whose effects are unknown, is kept. After a takeover, storage that is
+  // unavailable leaves the key in progress: the request that stopped might still store the
+  // reserved id, and a retry must find it.
   const answer = problemAnswer(problemFromPaymentError(created.error), deps.problemTypeBase);
   if (created.error.code === 'internal_error') return { answer, settle: 'complete' };
   return { answer, settle: takeover && created.error.code === 'unavailable' ? 'leave' : 'release' };
+}
+
+/** The 503 of a create whose payment may have been stored: retry with the same key, later. */
+function outcomeUnknownAnswer(context: RouteContext): HttpAnswer {
+  const detail =
+    'Storage is unavailable and the payment may have been created; retry later with the same Idempotency-Key';
+  return problemAnswer(
+    problem('unavailable', detail, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } }),
+    context.deps.problemTypeBase,
+  );
 }
 
 /** The 201 a create answers, for a payment as it is now. */
