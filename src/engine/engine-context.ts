@@ -32,10 +32,29 @@ export interface EngineContext {
   readonly machine: PaymentMachine;
   readonly options: ResolvedEngineOptions;
   readonly inspection: Inspection | undefined;
+  /**
+   * Given only to the background worker's programs: aborted once `stop()` abandons the work under
+   * way. From then on no port call of that work makes another attempt (no retry, no confirming
+   * load, no next step), and the wait for an attempt under way ends (see `PortCallPolicy.abandon`).
+   * The host's commands have none, so a worker's stop never touches them.
+   */
+  readonly abandon?: AbortSignal;
 }
 
-/** The trace settings for a port call of this engine (logged at debug level; none when debug is off). */
-export function traced(ctx: EngineContext, port: string, fields?: Record<string, unknown>): { trace?: PortTrace } {
-  if (!logsAt(ctx.logger, 'debug')) return {};
-  return { trace: { port, logger: ctx.logger, clock: ctx.ports.clock, ...(fields !== undefined ? { fields } : {}) } };
+/**
+ * What every port call of this context carries: its trace (logged at debug level; none when debug
+ * is off) and, in the background worker, the signal that abandons it once `stop()` gives up
+ * waiting (`abandon`).
+ */
+export function traced(
+  ctx: EngineContext,
+  port: string,
+  fields?: Record<string, unknown>,
+): { trace?: PortTrace; abandon?: AbortSignal } {
+  const abandon = ctx.abandon !== undefined ? { abandon: ctx.abandon } : {};
+  if (!logsAt(ctx.logger, 'debug')) return abandon;
+  return {
+    trace: { port, logger: ctx.logger, clock: ctx.ports.clock, ...(fields !== undefined ? { fields } : {}) },
+    ...abandon,
+  };
 }

@@ -1,6 +1,7 @@
 import type { AnyActorRef, AnyEventObject, InspectionEvent, Observer } from 'xstate';
 import type { PaymentMachine } from '../machine/payment-machine.js';
-import type { StepResult } from '../machine/step-payment.js';
+import type { LifecycleState, StepResult } from '../machine/step-payment.js';
+import { restoreSnapshot } from '../machine/step-payment.js';
 
 /**
  * What a host passes as `inspect`: the same as XState's `createActor(machine, { inspect })`. It
@@ -12,8 +13,22 @@ export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => v
 export interface Inspection {
   /** A payment was created: announce its actor and its first snapshot. */
   started(paymentId: string, event: AnyEventObject, step: StepResult): void;
-  /** A stored payment took an event. */
-  stepped(paymentId: string, event: AnyEventObject, step: StepResult): void;
+  /**
+   * A stored payment took an event, starting `from` there. A payment this inspection has no actor
+   * for (it never saw it created, or has forgotten it) is announced first, at `from`.
+   */
+  stepped(paymentId: string, event: AnyEventObject, step: StepResult, from: LifecycleState | undefined): void;
+}
+
+/** How many payments' actors an inspection keeps; the one used longest ago goes first. */
+export const INSPECTED_ACTORS = 1000;
+
+type Snapshot = StepResult['snapshot'];
+
+/** An actor ref as the inspector sees it, whose snapshot the engine moves on. */
+interface InspectedActor {
+  readonly ref: AnyActorRef;
+  show(snapshot: Snapshot): void;
 }
 
 /** Swallows the rejection of what an inspector returned, when it is a promise or another thenable. */
@@ -29,8 +44,12 @@ function ignoreRejection(returned: unknown): void {
  * inspector (`@statelyai/inspect`, or any `(event) => void`). The engine runs no live actors:
  * each payment appears as one actor whose `sessionId` is the payment id, across commands and
  * processes. The engine reports a step only once the write that stores it has succeeded (see
- * `inspectWhenStored`). Errors the inspector throws, and rejections of a promise it returns, are
- * swallowed: inspection never breaks a payment, nor the process.
+ * `inspectWhenStored`). Each payment's actor is announced (`@xstate.actor`) before its first
+ * step this inspection reports: at its creation, or, for a payment it never saw created (created
+ * by another instance or before a restart, or whose create write was stored though it could not be
+ * confirmed) or has forgotten (it keeps `INSPECTED_ACTORS`, and none of a finished payment), at
+ * the position the step starts from. Errors the inspector throws, and rejections of a promise it
+ * returns, are swallowed: inspection never breaks a payment, nor the process.
  */
 export function createInspection(machine: PaymentMachine, inspect: Inspect | undefined): Inspection | undefined {
   if (inspect === undefined) return undefined;
@@ -43,28 +62,37 @@ export function createInspection(machine: PaymentMachine, inspect: Inspect | und
       // An inspector's failure is not the payment's.
     }
   };
-  const refs = new Map<string, AnyActorRef>();
-  const refOf = (paymentId: string, step: StepResult): AnyActorRef => {
-    let ref = refs.get(paymentId);
-    if (ref === undefined) {
-      let current = step.snapshot;
-      ref = {
-        id: paymentId,
-        sessionId: paymentId,
-        src: machine,
-        logic: machine,
-        _parent: undefined,
-        getSnapshot: () => current,
-        _update: (next: typeof current) => (current = next),
-      } as unknown as AnyActorRef;
-      // Payments end; keep only a bounded number of refs for the ones in flight.
-      if (refs.size >= 1000) refs.delete(refs.keys().next().value as string);
-      refs.set(paymentId, ref);
+  const actors = new Map<string, InspectedActor>();
+  /** The payment's actor when it is kept, then kept as the one used last. */
+  const known = (paymentId: string): InspectedActor | undefined => {
+    const actor = actors.get(paymentId);
+    if (actor !== undefined) {
+      actors.delete(paymentId);
+      actors.set(paymentId, actor);
     }
-    (ref as unknown as { _update(next: unknown): void })._update(step.snapshot);
-    return ref;
+    return actor;
   };
-  const report = (paymentId: string, event: AnyEventObject, step: StepResult, actor: AnyActorRef): void => {
+  /** A new actor for the payment at `snapshot`, kept and announced to the inspector. */
+  const announce = (paymentId: string, snapshot: Snapshot): InspectedActor => {
+    let current = snapshot;
+    const ref = {
+      id: paymentId,
+      sessionId: paymentId,
+      src: machine,
+      logic: machine,
+      _parent: undefined,
+      getSnapshot: () => current,
+    } as unknown as AnyActorRef;
+    const actor: InspectedActor = { ref, show: (next) => (current = next) };
+    // Payments end; keep only a bounded number of actors for the ones in flight.
+    if (actors.size >= INSPECTED_ACTORS) actors.delete(actors.keys().next().value as string);
+    actors.set(paymentId, actor);
+    emit({ type: '@xstate.actor', actorRef: ref, rootId: paymentId });
+    return actor;
+  };
+  const report = (paymentId: string, event: AnyEventObject, step: StepResult, inspected: InspectedActor): void => {
+    inspected.show(step.snapshot);
+    const actor = inspected.ref;
     emit({ type: '@xstate.event', actorRef: actor, rootId: paymentId, sourceRef: undefined, event });
     for (const action of step.actions) {
       emit({
@@ -75,16 +103,16 @@ export function createInspection(machine: PaymentMachine, inspect: Inspect | und
       });
     }
     emit({ type: '@xstate.snapshot', actorRef: actor, rootId: paymentId, event, snapshot: step.snapshot });
-    if (step.state === 'succeeded' || step.state === 'failed' || step.state === 'expired') refs.delete(paymentId);
+    if (step.state === 'succeeded' || step.state === 'failed' || step.state === 'expired') actors.delete(paymentId);
   };
   return {
     started(paymentId, event, step) {
-      const actor = refOf(paymentId, step);
-      emit({ type: '@xstate.actor', actorRef: actor, rootId: paymentId });
-      report(paymentId, event, step, actor);
+      report(paymentId, event, step, known(paymentId) ?? announce(paymentId, step.snapshot));
     },
-    stepped(paymentId, event, step) {
-      report(paymentId, event, step, refOf(paymentId, step));
+    stepped(paymentId, event, step, from) {
+      const actor =
+        known(paymentId) ?? announce(paymentId, from === undefined ? step.snapshot : restoreSnapshot(machine, from));
+      report(paymentId, event, step, actor);
     },
   };
 }

@@ -49,8 +49,14 @@ export interface BackgroundWorker {
    * unmarked, so they are delivered again later (at least once, as after a crash); a payment whose
    * inquiry was abandoned stays as stored and claimed until its claim lapses, and another sweep
    * asks again; a write abandoned in flight either landed or not, and the versioned update guards
-   * every later one. Resolves once both loops have stopped or been abandoned, and logs a warning
-   * when anything was abandoned; calling it again gives the same promise.
+   * every later one. Once abandoned, that work starts no further port call: no retry, no load that
+   * confirms a failed write, no next step (dropping a challenge's card), and the time-outs it was
+   * waiting on end too. Only an attempt already sent cannot be recalled: a write already sent may
+   * still land, and the versioned update guards it. So once it resolves the host may close what
+   * the ports use (`await worker.stop(); await postgres.close()`). The engine's commands are not
+   * affected: they go on with their retries. Resolves once both loops have stopped or been
+   * abandoned, and logs a warning when anything was abandoned; calling it again gives the same
+   * promise.
    *
    * `waitMs`: default 5000; 0 abandons what is under way at once; `Infinity` waits for it, whatever
    * its time-outs and retries make that. A `RangeError` unless from 0 to 2^31 - 1 or `Infinity`.
@@ -297,10 +303,10 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
       Effect.asVoid,
     );
   const max = ctx.options.batchesPerTick;
-  const sweepTick = (stopRequested: () => boolean) =>
+  const sweepTick = (worker: EngineContext, stopRequested: () => boolean) =>
     total(
       'sweep',
-      drain(sweepBatch(ctx, stopRequested), max, stopRequested, {
+      drain(sweepBatch(worker, stopRequested), max, stopRequested, {
         start: emptySweepReport,
         add: (sum, batch) => addSweepReports(sum, batch.report),
         progressed: (batch) => handled(batch.report) > 0,
@@ -309,10 +315,10 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         if (handled(report) > 0) ctx.logger.info({ part: 'sweep', ...report }, 'background tick');
       },
     );
-  const deliveryTick = (stopRequested: () => boolean) =>
+  const deliveryTick = (worker: EngineContext, stopRequested: () => boolean) =>
     total(
       'delivery',
-      drain(deliveryLock.withPermits(1)(deliverBatch(ctx, stopRequested)), max, stopRequested, {
+      drain(deliveryLock.withPermits(1)(deliverBatch(worker, stopRequested)), max, stopRequested, {
         start: { delivered: 0, deferred: 0 },
         add: (sum, batch) => ({ delivered: sum.delivered + batch.delivered, deferred: sum.deferred + batch.deferred }),
         // A batch that delivered made progress; so did one that only deferred events (the next
@@ -359,6 +365,10 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
       }
       let stopping = false;
       const stopRequested = () => stopping;
+      // Aborted once `stop()` is done waiting: no port call of this worker makes another attempt
+      // (the host's commands use `ctx`, which has no such signal).
+      const abandonment = new AbortController();
+      const worker: EngineContext = { ...ctx, abandon: abandonment.signal };
       // Wakes both loops from the pause between ticks when stopping.
       const wake = Effect.runSync(Deferred.make<void>());
       const pause = Effect.raceFirst(Effect.sleep(Duration.millis(intervalMs)), Deferred.await(wake));
@@ -379,7 +389,10 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         );
         return { state, fiber };
       };
-      const loops = [loop('sweep', sweepTick(stopRequested)), loop('delivery', deliveryTick(stopRequested))];
+      const loops = [
+        loop('sweep', sweepTick(worker, stopRequested)),
+        loop('delivery', deliveryTick(worker, stopRequested)),
+      ];
       const fibers = loops.map(({ fiber }) => fiber);
       let stopped: Promise<void> | undefined;
       return {
@@ -393,8 +406,14 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
                 waitMs === Number.POSITIVE_INFINITY
                   ? Option.some(yield* Fiber.awaitAll(fibers))
                   : yield* Effect.timeoutOption(Fiber.awaitAll(fibers), Duration.millis(waitMs));
-              if (Option.isSome(finished)) return;
+              if (Option.isSome(finished)) {
+                abandonment.abort();
+                return;
+              }
               const abandoned = loops.filter(({ state }) => state.ticking).map(({ state }) => state.part);
+              // First the signal, so that no attempt starts in between (a retry of a write runs on
+              // a fiber of its own: interrupting the loops only stops waiting for it), then the loops.
+              abandonment.abort();
               yield* Fiber.interruptAll(fibers);
               if (abandoned.length === 0) return;
               ctx.logger.warn(

@@ -9,8 +9,13 @@ import type { PortFailure, PortResult } from '../ports/port-result.js';
 import { createDeadlineWheel, latestExpiryMs, type DeadlineWheel } from './deadline-wheel.js';
 import { runEffect } from './outcome.js';
 
-/** A port call failed: the adapter's own error value, or the call did not answer in time. */
-export type PortCallFailure<E> = { readonly kind: 'port'; readonly error: E } | { readonly kind: 'timeout' };
+/**
+ * A port call failed: the adapter's own error value, or the call did not answer in time. A call
+ * the engine gave up on (`abandoned`: the background worker stopped, see `PortCallPolicy.abandon`)
+ * is a time-out too: its outcome is as unknown, and it is never retried.
+ */
+export type PortCallFailure<E> =
+  { readonly kind: 'port'; readonly error: E } | { readonly kind: 'timeout'; readonly abandoned?: true };
 
 /** A port's answer as the engine awaits it: a plain `Result` when the port answered at once. */
 export type PortAnswer<T, E> = Result<T, PortCallFailure<E>> | Promise<Result<T, PortCallFailure<E>>>;
@@ -31,6 +36,14 @@ export interface PortCallPolicy {
    * program is interrupted (an `AbortError` one). `callPort` only.
    */
   readonly abortable?: boolean;
+  /**
+   * Once aborted, the call makes no further attempt: not the first, no retry, no back-off. The
+   * wait for an attempt under way ends at once (its `AbortSignal`, when `abortable`, is aborted
+   * with an `AbortError`), though the attempt itself cannot be recalled. `awaitPort` then answers
+   * `timeout` with `abandoned: true`; `callPort` is interrupted (its fiber is being abandoned).
+   * The background worker's stop, for its own calls only (`EngineContext.abandon`).
+   */
+  readonly abandon?: AbortSignal;
 }
 
 /** A port call as `callPort` makes it: `signal` is given when the policy is `abortable`. */
@@ -65,14 +78,24 @@ const deadlines: DeadlineWheel = createDeadlineWheel();
 
 const TIMED_OUT = { kind: 'timeout' } as const;
 
+/** A call given up on because its `abandon` signal was aborted. */
+const ABANDONED = { kind: 'timeout', abandoned: true } as const;
+
+const isAbandoned = <E>(failure: PortCallFailure<E>): boolean =>
+  failure.kind === 'timeout' && failure.abandoned === true;
+
+/** Why an abortable attempt's signal is aborted when the engine stops waiting for it. */
+const stoppedWaiting = () => new DOMException('The engine stopped waiting for the answer', 'AbortError');
+
 /** How a pending answer ended: its outcome (a time-out included), or a defect (it rejected). */
 type Settlement<T, E> = { readonly outcome: Result<T, PortCallFailure<E>> } | { readonly defect: unknown };
 
 /**
  * Waits for a pending answer with a time-out from the deadline wheel and calls `settle` once: with
- * the answer as a port outcome, with `timeout`, or with the adapter's defect. Returns a function
- * that stops waiting (nothing is settled after it). `controller`, when given, is aborted when the
- * wait ends without an answer: at the time-out, or when it is stopped.
+ * the answer as a port outcome, with `timeout`, or with the adapter's defect; or, once `abandon`
+ * is aborted, with `timeout` marked `abandoned`. Returns a function that stops waiting (nothing is
+ * settled after it). `controller`, when given, is aborted when the wait ends without an answer: at
+ * the time-out, when it is abandoned, or when it is stopped.
  */
 function watchAnswer<T, E extends PortFailure<string>>(
   pending: Pending<T, E>,
@@ -80,15 +103,31 @@ function watchAnswer<T, E extends PortFailure<string>>(
   log: (outcome: string) => void,
   settle: (settlement: Settlement<T, E>) => void,
   controller?: AbortController,
+  abandon?: AbortSignal,
 ): () => void {
   let done = false;
-  const cancel = deadlines.add(timeoutMs, () => {
+  const onAbandon = () => {
     if (done) return;
     done = true;
+    cancel();
+    settle({ outcome: err(ABANDONED) });
+    log('abandoned');
+    controller?.abort(stoppedWaiting());
+  };
+  const cancelDeadline = deadlines.add(timeoutMs, () => {
+    if (done) return;
+    done = true;
+    abandon?.removeEventListener('abort', onAbandon);
     settle({ outcome: err(TIMED_OUT) });
     log('timeout');
     controller?.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError'));
   });
+  const cancel = () => {
+    cancelDeadline();
+    abandon?.removeEventListener('abort', onAbandon);
+  };
+  abandon?.addEventListener('abort', onAbandon, { once: true });
+  if (abandon?.aborted === true) onAbandon();
   Promise.resolve(pending).then(
     (result: Result<T, E>) => {
       if (done) return;
@@ -108,7 +147,7 @@ function watchAnswer<T, E extends PortFailure<string>>(
     if (done) return;
     done = true;
     cancel();
-    controller?.abort(new DOMException('The engine stopped waiting for the answer', 'AbortError'));
+    controller?.abort(stoppedWaiting());
   };
 }
 
@@ -117,10 +156,16 @@ function awaitAnswer<T, E extends PortFailure<string>>(
   pending: Pending<T, E>,
   timeoutMs: number,
   log: (outcome: string) => void,
+  abandon: AbortSignal | undefined,
 ): Promise<Result<T, PortCallFailure<E>>> {
   return new Promise((resolve, reject) => {
-    watchAnswer(pending, timeoutMs, log, (settlement) =>
-      'outcome' in settlement ? resolve(settlement.outcome) : reject(settlement.defect),
+    watchAnswer(
+      pending,
+      timeoutMs,
+      log,
+      (settlement) => ('outcome' in settlement ? resolve(settlement.outcome) : reject(settlement.defect)),
+      undefined,
+      abandon,
     );
   });
 }
@@ -144,6 +189,7 @@ function awaitPending<T, E extends PortFailure<string>>(
   timeoutMs: number,
   log: (outcome: string) => void,
   controller: AbortController | undefined,
+  abandon: AbortSignal | undefined,
 ): Effect.Effect<T, PortCallFailure<E>> {
   return Effect.async<T, PortCallFailure<E>>((resume) => {
     const stop = watchAnswer(
@@ -152,6 +198,7 @@ function awaitPending<T, E extends PortFailure<string>>(
       log,
       (settlement) => resume('outcome' in settlement ? fromOutcome(settlement.outcome) : Effect.die(settlement.defect)),
       controller,
+      abandon,
     );
     return Effect.sync(stop);
   });
@@ -160,7 +207,7 @@ function awaitPending<T, E extends PortFailure<string>>(
 /**
  * One attempt: calls the port and, when its answer is pending, awaits it with the time-out. A port
  * that answers at once costs no timer and no suspension. A port that throws or rejects is a bug
- * in the adapter and becomes a defect, not a failure.
+ * in the adapter and becomes a defect, not a failure. None is made once `abandon` is aborted.
  */
 function attempt<T, E extends PortFailure<string>>(
   call: AbortablePortCall<T, E>,
@@ -168,6 +215,10 @@ function attempt<T, E extends PortFailure<string>>(
 ): Effect.Effect<T, PortCallFailure<E>> {
   return Effect.suspend(() => {
     const log = tracer(policy.trace);
+    if (policy.abandon?.aborted === true) {
+      log('abandoned');
+      return Effect.fail(ABANDONED);
+    }
     const controller = policy.abortable === true ? new AbortController() : undefined;
     let answer: PortResult<T, E>;
     try {
@@ -177,7 +228,7 @@ function attempt<T, E extends PortFailure<string>>(
       return Effect.die(defect);
     }
     return isPending(answer)
-      ? awaitPending(answer, policy.timeoutMs, log, controller)
+      ? awaitPending(answer, policy.timeoutMs, log, controller, policy.abandon)
       : fromOutcome(portResult(answer, log));
   });
 }
@@ -215,35 +266,65 @@ export function longestCallMs(policy: PortCallPolicy): number {
   return (retries + 1) * latestExpiryMs(policy.timeoutMs) + backoffs;
 }
 
+/**
+ * `once` retried on the schedule. Once `abandon` is aborted the retries end, a back-off under way
+ * included: the program fails as abandoned (and an attempt under way is no longer waited for).
+ */
 function retrying<T, E extends PortFailure<string>>(
   once: Effect.Effect<T, PortCallFailure<E>>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
   const retries = policy.retries ?? 0;
   if (retries === 0) return once;
-  return once.pipe(
+  const retried = once.pipe(
     Effect.retry({
       schedule: Schedule.exponential(Duration.millis(policy.backoffMs ?? DEFAULT_BACKOFF_MS)).pipe(Schedule.jittered),
       times: retries,
       while: (failure) => isRetryable(failure, policy),
     }),
   );
+  const { abandon } = policy;
+  return abandon === undefined ? retried : Effect.raceFirst(retried, abandoned(abandon));
+}
+
+/** Fails as abandoned once `signal` is aborted (at once, when it is already). */
+function abandoned(signal: AbortSignal): Effect.Effect<never, typeof ABANDONED> {
+  return Effect.async<never, typeof ABANDONED>((resume) => {
+    const onAbort = () => resume(Effect.fail(ABANDONED));
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    return Effect.sync(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function isRetryable<E extends PortFailure<string>>(failure: PortCallFailure<E>, policy: PortCallPolicy): boolean {
-  return failure.kind === 'timeout' ? policy.retryTimeouts === true : failure.error.retryable;
+  if (policy.abandon?.aborted === true) return false;
+  return failure.kind === 'timeout'
+    ? policy.retryTimeouts === true && failure.abandoned !== true
+    : failure.error.retryable;
 }
 
 /**
  * Wraps one port call in an Effect with a time-out and a bounded retry schedule (exponential
  * back-off with jitter) for failures the adapter marks `retryable`. For Effect programs (the
- * sweeper, event delivery).
+ * sweeper, event delivery). Once `abandon` is aborted it is interrupted: the background worker
+ * abandons the program it is part of.
  */
 export function callPort<T, E extends PortFailure<string>>(
   call: AbortablePortCall<T, E>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
-  return retrying(attempt(call, policy), policy);
+  const program = retrying(attempt(call, policy), policy);
+  const { abandon } = policy;
+  if (abandon === undefined) return program;
+  // Whatever it ended with once abandoned (the failure that ended its retries, included) is no
+  // answer anyone waits for any more.
+  return program.pipe(
+    Effect.catchAll((failure) => (abandon.aborted || isAbandoned(failure) ? Effect.interrupt : Effect.fail(failure))),
+  );
 }
 
 /**
@@ -251,13 +332,19 @@ export function callPort<T, E extends PortFailure<string>>(
  * and nothing is to be retried, the answer is returned as it is. A pending answer is awaited
  * with its time-out from the deadline wheel (an Effect fiber per time-out length, not per call),
  * and retries run on the Effect schedule `callPort` uses, starting from the answer in hand. A
- * defect rejects the promise (or throws).
+ * defect rejects the promise (or throws). Once `abandon` is aborted it makes no attempt more and
+ * answers `timeout` marked `abandoned`, at once (see `PortCallPolicy.abandon`).
  */
 export function awaitPort<T, E extends PortFailure<string>>(
   call: () => PortResult<T, E>,
   policy: PortCallPolicy,
 ): PortAnswer<T, E> {
   const log = tracer(policy.trace);
+  const { abandon } = policy;
+  if (abandon?.aborted === true) {
+    log('abandoned');
+    return err(ABANDONED);
+  }
   let answer: PortResult<T, E>;
   try {
     answer = call();
@@ -267,7 +354,7 @@ export function awaitPort<T, E extends PortFailure<string>>(
   }
   const retries = policy.retries ?? 0;
   if (isPending(answer)) {
-    const first = awaitAnswer(answer, policy.timeoutMs, log);
+    const first = awaitAnswer(answer, policy.timeoutMs, log, abandon);
     if (retries === 0) return first;
     return first.then((outcome) =>
       outcome.isOk() || !isRetryable(outcome.error, policy) ? outcome : retryAfter(outcome, call, policy),
@@ -281,7 +368,13 @@ export function awaitPort<T, E extends PortFailure<string>>(
 /** Converts a port failure into the engine's error model: storage and provider trouble is `unavailable`. */
 export function toPaymentError<E extends PortFailure<string>>(what: string) {
   return (failure: PortCallFailure<E>): PaymentError => {
-    if (failure.kind === 'timeout') return paymentError.unavailable(`${what} did not answer in time`);
+    if (failure.kind === 'timeout') {
+      return paymentError.unavailable(
+        failure.abandoned === true
+          ? `${what} was not waited for: the background worker stopped`
+          : `${what} did not answer in time`,
+      );
+    }
     if (failure.error.code === 'conflict') return paymentError.conflict();
     return paymentError.unavailable(`${what} is unavailable: ${failure.error.message}`);
   };

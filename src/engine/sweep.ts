@@ -108,7 +108,9 @@ export interface SweepBatch {
  * Safe to run from several instances at once: every change is a versioned write, and a lost
  * race is counted, not failed. Once `stopRequested` says so, payments not yet started are left
  * for later (they stay due, and claimed by this instance until the claim lapses); those under way
- * are finished.
+ * are finished, unless `ctx.abandon` is aborted: then none of their port calls makes another
+ * attempt (a retry, the load that confirms a failed write, dropping the card), and the batch is
+ * interrupted.
  */
 export function sweepBatch(
   ctx: EngineContext,
@@ -117,6 +119,7 @@ export function sweepBatch(
   return Effect.gen(function* () {
     const limit = ctx.options.batchSize;
     const due = yield* callPort(() => ctx.ports.repository.findDue({ now: ctx.ports.clock.now(), limit }), {
+      ...(ctx.abandon !== undefined ? { abandon: ctx.abandon } : {}),
       timeoutMs: ctx.options.storageTimeoutMs,
       retries: ctx.options.retries,
       retryTimeouts: true,
@@ -127,11 +130,15 @@ export function sweepBatch(
     ].map(([record, handle]) =>
       Effect.suspend(() => (stopRequested() ? Effect.succeed<Handled>('skipped') : handle())).pipe(
         Effect.catchAll((error) =>
-          Effect.sync((): Handled => {
-            if (error.code === 'conflict') return 'conflicts';
-            ctx.logger.warn({ paymentId: record.id, code: error.code }, 'sweeper could not handle a payment');
-            return 'errors';
-          }),
+          // A write the background worker's stop abandoned (`ctx.abandon`) failed for that: the
+          // tick is being abandoned, which the worker logs once.
+          ctx.abandon?.aborted === true
+            ? Effect.interrupt
+            : Effect.sync((): Handled => {
+                if (error.code === 'conflict') return 'conflicts';
+                ctx.logger.warn({ paymentId: record.id, code: error.code }, 'sweeper could not handle a payment');
+                return 'errors';
+              }),
         ),
         // An adapter that throws for one payment is that payment's error: the others of the
         // batch, and later batches, go on (it would otherwise head every batch, every tick).

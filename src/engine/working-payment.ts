@@ -60,6 +60,8 @@ export interface UninspectedStep {
   readonly started: boolean;
   readonly event: AnyEventObject;
   readonly step: StepResult;
+  /** Where the step started from: the actor's snapshot when the inspector is told of it only now. */
+  readonly from: LifecycleState | undefined;
 }
 
 /**
@@ -87,7 +89,7 @@ export function newWorkingPayment(given: PaymentRecord, stored: boolean): Workin
 /**
  * Queues a step for the inspector, which is told of it once the working record is stored
  * (`persist`), never before: a step of a write that fails or loses a race is not reported.
- * `started` marks the step that created the payment.
+ * `started` marks the step that created the payment; `from` is where any other step started.
  */
 export function inspectWhenStored(
   ctx: EngineContext,
@@ -95,8 +97,9 @@ export function inspectWhenStored(
   event: AnyEventObject,
   step: StepResult,
   started = false,
+  from?: LifecycleState,
 ): void {
-  if (ctx.inspection !== undefined) working.uninspected.push({ started, event, step });
+  if (ctx.inspection !== undefined) working.uninspected.push({ started, event, step, from });
 }
 
 /** Tells the inspector of the steps the write just stored, in the order they were taken. */
@@ -105,9 +108,9 @@ function reportStoredSteps(ctx: EngineContext, working: WorkingPayment): void {
   const steps = working.uninspected;
   working.uninspected = [];
   if (inspection === undefined) return;
-  for (const { started, event, step } of steps) {
+  for (const { started, event, step, from } of steps) {
     if (started) inspection.started(working.record.id, event, step);
-    else inspection.stepped(working.record.id, event, step);
+    else inspection.stepped(working.record.id, event, step, from);
   }
 }
 
@@ -186,10 +189,11 @@ export function send(
 ): StepResult {
   const at = ctx.ports.clock.now();
   const machineEvent = event(at);
-  const step = stepPayment(ctx.machine, lifecycleOf(working.record), machineEvent, working.lastStep);
+  const from = lifecycleOf(working.record);
+  const step = stepPayment(ctx.machine, from, machineEvent, working.lastStep);
   if (step.changed) applyStep(ctx, working, step, at);
   else working.lastStep = step;
-  inspectWhenStored(ctx, working, machineEvent, step);
+  inspectWhenStored(ctx, working, machineEvent, step, false, from);
   return step;
 }
 

@@ -1,6 +1,10 @@
+import { err } from 'neverthrow';
 import type { InspectionEvent } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { INSPECTED_ACTORS, createInspection } from '../../src/engine/inspection.js';
 import type { PaymentRecord } from '../../src/index.js';
+import { paymentMachine } from '../../src/machine/payment-machine.js';
+import { startPayment, stepPayment } from '../../src/machine/step-payment.js';
 import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
 
@@ -213,5 +217,117 @@ describe('inspection reports only what is stored', () => {
     expect((await h.engine.getPaymentRecord(created._unsafeUnwrap().id))._unsafeUnwrap().state).toBe('authorizing');
     expect(snapshots(events).at(-1)).toBe('snapshot {"authorizing":"requested"}');
     expect(summary(events)).not.toContain('event authorization.approved');
+  });
+});
+
+describe('inspection announces an actor it never saw created (found by a reviewing helper)', () => {
+  /** Collects the events and, for each `@xstate.actor`, the actor's snapshot when it was announced. */
+  function collectWithStart() {
+    const { events, inspect } = collect();
+    const starts: unknown[] = [];
+    return {
+      events,
+      starts,
+      inspect: (event: InspectionEvent) => {
+        if (event.type === '@xstate.actor') starts.push((event.actorRef.getSnapshot() as { value: unknown }).value);
+        inspect(event);
+      },
+    };
+  }
+
+  it('a payment created by another engine (instance, or before a restart) is announced before its first step', async () => {
+    const creator = makeEngineHarness();
+    const created = (
+      await creator.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() })
+    )._unsafeUnwrap();
+    const { events, starts, inspect } = collectWithStart();
+    const other = makeEngineHarness({ inspect }, 1, { wrapRepository: () => creator.repository });
+    expect(
+      (
+        await other.engine.submitCard({
+          paymentId: created.id,
+          token: other.hostedToken(created),
+          body: cardSubmission('4242424242424242'),
+        })
+      )._unsafeUnwrap().state,
+    ).toBe('succeeded');
+    expect(summary(events)).toEqual([
+      '@xstate.actor',
+      'event card.submitted',
+      'action startAuthentication',
+      'snapshot "authenticating"',
+      'event authentication.not_required',
+      'action authorize',
+      'snapshot {"authorizing":"requested"}',
+      'event authorization.approved',
+      'action emitEvent',
+      'snapshot "succeeded"',
+    ]);
+    // Announced where its first step starts: as stored, awaiting the card.
+    expect(starts).toEqual(['awaiting_card_data']);
+    expect(new Set(events.map((event) => event.actorRef.sessionId))).toEqual(new Set([created.id]));
+  });
+
+  it('a create stored though its write could not be confirmed is announced at the next step (the sweeper’s)', async () => {
+    const { events, starts, inspect } = collectWithStart();
+    let hangInsert = true;
+    let failLoads = 0;
+    const h = makeEngineHarness({ inspect, timeouts: { storageMs: 20 } }, 0, {
+      wrapRepository: (inner) => ({
+        ...inner,
+        insert: (record, outbox) => {
+          const stored = inner.insert(record, outbox);
+          if (!hangInsert) return stored;
+          hangInsert = false;
+          failLoads = 1;
+          return new Promise(() => undefined);
+        },
+        load: (id) =>
+          failLoads-- > 0 ? err({ code: 'unavailable', message: 'blip', retryable: true }) : inner.load(id),
+      }),
+    });
+    const lost = await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: hostedRequest() });
+    expect(lost._unsafeUnwrapErr().code).toBe('unavailable');
+    const [stored] = h.repository.snapshot();
+    expect(stored?.state).toBe('awaiting_card_data');
+    expect(events).toEqual([]);
+
+    h.clock.advance(61 * 60_000);
+    expect((await h.engine.sweep())._unsafeUnwrap()).toMatchObject({ expired: 1 });
+    expect(summary(events)).toEqual(['@xstate.actor', 'event expiry.due', 'action emitEvent', 'snapshot "expired"']);
+    expect(starts).toEqual(['awaiting_card_data']);
+    expect(events[0]?.actorRef.sessionId).toBe(stored?.id);
+  });
+
+  it('announces each actor once while it keeps it, keeps the ones used last, and re-announces one it let go', () => {
+    const events: InspectionEvent[] = [];
+    const inspection = createInspection(paymentMachine, (event) => void events.push(event));
+    const start = startPayment(paymentMachine, { flow: 'hosted', at: 0 });
+    const card = stepPayment(paymentMachine, start, { type: 'card.submitted', at: 1 });
+    const actors = (id: string) =>
+      events.filter((event) => event.type === '@xstate.actor' && event.actorRef.sessionId === id).length;
+    const idOf = (n: number) => `payment_${String(n).padStart(4, '0')}`;
+
+    for (let n = 0; n < INSPECTED_ACTORS; n++) {
+      inspection?.started(idOf(n), { type: 'xstate.init' }, start);
+    }
+    // A step of a kept actor announces nothing more; the first payment is now the one used last.
+    inspection?.stepped(idOf(0), { type: 'card.submitted' }, card, start);
+    expect(actors(idOf(0))).toBe(1);
+    // One more payment: the actor used longest ago (the second payment) is let go, not the first.
+    inspection?.started(idOf(INSPECTED_ACTORS), { type: 'xstate.init' }, start);
+    inspection?.stepped(idOf(0), { type: 'card.submitted' }, card, start);
+    expect(actors(idOf(0))).toBe(1);
+    inspection?.stepped(idOf(1), { type: 'card.submitted' }, card, start);
+    expect(actors(idOf(1))).toBe(2);
+    // Never two announcements in a row for one payment.
+    const perPayment = new Map<string, string[]>();
+    for (const event of events) {
+      const id = event.actorRef.sessionId;
+      perPayment.set(id, [...(perPayment.get(id) ?? []), event.type]);
+    }
+    for (const types of perPayment.values()) {
+      expect(types.some((type, index) => type === '@xstate.actor' && types[index - 1] === '@xstate.actor')).toBe(false);
+    }
   });
 });

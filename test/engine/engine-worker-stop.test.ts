@@ -1,10 +1,13 @@
-import { okAsync } from 'neverthrow';
+import { err, okAsync } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
+import type { MemoryPaymentRepository } from '../../adapters/memory/index.js';
 import type { EventSinkError } from '../../src/ports/event-sink.js';
+import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import type { PortResult } from '../../src/ports/port-result.js';
-import { makeEngineHarness } from '../support/engine-harness.js';
+import { hostedOnlyClient, makeEngineHarness } from '../support/engine-harness.js';
 import type { EngineHarness } from '../support/engine-harness.js';
 import { MINUTE, VISA, createDirect, stored } from '../support/engine-helpers.js';
+import { hostedRequest } from '../support/requests.js';
 
 // Found by a reviewing helper: stop() waited for the whole batch under way, and a port call that
 // hangs holds a batch for its time-out with retries (about 34 s for a publish, 101 s for an
@@ -159,5 +162,86 @@ describe('background worker: stop() does not wait for a hung port call (found by
     } finally {
       await worker.stop();
     }
+  });
+});
+
+/**
+ * A repository that records every call it gets, and whose first `update` hangs until the test
+ * `fail`s it (retryable, like a lost connection): a sweeper write that stop() abandons.
+ */
+function hangingFirstUpdate() {
+  const calls: string[] = [];
+  let fail = () => undefined as void;
+  const failed = new Promise<void>((resolve) => {
+    fail = resolve;
+  });
+  let updates = 0;
+  const wrapRepository = (inner: MemoryPaymentRepository): PaymentRepository =>
+    new Proxy(inner, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]): unknown => {
+          calls.push(String(property));
+          if (property === 'update' && ++updates === 1) {
+            return failed.then(() => err({ code: 'unavailable', message: 'connection reset', retryable: true }));
+          }
+          return (value as (...given: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  return { calls, fail, wrapRepository, updates: () => updates };
+}
+
+/** A hosted payment past its deadline, and a worker whose sweeper write of its expiry hangs. */
+async function abandonedExpiry(retries: number) {
+  const repository = hangingFirstUpdate();
+  const h = makeEngineHarness({ retries }, 0, { wrapRepository: repository.wrapRepository });
+  const created = (
+    await h.engine.createPayment({ client: hostedOnlyClient, profileId: 'profile_0001', body: hostedRequest() })
+  )._unsafeUnwrap();
+  h.clock.advance(61 * MINUTE);
+  const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
+  await vi.waitFor(() => expect(repository.updates()).toBe(1), { timeout: 2_000, interval: 1 });
+  await worker.stop({ waitMs: 20 });
+  return { h, repository, created };
+}
+
+describe('background worker: nothing of the abandoned work starts after stop() (found by a reviewing helper)', () => {
+  // stop() used to interrupt only the loops' wait for a write: the write's retries and the load
+  // that confirms a failed one run on a fiber of their own, so they started (and stored) after
+  // stop() had resolved, when a host following the docs has closed its Postgres pool.
+  it.each([
+    ['its retry', 2],
+    ['the load that confirms a failed write', 0],
+  ])('an abandoned sweeper write makes no further repository call: %s', async (_what, retries) => {
+    const { h, repository, created } = await abandonedExpiry(retries);
+    const atStop = [...repository.calls];
+    expect(atStop.at(-1)).toBe('update');
+
+    repository.fail();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    expect(repository.calls).toEqual(atStop);
+    expect((await h.repository.load(created.id))._unsafeUnwrap()?.state).toBe('awaiting_card_data');
+    expect(abandonedLog(h)?.fields).toEqual({ parts: ['sweep'], waitMs: 20 });
+    // Abandoned, not failed: nothing is logged about the payment or the tick.
+    expect(h.logs.filter((log) => log.level === 'error')).toEqual([]);
+    expect(h.logs.filter((log) => log.message === 'sweeper could not handle a payment')).toEqual([]);
+  });
+
+  it("does not touch the host's commands: a sweep and a create by hand still retry after the worker stopped", async () => {
+    const { h, repository, created } = await abandonedExpiry(2);
+    repository.fail();
+    h.repository.injectFailure('update', { code: 'unavailable', message: 'blip', retryable: true });
+    expect((await h.engine.sweep())._unsafeUnwrap()).toMatchObject({ expired: 1, errors: 0 });
+    expect((await h.repository.load(created.id))._unsafeUnwrap()?.state).toBe('expired');
+    h.repository.injectFailure('insert', { code: 'unavailable', message: 'blip', retryable: true });
+    const again = await h.engine.createPayment({
+      client: hostedOnlyClient,
+      profileId: 'profile_0001',
+      body: hostedRequest(),
+    });
+    expect(again._unsafeUnwrap().state).toBe('processing');
   });
 });

@@ -158,3 +158,77 @@ describe('callPort with an abortable policy', () => {
     expect(seen).toEqual([0]);
   });
 });
+
+describe('a policy with an abandon signal (the background worker stopped)', () => {
+  const ABANDONED = { kind: 'timeout', abandoned: true };
+  const hang = () => new Promise<Result<number, Failure>>(() => undefined);
+
+  it('awaitPort: makes no attempt once aborted, and stops waiting for the one under way at once', async () => {
+    const before = new AbortController();
+    before.abort();
+    const none = scripted<number>(() => ok(1));
+    expect(
+      (
+        awaitPort(none.call, { timeoutMs: 1_000, abandon: before.signal }) as Result<number, unknown>
+      )._unsafeUnwrapErr(),
+    ).toEqual(ABANDONED);
+    expect(none.calls()).toBe(0);
+
+    const abandon = new AbortController();
+    const port = scripted(hang, () => ok(2));
+    const answer = awaitPort(port.call, {
+      timeoutMs: 60_000,
+      retries: 2,
+      retryTimeouts: true,
+      abandon: abandon.signal,
+    });
+    abandon.abort();
+    expect((await answer)._unsafeUnwrapErr()).toEqual(ABANDONED);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(port.calls()).toBe(1);
+  });
+
+  it('awaitPort: retries no more once aborted during a back-off, and ends the back-off at once', async () => {
+    const abandon = new AbortController();
+    const port = scripted<number>(
+      () => err(unavailable(true)),
+      () => ok(3),
+    );
+    const answer = awaitPort(port.call, { timeoutMs: 1_000, retries: 2, backoffMs: 60_000, abandon: abandon.signal });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    abandon.abort();
+    expect((await answer)._unsafeUnwrapErr()).toEqual(ABANDONED);
+    expect(port.calls()).toBe(1);
+  });
+
+  it('callPort: is interrupted, makes no further attempt, and aborts the signal of the attempt under way', async () => {
+    const abandon = new AbortController();
+    const signals: (AbortSignal | undefined)[] = [];
+    const port = scripted(hang, () => ok(4));
+    const program = callPort(
+      (signal?: AbortSignal) => {
+        signals.push(signal);
+        return port.call();
+      },
+      { timeoutMs: 60_000, retries: 2, retryTimeouts: true, abortable: true, abandon: abandon.signal },
+    );
+    const fiber = Effect.runFork(program);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    abandon.abort();
+    const exit = await Effect.runPromise(Fiber.await(fiber));
+    expect(Exit.isInterrupted(exit)).toBe(true);
+    expect(port.calls()).toBe(1);
+    expect((signals[0]?.reason as DOMException).name).toBe('AbortError');
+  });
+
+  it('changes nothing while not aborted', async () => {
+    const abandon = new AbortController();
+    const port = scripted<number>(
+      () => err(unavailable(true)),
+      () => Promise.resolve(ok(5)),
+    );
+    const answer = awaitPort(port.call, { timeoutMs: 1_000, retries: 2, backoffMs: 1, abandon: abandon.signal });
+    expect((await answer)._unsafeUnwrap()).toBe(5);
+    expect(await Effect.runPromise(callPort(port.call, { timeoutMs: 1_000, abandon: abandon.signal }))).toBe(5);
+  });
+});

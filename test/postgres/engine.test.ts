@@ -1,7 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { createPostgresAdapters } from '../../adapters/postgres/index.js';
+import { err } from 'neverthrow';
+import pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createMemoryCardVault,
+  createMemoryEventSink,
+  createSequentialIdGenerator,
+  createTestClock,
+} from '../../adapters/memory/index.js';
+import { createPostgresAdapters, createPostgresPaymentRepository } from '../../adapters/postgres/index.js';
+import { createSandboxAcquirer, createSandboxThreeDSProvider } from '../../adapters/sandbox/index.js';
+import type { PaymentRepository } from '../../src/index.js';
+import { createPaymentEngine } from '../../src/index.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
-import { compliantClient, makePostgresEngine } from './support/postgres-engine.js';
+import { compliantClient, countingRepository, makePostgresEngine } from './support/postgres-engine.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
 
 const db = useMigratedDatabase();
@@ -237,5 +248,70 @@ describe('housekeeping (createPostgresAdapters().housekeep)', () => {
     expect(() => adapters.housekeep(now, { keepDeliveredEventsMs: -1 })).toThrow(RangeError);
     await harness.close();
     await adapters.close();
+  });
+});
+
+// Found by a reviewing helper: stop() used to leave the retry of an abandoned sweeper write (and
+// the load confirming it) running, so a host that closed its pool once stop() resolved, as the
+// docs say, had writes sent to the closed pool, and the process waited for them.
+describe('the background worker on Postgres: stop(), then close the pool', () => {
+  it('sends nothing more to the pool after stop() resolved, whatever the abandoned write does', async () => {
+    await resetTables(db.pool);
+    const pool = new pg.Pool({ connectionString: db.connectionString, max: 2 });
+    const postgres = createPostgresPaymentRepository({ pool });
+    const calls: string[] = [];
+    let fail = () => undefined as void;
+    const failed = new Promise<void>((resolve) => {
+      fail = resolve;
+    });
+    const counted = countingRepository(postgres);
+    const repository: PaymentRepository = Object.fromEntries(
+      Object.entries(counted)
+        .filter(([, value]) => typeof value === 'function')
+        .map(([name, method]: [string, (...args: unknown[]) => unknown]) => [
+          name,
+          (...args: unknown[]) => {
+            calls.push(name);
+            if (name === 'update' && calls.filter((call) => call === 'update').length === 1) {
+              return failed.then(() => err({ code: 'unavailable', message: 'connection reset', retryable: true }));
+            }
+            return method(...args);
+          },
+        ]),
+    ) as unknown as PaymentRepository;
+    const clock = createTestClock();
+    const logs: string[] = [];
+    const record = (level: string) => (_fields: Record<string, unknown>, message: string) =>
+      void logs.push(`${level} ${message}`);
+    const engine = createPaymentEngine({
+      repository,
+      acquirer: createSandboxAcquirer(),
+      threeDS: createSandboxThreeDSProvider({ secret: 's', challengeUrl: (id, tx) => `https://acs.test/${id}/${tx}` }),
+      cardVault: createMemoryCardVault(clock),
+      clock,
+      ids: createSequentialIdGenerator(41),
+      events: createMemoryEventSink(),
+      logger: { debug: () => undefined, info: () => undefined, warn: record('warn'), error: record('error') },
+      options: { retries: 2 },
+    });
+    const created = (
+      await engine.createPayment({ client: compliantClient, profileId: 'profile_0001', body: hostedRequest() })
+    )._unsafeUnwrap();
+    clock.advance(61 * MINUTE);
+    const worker = engine.startBackgroundWorker({ intervalMs: 60_000 });
+    await vi.waitFor(() => expect(calls).toContain('update'), { timeout: 5_000, interval: 1 });
+
+    await worker.stop({ waitMs: 20 });
+    await pool.end();
+    const atStop = [...calls];
+    fail();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    expect(calls).toEqual(atStop);
+    const { rows } = await db.pool.query<{ state: string }>('SELECT state FROM paystate_payments WHERE id = $1', [
+      created.id,
+    ]);
+    expect(rows).toEqual([{ state: 'awaiting_card_data' }]);
+    expect(logs.filter((line) => line.startsWith('error'))).toEqual([]);
   });
 });
