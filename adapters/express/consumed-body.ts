@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { decodeFormComponent } from '../hosted-page/form-body.js';
 import { MAX_JSON_DEPTH } from '../http/json-body.js';
 import { isBodyConsumed } from '../node/fetch-bridge.js';
 
@@ -37,16 +38,7 @@ function encodeJson(body: unknown): Uint8Array {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 const PERCENT_BYTE = /%[0-9a-f]{2}/i;
-
-/** The value of a `%XX` escape's hex digit, or -1. */
-function hexValue(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  const lower = byte | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
-}
 
 /**
  * Whether a name or value a host form parser handed over was not UTF-8 as the client sent it, so
@@ -60,27 +52,8 @@ function hexValue(byte: number): number {
  */
 function isUnreadable(text: string): boolean {
   if (text.includes('\uFFFD')) return true;
-  if (!PERCENT_BYTE.test(text)) return false;
-  const bytes = encoder.encode(text);
-  const out = new Uint8Array(bytes.length);
-  let length = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i] as number;
-    const high = byte === 0x25 && i + 2 < bytes.length ? hexValue(bytes[i + 1] as number) : -1;
-    const low = high >= 0 ? hexValue(bytes[i + 2] as number) : -1;
-    if (low >= 0) {
-      out[length++] = high * 16 + low;
-      i += 2;
-    } else {
-      out[length++] = byte;
-    }
-  }
-  try {
-    utf8.decode(out.subarray(0, length));
-    return false;
-  } catch {
-    return true;
-  }
+  // Read as the page reads a form (its `+` becoming a space changes nothing here).
+  return PERCENT_BYTE.test(text) && decodeFormComponent(encoder.encode(text)) === undefined;
 }
 
 /** A byte that is never UTF-8: a value that was not UTF-8 is handed on as this, to be refused as such. */

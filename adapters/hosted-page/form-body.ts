@@ -31,7 +31,7 @@ function hexValue(byte: number): number {
  * parsing"): `+` is a space and `%XX` a byte, a `%` not followed by two hex digits stays as it is;
  * then the bytes are decoded as UTF-8, or undefined when they are not UTF-8.
  */
-function decodeComponent(bytes: Uint8Array): string | undefined {
+export function decodeFormComponent(bytes: Uint8Array): string | undefined {
   const out = new Uint8Array(bytes.length);
   let length = 0;
   for (let i = 0; i < bytes.length; i++) {
@@ -65,8 +65,8 @@ export function parseFormBody(bytes: Uint8Array): FormBody {
     if (end > start) {
       const pair = bytes.subarray(start, end);
       const equals = pair.indexOf(0x3d); // '='
-      const name = decodeComponent(equals === -1 ? pair : pair.subarray(0, equals));
-      const value = equals === -1 ? '' : decodeComponent(pair.subarray(equals + 1));
+      const name = decodeFormComponent(equals === -1 ? pair : pair.subarray(0, equals));
+      const value = equals === -1 ? '' : decodeFormComponent(pair.subarray(equals + 1));
       if (name !== undefined) {
         if (value === undefined) unreadable.add(name);
         else fields.append(name, value);

@@ -225,7 +225,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
       return;
     }
     // The hosted page sends the cardholder's address to 3DS: the socket's, never the client's word.
-    stampClientIp(req, clientAddress === undefined ? req.socket.remoteAddress : clientAddress(req));
+    stampClientIp(req, clientAddress?.(req));
     await sendFetchResponse(req, res, await fetchHandler(toFetchRequest(req)), sendOptions);
   };
   const serve: NodeServeOptions = { basePath, ...sendOptions };

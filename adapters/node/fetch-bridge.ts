@@ -384,7 +384,7 @@ export function createNodeRequestListener(
     }
     Promise.resolve()
       .then(() => {
-        stampClientIp(req, clientAddress === undefined ? req.socket.remoteAddress : clientAddress(req));
+        stampClientIp(req, clientAddress?.(req));
         return handler(toFetchRequest(req));
       })
       .then(

@@ -7,7 +7,6 @@ import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
 import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stampClientIp } from '../hosted-page/client-ip.js';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../http/fetch-handler.js';
 import { createNodeListener } from '../http/node-listener.js';
 import { composePages } from '../http/openapi/compose-pages.js';
@@ -153,11 +152,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     pages: composePages(createOpenApiPages(), createSandboxPages(app)),
   };
   const handler = createFetchHandler(handlerOptions);
-  const nodeListener = createNodeListener(handlerOptions);
-  // The hosted page sends the cardholder's IP address to 3DS: taken from the socket, never from the client.
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    stampClientIp(req);
-    nodeListener(req, res);
-  };
+  // It hands the hosted page the socket's address for 3DS, never the client's word.
+  const listener = createNodeListener(handlerOptions);
   return app;
 }

@@ -106,28 +106,35 @@ function watchAnswer<T, E extends PortFailure<string>>(
   abandon?: AbortSignal,
 ): () => void {
   let done = false;
-  const onAbandon = () => {
-    if (done) return;
-    done = true;
-    cancel();
-    settle({ outcome: err(ABANDONED) });
-    log('abandoned');
-    controller?.abort(stoppedWaiting());
-  };
+  // Stops listening to `abandon`; only a call that has one pays for the listener.
+  let unlisten: (() => void) | undefined;
   const cancelDeadline = deadlines.add(timeoutMs, () => {
     if (done) return;
     done = true;
-    abandon?.removeEventListener('abort', onAbandon);
+    unlisten?.();
     settle({ outcome: err(TIMED_OUT) });
     log('timeout');
     controller?.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError'));
   });
   const cancel = () => {
     cancelDeadline();
-    abandon?.removeEventListener('abort', onAbandon);
+    unlisten?.();
   };
-  abandon?.addEventListener('abort', onAbandon, { once: true });
-  if (abandon?.aborted === true) onAbandon();
+  if (abandon !== undefined) {
+    const onAbandon = () => {
+      if (done) return;
+      done = true;
+      cancelDeadline();
+      settle({ outcome: err(ABANDONED) });
+      log('abandoned');
+      controller?.abort(stoppedWaiting());
+    };
+    if (abandon.aborted) onAbandon();
+    else {
+      abandon.addEventListener('abort', onAbandon, { once: true });
+      unlisten = () => abandon.removeEventListener('abort', onAbandon);
+    }
+  }
   Promise.resolve(pending).then(
     (result: Result<T, E>) => {
       if (done) return;
