@@ -1,31 +1,82 @@
-import express, { type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Logger } from '../../src/ports/logger.js';
 import type { FetchHandler, FetchHandlerOptions } from '../http/fetch-handler.js';
 import { writeAnswer } from '../http/node-listener.js';
 import { problem, problemAnswer } from '../http/problem-details.js';
+import { logQuietly } from '../node/fetch-bridge.js';
 import { createExpressRouter } from './express-router.js';
 import { paystate } from './paystate.js';
 import { paystateErrorHandler } from './problem-error-handler.js';
 
+/** Options of `createServer(handler, options)`: where the app's failures go and how they are answered. */
+export interface CreateServerOptions {
+  /**
+   * Receives the errors the app answers `500` (a handler that rejects, a response node refuses
+   * to write, a body parser's set-up error). Default: none.
+   */
+  readonly logger?: Logger;
+  /** Prefix of the problem `type` URIs of the answers the app writes itself. Default `urn:paystate:problem:`. */
+  readonly problemTypeBase?: string;
+}
+
 /**
- * A ready Express application serving paystate: from handler options (the v1 API, `pages`, and
- * a 404 problem for anything else), or from any fetch handler. Call `.listen(port)` on it.
+ * The app's last error handler: any error nothing answered before (a fetch handler or `pages`
+ * that rejected) is logged and answered `500 internal_error`, never Express's HTML page with
+ * its stack trace; when the head already went out, the connection is closed.
  */
-export function createServer(source: FetchHandlerOptions | FetchHandler): Express {
+function internalErrorHandler(options: CreateServerOptions): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    logQuietly(options.logger, { method: req.method, error }, 'unhandled error in the Express app');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const answer = problemAnswer(problem('internal_error', 'An unexpected error occurred'), options.problemTypeBase);
+    writeAnswer(req, res, answer, options);
+  };
+}
+
+/** The options without the keys that are not given (`exactOptionalPropertyTypes`). */
+function given(options: CreateServerOptions): CreateServerOptions {
+  return {
+    ...(options.logger !== undefined && { logger: options.logger }),
+    ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
+  };
+}
+
+/**
+ * A ready Express application serving paystate. Call `.listen(port)` on it.
+ *
+ * - `createServer(options)`: the v1 API and `pages` from handler options, a 404 problem for
+ *   anything else; failures are logged to `options.logger`, problem `type`s are under
+ *   `options.problemTypeBase`.
+ * - `createServer(handler, { logger, problemTypeBase })`: any fetch handler (every request goes
+ *   to it, so it answers unknown paths itself: `createFetchHandler` with a 404 problem). A
+ *   response node refuses to write, or an error a body parser hands on, is answered as a problem
+ *   document under `problemTypeBase` and, when it is the server's fault, logged to `logger`.
+ *
+ * Either way, an error nothing else answered (a handler or `pages` that rejected) is logged and
+ * answered `500 internal_error` as a problem document.
+ */
+export function createServer(options: FetchHandlerOptions): Express;
+export function createServer(handler: FetchHandler, options?: CreateServerOptions): Express;
+export function createServer(source: FetchHandlerOptions | FetchHandler): Express;
+export function createServer(
+  source: FetchHandlerOptions | FetchHandler,
+  handlerOptions: CreateServerOptions = {},
+): Express {
   const app = express();
   app.disable('x-powered-by');
+  const options = given(typeof source === 'function' ? handlerOptions : source);
   if (typeof source === 'function') {
-    app.use(createExpressRouter(source));
-    return app;
+    app.use(createExpressRouter(source, options));
+  } else {
+    app.use(paystate(source));
+    app.use((req, res) => {
+      writeAnswer(req, res, problemAnswer(problem('not_found', 'No such resource'), options.problemTypeBase));
+    });
   }
-  app.use(paystate(source));
-  app.use((req, res) => {
-    writeAnswer(req, res, problemAnswer(problem('not_found', 'No such resource'), source.problemTypeBase));
-  });
-  app.use(
-    paystateErrorHandler({
-      ...(source.problemTypeBase !== undefined && { problemTypeBase: source.problemTypeBase }),
-      ...(source.logger !== undefined && { logger: source.logger }),
-    }),
-  );
+  app.use(paystateErrorHandler(options));
+  app.use(internalErrorHandler(options));
   return app;
 }

@@ -2,7 +2,7 @@ import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
-import { silentLogger, type Logger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
 import { authenticate } from './auth.js';
 import { stripBasePath } from './base-path.js';
 import { acceptsJson, notAcceptable } from './content-negotiation.js';
@@ -26,7 +26,13 @@ export interface ApiOptions {
   readonly logger?: Logger;
   /** Prefix of the problem `type` URIs; the code is appended. Default `urn:paystate:problem:`. */
   readonly problemTypeBase?: string;
-  /** How long an `Idempotency-Key` answer is kept. Default 24 hours. */
+  /**
+   * How long an `Idempotency-Key` answer is kept. Default 24 hours (`IDEMPOTENCY_TTL_MS`). A
+   * `RangeError` unless a whole number of milliseconds of at least 1 (a safe integer), and unless
+   * longer than `idempotencyStaleAfterMs` (default 5 minutes; give both to raise that above 24
+   * hours): a key forgotten by the time its crashed request is presumed dead would let a retry
+   * with that key create a second payment instead of taking over the first.
+   */
   readonly idempotencyTtlMs?: number;
   /**
    * How long after its start a request that has not settled its `Idempotency-Key` is presumed
@@ -34,7 +40,7 @@ export interface ApiOptions {
    * that request reserved, creating it if it was not stored). Must be longer than the engine's
    * longest create: with its default time-outs and retries about 3 minutes. Default 5 minutes
    * (`IDEMPOTENCY_STALE_AFTER_MS`); a `RangeError` unless a whole number of milliseconds of at
-   * least 1.
+   * least 1 (a safe integer), and unless shorter than `idempotencyTtlMs`.
    */
   readonly idempotencyStaleAfterMs?: number;
 }
@@ -55,17 +61,42 @@ export function apiPath(target: string, basePath: string): string | null {
   return path === '/v1' || path.startsWith('/v1/') ? path : null;
 }
 
-function staleAfterMs(given: number | undefined): number {
-  if (given === undefined) return IDEMPOTENCY_STALE_AFTER_MS;
+/** A limit in milliseconds: `fallback` when not given; a `RangeError` unless a safe integer of at least 1. */
+function millisecondsOf(name: string, given: number | undefined, fallback: number): number {
+  if (given === undefined) return fallback;
   if (!Number.isSafeInteger(given) || given < 1) {
-    throw new RangeError(`idempotencyStaleAfterMs needs a whole number of milliseconds of at least 1 (got ${given})`);
+    throw new RangeError(`${name} needs a whole number of milliseconds of at least 1 (got ${String(given)})`);
   }
   return given;
 }
 
+/**
+ * The `Idempotency-Key` limits, checked. The key must outlive the stale limit: once it expires a
+ * retry begins afresh with a new payment id, so a key expiring before (or as) its crashed request
+ * is presumed dead would let the retry create a second payment where it should take the first over.
+ */
+function idempotencyLimits(options: ApiOptions): { readonly ttlMs: number; readonly staleAfterMs: number } {
+  const staleAfterMs = millisecondsOf(
+    'idempotencyStaleAfterMs',
+    options.idempotencyStaleAfterMs,
+    IDEMPOTENCY_STALE_AFTER_MS,
+  );
+  const ttlMs = millisecondsOf('idempotencyTtlMs', options.idempotencyTtlMs, IDEMPOTENCY_TTL_MS);
+  if (ttlMs <= staleAfterMs) {
+    const ttl = options.idempotencyTtlMs === undefined ? `the default ${ttlMs}` : String(ttlMs);
+    throw new RangeError(
+      `idempotencyTtlMs (${ttl}) must be longer than idempotencyStaleAfterMs (${staleAfterMs}): a key ` +
+        'must not be forgotten before its crashed request is presumed dead',
+    );
+  }
+  return { ttlMs, staleAfterMs };
+}
+
 /** Builds the v1 API (decisions.md sections 2 to 6) on plain requests and answers. */
 export function createApiHandler(options: ApiOptions): ApiHandler {
-  const logger = options.logger ?? silentLogger;
+  // A logger that throws loses its line, never the answer (a payment created and answered 500).
+  const logger = guardLogger(options.logger ?? silentLogger);
+  const limits = idempotencyLimits(options);
   const deps: HttpDeps = {
     engine: options.engine,
     credentials: options.credentials,
@@ -73,8 +104,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     clock: options.clock,
     logger,
     problemTypeBase: options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE,
-    idempotencyTtlMs: options.idempotencyTtlMs ?? IDEMPOTENCY_TTL_MS,
-    idempotencyStaleAfterMs: staleAfterMs(options.idempotencyStaleAfterMs),
+    idempotencyTtlMs: limits.ttlMs,
+    idempotencyStaleAfterMs: limits.staleAfterMs,
   };
   const router = createRouter<RouteHandler>(ROUTES);
   const answerOf = (value: Problem): HttpAnswer => problemAnswer(value, deps.problemTypeBase);

@@ -1,4 +1,4 @@
-import { silentLogger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger } from '../../src/ports/logger.js';
 import { createApiHandler, type ApiOptions } from './api-handler.js';
 import { normalizeBasePath } from './base-path.js';
 import { toResponse } from './http-answer.js';
@@ -32,7 +32,7 @@ export interface FetchHandlerOptions extends ApiOptions {
 export function createFetchHandler(options: FetchHandlerOptions): FetchHandler {
   const api = createApiHandler(options);
   const basePath = normalizeBasePath(options.basePath);
-  const logger = options.logger ?? silentLogger;
+  const logger = guardLogger(options.logger ?? silentLogger);
   const typeBase = options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE;
   return async (request) => {
     try {

@@ -7,6 +7,7 @@ import {
   isBodyConsumed,
   isBodyLost,
   isFetchMethod,
+  logQuietly,
   originFormTarget,
   sendFetchResponse,
   sendInternalError,
@@ -150,6 +151,7 @@ function writeOnce(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer
  * Writes an API answer in one write, with its `Content-Length`. Never throws: an answer node
  * refuses to write (a header value with a control character, `ERR_INVALID_CHAR`) is logged and
  * answered `500 internal_error` instead; when the head already went out, the connection is closed.
+ * A logger that throws loses its line, not the answer.
  */
 export function writeAnswer(
   req: IncomingMessage,
@@ -160,7 +162,7 @@ export function writeAnswer(
   try {
     writeOnce(req, res, answer);
   } catch (error) {
-    options.logger?.error({ method: req.method, status: answer.status, error }, 'could not write the answer');
+    logQuietly(options.logger, { method: req.method, status: answer.status, error }, 'could not write the answer');
     if (res.headersSent) {
       res.destroy();
       return;
@@ -231,9 +233,14 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
   const serve: NodeServeOptions = { basePath, ...sendOptions };
   return (req, res) => {
     serveNodeRequest(api, req, res, serve, fallback(req, res)).catch((error: unknown) => {
-      options.logger?.error({ error }, 'node listener failed');
-      if (res.headersSent) res.destroy();
-      else sendInternalError(req, res, 'An unexpected error occurred', options.problemTypeBase);
+      // The last catch: neither a throwing logger nor a failing write may escape it unhandled.
+      logQuietly(options.logger, { method: req.method, error }, 'node listener failed');
+      try {
+        if (res.headersSent) res.destroy();
+        else sendInternalError(req, res, 'An unexpected error occurred', options.problemTypeBase);
+      } catch {
+        res.destroy();
+      }
     });
   };
 }

@@ -347,8 +347,11 @@ export async function sendFetchResponse(
   }
 }
 
-/** Logs an error; a logger that throws cannot turn an answered failure into an unhandled one. */
-function logQuietly(logger: Logger | undefined, fields: Record<string, unknown>, message: string): void {
+/**
+ * Logs an error from a last-resort catch; a logger that throws cannot turn an answered failure
+ * into an unhandled one, nor leave the request unanswered: its line is lost.
+ */
+export function logQuietly(logger: Logger | undefined, fields: Record<string, unknown>, message: string): void {
   try {
     logger?.error(fields, message);
   } catch {

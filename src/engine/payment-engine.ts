@@ -10,8 +10,7 @@ import { paymentError } from '../errors/payment-error.js';
 import { deepFreeze } from '../domain/immutable.js';
 import { createPaymentMachine } from '../machine/payment-machine.js';
 import type { PaymentMachine } from '../machine/payment-machine.js';
-import { logsAt, silentLogger } from '../ports/logger.js';
-import type { LogLevel, Logger } from '../ports/logger.js';
+import { guardLogger, logsAt, silentLogger } from '../ports/logger.js';
 import { completeChallenge } from './complete-challenge.js';
 import type { CompleteChallengeCommand } from './complete-challenge.js';
 import { createPayment, newPaymentId } from './create-payment.js';
@@ -231,37 +230,6 @@ function stopWaitOf(options: { readonly waitMs?: number }): number {
   throw new RangeError(
     `waitMs needs a number of milliseconds from 0 to ${MAX_INTERVAL_MS}, or Infinity (got ${String(waitMs)})`,
   );
-}
-
-/**
- * The host's logger, made unable to throw: a line that cannot be written is lost, and never takes
- * the command or the background loop that wrote it along (a log transport that threw once used
- * to stop the background worker for good). Methods are looked up at each call, as pino swaps
- * them when its level changes.
- */
-function guardLogger(logger: Logger): Logger {
-  if (logger === silentLogger) return logger;
-  const write =
-    (level: LogLevel) =>
-    (fields: Record<string, unknown>, message: string): void => {
-      try {
-        logger[level](fields, message);
-      } catch {
-        // Lost: there is nowhere left to say so.
-      }
-    };
-  const guarded: Logger = { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
-  if (logger.isLevelEnabled === undefined) return guarded;
-  return {
-    ...guarded,
-    isLevelEnabled: (level) => {
-      try {
-        return logger.isLevelEnabled?.(level) ?? true;
-      } catch {
-        return true;
-      }
-    },
-  };
 }
 
 /** Payments a sweep moved on (conflicts and errors are not progress). */

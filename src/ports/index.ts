@@ -10,7 +10,7 @@ export type { Clock } from './clock.js';
 export type { Client, CredentialStore, CredentialStoreError, Profile } from './credential-store.js';
 export type { EventSink, EventSinkError, PublishOptions } from './event-sink.js';
 export type { IdGenerator } from './id-generator.js';
-export { logsAt, silentLogger, type Logger, type LogLevel } from './logger.js';
+export { guardLogger, logsAt, silentLogger, type Logger, type LogLevel } from './logger.js';
 export type {
   DuePayments,
   OutboxDeferral,

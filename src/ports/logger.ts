@@ -26,3 +26,34 @@ export const silentLogger: Logger = {
 export function logsAt(logger: Logger, level: LogLevel): boolean {
   return logger.isLevelEnabled === undefined || logger.isLevelEnabled(level);
 }
+
+/**
+ * The host's logger, made unable to throw: a line that cannot be written is lost, and never takes
+ * the command or the background loop that wrote it along (a log transport that threw once used
+ * to stop the background worker for good). Methods are looked up at each call, as pino swaps
+ * them when its level changes.
+ */
+export function guardLogger(logger: Logger): Logger {
+  if (logger === silentLogger) return logger;
+  const write =
+    (level: LogLevel) =>
+    (fields: Record<string, unknown>, message: string): void => {
+      try {
+        logger[level](fields, message);
+      } catch {
+        // Lost: there is nowhere left to say so.
+      }
+    };
+  const guarded: Logger = { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+  if (logger.isLevelEnabled === undefined) return guarded;
+  return {
+    ...guarded,
+    isLevelEnabled: (level) => {
+      try {
+        return logger.isLevelEnabled?.(level) ?? true;
+      } catch {
+        return true;
+      }
+    },
+  };
+}

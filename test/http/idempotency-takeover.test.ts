@@ -1,7 +1,8 @@
 import { err } from 'neverthrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryCardVault, createSequentialIdGenerator } from '../../adapters/memory/index.js';
-import { createFetchHandler, IDEMPOTENCY_STALE_AFTER_MS } from '../../adapters/http/index.js';
+import { createServer as createExpressServer, paystate } from '../../adapters/express/index.js';
+import { createFetchHandler, createNodeListener, IDEMPOTENCY_STALE_AFTER_MS } from '../../adapters/http/index.js';
 import { createPaymentEngine, type IdempotencyStore, type PaymentRepository } from '../../src/index.js';
 import { directRequest, hostedRequest } from '../support/requests.js';
 import { makeApi, serve, SERVER_KINDS, TOKENS, type ApiHarness, type RunningServer } from './support/api-harness.js';
@@ -307,5 +308,77 @@ describe('idempotencyStaleAfterMs', () => {
       expect(() => createFetchHandler({ ...handlerOptions, idempotencyStaleAfterMs: bad })).toThrow(RangeError);
     }
     expect(() => createFetchHandler({ ...handlerOptions, idempotencyStaleAfterMs: 1 })).not.toThrow();
+  });
+});
+
+describe('idempotencyTtlMs (found by a reviewer: not checked at all)', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const entryPoints = [
+    ['createFetchHandler', createFetchHandler],
+    ['createNodeListener', createNodeListener],
+    ['paystate() in Express', paystate],
+    ['createServer(options) in Express', createExpressServer],
+  ] as const;
+
+  it.each(entryPoints)(
+    '%s: must be a whole number of milliseconds of at least 1, or a RangeError that names it',
+    (_name, create) => {
+      const { handlerOptions } = makeApi();
+      for (const bad of [0, -1, 0.5, DAY + 0.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+        expect(() => create({ ...handlerOptions, idempotencyTtlMs: bad }), String(bad)).toThrow(
+          new RangeError(`idempotencyTtlMs needs a whole number of milliseconds of at least 1 (got ${String(bad)})`),
+        );
+      }
+      expect(() => create({ ...handlerOptions, idempotencyTtlMs: DAY })).not.toThrow();
+      expect(() => create({ ...handlerOptions, idempotencyTtlMs: Number.MAX_SAFE_INTEGER })).not.toThrow();
+    },
+  );
+
+  it('must be longer than idempotencyStaleAfterMs, given or by default: else a RangeError that says why', () => {
+    const { handlerOptions } = makeApi();
+    const refused = [
+      { idempotencyTtlMs: 1000 },
+      { idempotencyTtlMs: STALE },
+      { idempotencyTtlMs: 1000, idempotencyStaleAfterMs: 2000 },
+      { idempotencyTtlMs: 2000, idempotencyStaleAfterMs: 2000 },
+      { idempotencyStaleAfterMs: DAY },
+      { idempotencyStaleAfterMs: Number.MAX_SAFE_INTEGER },
+    ];
+    for (const limits of refused) {
+      expect(() => createFetchHandler({ ...handlerOptions, ...limits }), JSON.stringify(limits)).toThrow(
+        /^idempotencyTtlMs \(.+\) must be longer than idempotencyStaleAfterMs \(\d+\): a key must not be forgotten before its crashed request is presumed dead$/,
+      );
+      expect(() => createFetchHandler({ ...handlerOptions, ...limits })).toThrow(RangeError);
+    }
+    const accepted = [
+      { idempotencyTtlMs: STALE + 1 },
+      { idempotencyTtlMs: 2001, idempotencyStaleAfterMs: 2000 },
+      { idempotencyStaleAfterMs: DAY - 1 },
+      { idempotencyTtlMs: 2 * DAY, idempotencyStaleAfterMs: DAY },
+    ];
+    for (const limits of accepted) {
+      expect(() => createFetchHandler({ ...handlerOptions, ...limits }), JSON.stringify(limits)).not.toThrow();
+    }
+  });
+
+  it('why: a key that expires before its attempt is stale begins afresh, with a new payment id', async () => {
+    // What the check prevents, shown with the store: the key expires before the attempt is stale.
+    const { handlerOptions } = makeApi();
+    const begin = (now: number, reservedId: string) =>
+      handlerOptions.idempotency.begin({
+        clientId: 'c',
+        key: 'k',
+        fingerprint: 'f',
+        now,
+        ttlMs: 1000,
+        reservedId,
+        staleAfterMs: STALE,
+      });
+    expect((await begin(0, 'payment_first'))._unsafeUnwrap()).toMatchObject({ kind: 'started' });
+    expect((await begin(1000, 'payment_second'))._unsafeUnwrap()).toEqual({
+      kind: 'started',
+      reservedId: 'payment_second',
+      takeover: false,
+    });
   });
 });

@@ -219,8 +219,15 @@ describe('the API on postgres, after a request died before settling its Idempote
 
 describe('the API on postgres with Idempotency-Key limits too large for a date (found by a reviewer)', () => {
   it.each([
-    ['idempotencyStaleAfterMs 9e15', { idempotencyStaleAfterMs: 9_000_000_000_000_000 }],
-    ['idempotencyStaleAfterMs MAX_SAFE_INTEGER', { idempotencyStaleAfterMs: Number.MAX_SAFE_INTEGER }],
+    // The TTL must be longer than the stale limit: both huge, the TTL the larger.
+    [
+      'idempotencyStaleAfterMs 9e15',
+      { idempotencyStaleAfterMs: 9_000_000_000_000_000, idempotencyTtlMs: Number.MAX_SAFE_INTEGER },
+    ],
+    [
+      'idempotencyStaleAfterMs MAX_SAFE_INTEGER - 1',
+      { idempotencyStaleAfterMs: Number.MAX_SAFE_INTEGER - 1, idempotencyTtlMs: Number.MAX_SAFE_INTEGER },
+    ],
     ['idempotencyTtlMs MAX_SAFE_INTEGER', { idempotencyTtlMs: Number.MAX_SAFE_INTEGER }],
   ])('%s: a keyed create answers 201 and its replay, never 500', async (_name, limits) => {
     await resetTables(db.pool);
