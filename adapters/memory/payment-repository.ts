@@ -58,6 +58,20 @@ const inquiryKey = (record: PaymentRecord): IndexKey | null =>
 
 const creationKey = (record: PaymentRecord): IndexKey => ({ time: record.createdAt, id: record.id });
 
+interface ProfileIndexes {
+  readonly all: SortedIndex;
+  readonly byPartner: Map<string, SortedIndex>;
+}
+
+/** Whether `list` with this query may show `record` (and so take it as a cursor). */
+const isListed = (
+  record: PaymentRecord | undefined,
+  query: { readonly profileId: string; readonly partnerId?: string },
+): record is PaymentRecord =>
+  record !== undefined &&
+  record.profileId === query.profileId &&
+  (query.partnerId === undefined || record.partnerId === query.partnerId);
+
 /**
  * What of `event` is known to be frozen all the way down once its payment is checked against the
  * stored `record` (frozen so already): the engine's events show the record's own contacts, which
@@ -75,16 +89,19 @@ const pageSize = (limit: number): number =>
  * - optimistic concurrency: `insert` refuses a taken id, `update` only replaces version
  *   `record.version - 1`; a refused write stores nothing, events included;
  * - records and events are stored as deep-frozen copies;
- * - `list` walks a per-profile index sorted by (createdAt, id) and `findDue` two indexes sorted
- *   by due time, so both cost about what they return, not the number of payments stored;
- * - `list` with an `after` cursor that is not a payment of that profile returns an empty page;
+ * - `list` walks a per-profile index sorted by (createdAt, id) (per profile and partner when the
+ *   query names a partner) and `findDue` two indexes sorted by due time, so both cost about what
+ *   they return, not the number of payments stored;
+ * - `list` with an `after` cursor that is not a payment of that profile (and of that partner,
+ *   when given) returns an empty page, like an unknown one;
  * - `readOutbox` walks the undelivered entries in order, passing over the held-back ones (a
  *   deferred entry and every later entry of its payment), so it also costs those older than the
  *   last one it returns (the Postgres adapter does not: it keeps them out of its ready index).
  */
 export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOptions = {}): MemoryPaymentRepository {
   const records = new Map<string, PaymentRecord>();
-  const byProfile = new Map<string, SortedIndex>();
+  /** Per profile: all its payments, and those of each partner (a profile may change hands). */
+  const byProfile = new Map<string, ProfileIndexes>();
   const expiries = createSortedIndex();
   const inquiries = createSortedIndex();
   /** Undelivered entries; a Map iterates in insertion order, which is sequence order. */
@@ -94,13 +111,21 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
   const injected = new Map<RepositoryMethod, RepositoryError[]>();
   let lastSequence = 0;
 
-  const profileIndex = (profileId: string): SortedIndex => {
-    let index = byProfile.get(profileId);
-    if (index === undefined) {
-      index = createSortedIndex();
-      byProfile.set(profileId, index);
+  /** Adds a new record to its profile's index and to that of its partner on the profile. */
+  const indexCreation = (record: PaymentRecord): void => {
+    let indexes = byProfile.get(record.profileId);
+    if (indexes === undefined) {
+      indexes = { all: createSortedIndex(), byPartner: new Map() };
+      byProfile.set(record.profileId, indexes);
     }
-    return index;
+    let partnerIndex = indexes.byPartner.get(record.partnerId);
+    if (partnerIndex === undefined) {
+      partnerIndex = createSortedIndex();
+      indexes.byPartner.set(record.partnerId, partnerIndex);
+    }
+    const key = creationKey(record);
+    indexes.all.add(key);
+    partnerIndex.add(key);
   };
 
   /** Moves a record in one due-time index when its key changed (most writes change none). */
@@ -111,8 +136,9 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
   };
 
   const updateIndexes = (previous: PaymentRecord | undefined, record: PaymentRecord): void => {
-    // The creation key never changes: a record enters its profile's index once, when inserted.
-    if (previous === undefined) profileIndex(record.profileId).add(creationKey(record));
+    // The creation key, profile and partner never change: a record enters its profile's indexes
+    // once, when inserted.
+    if (previous === undefined) indexCreation(record);
     reindex(expiries, previous === undefined ? null : expiryKey(previous), expiryKey(record));
     reindex(inquiries, previous === undefined ? null : inquiryKey(previous), inquiryKey(record));
   };
@@ -175,12 +201,14 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
       run('list', [query], (): Result<PaymentPage, RepositoryError> => {
         const empty: PaymentPage = { items: [], nextCursor: null };
         const limit = pageSize(query.limit);
-        const index = byProfile.get(query.profileId);
+        const indexes = byProfile.get(query.profileId);
+        const index = query.partnerId === undefined ? indexes?.all : indexes?.byPartner.get(query.partnerId);
         if (index === undefined || limit === 0) return ok(empty);
         let before: IndexKey | undefined;
         if (query.after !== undefined) {
           const cursor = records.get(query.after);
-          if (cursor === undefined || cursor.profileId !== query.profileId) return ok(empty);
+          // A payment of another profile or partner is an unknown cursor.
+          if (!isListed(cursor, query)) return ok(empty);
           before = creationKey(cursor);
         }
         const items: PaymentRecord[] = [];

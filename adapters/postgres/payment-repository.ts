@@ -186,10 +186,11 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
       const limit = pageSize(query.limit);
       const empty: PaymentPage = { items: [], nextCursor: null };
       if (limit === 0) return ok(empty);
+      const partner = query.partnerId ?? null;
       const result =
         query.after === undefined
-          ? await run<PaymentRow>(LIST_FIRST, [query.profileId, limit + 1])
-          : await run<PaymentRow>(LIST_AFTER, [query.profileId, limit + 1, query.after]);
+          ? await run<PaymentRow>(LIST_FIRST, [query.profileId, limit + 1, partner])
+          : await run<PaymentRow>(LIST_AFTER, [query.profileId, limit + 1, query.after, partner]);
       if (result.isErr()) return err(result.error);
       const rows = result.value.rows;
       return readRows((): PaymentPage => {

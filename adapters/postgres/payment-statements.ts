@@ -89,24 +89,37 @@ export const LOAD: Statement = {
   text: `SELECT ${SELECT_P} FROM paystate_payments p WHERE p.id = $1`,
 };
 
+/**
+ * A profile's payments, newest first. `$3`, when not null, keeps to one partner's: the index on
+ * the profile finds the rows in order and the partner is a filter on them, so a page passes over
+ * the profile's payments of other partners (only a profile that changed hands has any).
+ */
 export const LIST_FIRST: Statement = {
   name: 'paystate_payment_list_first',
   text: `
 SELECT ${SELECT_P} FROM paystate_payments p
 WHERE p.profile_id = $1
+  AND ($3::text IS NULL OR p.partner_id = $3)
 ORDER BY p.created_at DESC, p.id DESC
 LIMIT $2`,
 };
 
-/** After a cursor of the same profile; an unknown or foreign cursor finds no row, hence an empty page. */
+/** The cursor of `LIST_AFTER` is a payment of partner `$4`, when that is not null. */
+const CURSOR_PARTNER = '($4::text IS NULL OR c.partner_id = $4)';
+
+/**
+ * After a cursor of the same profile (and of partner `$4`, when not null); an unknown or foreign
+ * cursor finds no row, hence an empty page.
+ */
 export const LIST_AFTER: Statement = {
   name: 'paystate_payment_list_after',
   text: `
 SELECT ${SELECT_P} FROM paystate_payments p
 WHERE p.profile_id = $1
+  AND ($4::text IS NULL OR p.partner_id = $4)
   AND (p.created_at, p.id) < (
-    (SELECT c.created_at FROM paystate_payments c WHERE c.id = $3 AND c.profile_id = $1),
-    (SELECT c.id FROM paystate_payments c WHERE c.id = $3 AND c.profile_id = $1)
+    (SELECT c.created_at FROM paystate_payments c WHERE c.id = $3 AND c.profile_id = $1 AND ${CURSOR_PARTNER}),
+    (SELECT c.id FROM paystate_payments c WHERE c.id = $3 AND c.profile_id = $1 AND ${CURSOR_PARTNER})
   )
 ORDER BY p.created_at DESC, p.id DESC
 LIMIT $2`,

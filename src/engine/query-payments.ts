@@ -18,7 +18,8 @@ export interface ListPaymentsQuery {
   readonly profileId: string;
   /**
    * When given, payments of the profile filed under another partner (before the profile
-   * changed hands) are left out; a page may then hold fewer than `limit`.
+   * changed hands) are left out, by the repository: pages stay full, and neither the items nor
+   * `next_cursor` name such a payment; an `after` naming one reads as unknown (an empty page).
    */
   readonly partnerId?: string;
   /** 1..100, default 20. */
@@ -56,6 +57,7 @@ export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery)
       ctx.ports.repository.list({
         profileId: query.profileId,
         limit,
+        ...(query.partnerId !== undefined ? { partnerId: query.partnerId } : {}),
         ...(query.after !== undefined ? { after: query.after } : {}),
       }),
     { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true },
@@ -63,9 +65,14 @@ export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery)
   if (listed.isErr()) return err(toPaymentError('payment storage')(listed.error));
   const page = listed.value;
   const partnerId = query.partnerId;
-  const items = partnerId === undefined ? page.items : page.items.filter((record) => record.partnerId === partnerId);
+  // Defence in depth: the repository filtered already. Should a record of another profile or
+  // partner still come back, neither it nor a cursor naming it is shown.
+  const foreign = (record: { readonly profileId: string; readonly partnerId: string }): boolean =>
+    record.profileId !== query.profileId || (partnerId !== undefined && record.partnerId !== partnerId);
+  const items = page.items.filter((record) => !foreign(record));
+  const nextCursor = items.length === page.items.length ? page.nextCursor : null;
   return ok({
     items: items.map(toPublicPayment),
-    ...(page.nextCursor !== null ? { next_cursor: page.nextCursor } : {}),
+    ...(nextCursor !== null ? { next_cursor: nextCursor } : {}),
   });
 }

@@ -15,6 +15,7 @@ export type {
   DuePayments,
   OutboxDeferral,
   OutboxEntry,
+  PaymentListQuery,
   PaymentPage,
   PaymentRepository,
   RepositoryError,

@@ -16,6 +16,17 @@ export interface PaymentPage {
   readonly nextCursor: string | null;
 }
 
+/** What `list` reads. */
+export interface PaymentListQuery {
+  readonly profileId: string;
+  /** When given, only the payments of this partner on the profile, cursor included. */
+  readonly partnerId?: string;
+  /** Page size. */
+  readonly limit: number;
+  /** A payment id from a previous page: returns the payments listed after it. */
+  readonly after?: string;
+}
+
 export interface DuePayments {
   /** `awaiting_card_data` / `awaiting_challenge` whose `expiresAt` <= now. */
   readonly expiries: readonly PaymentRecord[];
@@ -51,8 +62,14 @@ export interface PaymentRepository {
    */
   update(record: PaymentRecord, events: readonly DomainEvent[]): PortResult<void, RepositoryError>;
   load(id: string): PortResult<PaymentRecord | null, RepositoryError>;
-  /** Newest first (createdAt desc, id desc); `after` is a payment id from a previous page. */
-  list(query: { profileId: string; limit: number; after?: string }): PortResult<PaymentPage, RepositoryError>;
+  /**
+   * The profile's payments, newest first (createdAt desc, id desc), at most `limit`; `after` is a
+   * payment id from a previous page. With `partnerId`, only the payments filed under that partner
+   * (a profile may change hands; its older payments stay with the partner that made them): pages
+   * are full and `nextCursor` names one of them. An `after` that is not a payment of the profile
+   * (and, when given, of the partner) reads as unknown: an empty page, `nextCursor` null.
+   */
+  list(query: PaymentListQuery): PortResult<PaymentPage, RepositoryError>;
   findDue(query: { now: number; limit: number }): PortResult<DuePayments, RepositoryError>;
   /**
    * Undelivered outbox entries that are due at `now`, oldest first: an entry is due unless it

@@ -50,7 +50,8 @@ const ALL = 10_000;
  * `close` is called after it. The suite uses the port only.
  *
  * Beyond the port's doc comments it pins down:
- * - `list` with an `after` cursor that is not a payment of that profile returns an empty page;
+ * - `list` with an `after` cursor that is not a payment of that profile (and of that partner,
+ *   when the query names one) returns an empty page, as an unknown cursor does;
  * - `nextCursor` is null when nothing follows, even if the page is full;
  * - `findDue` returns the oldest due first (by `expiresAt` / `nextInquiryAt`);
  * - `conflict` also answers `update` of an id that does not exist;
@@ -297,6 +298,97 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
 
         const foreignCursor = await expectOk(repository.list({ profileId: shop, limit: 10, after: theirs.id }));
         expect(foreignCursor).toEqual({ items: [], nextCursor: null });
+      });
+
+      describe('of one partner, on a profile that changed hands', () => {
+        const partnerA = 'partner_list_a';
+        const partnerB = 'partner_list_b';
+        const owners = [partnerA, partnerB, partnerA, partnerA, partnerB, partnerB, partnerA, partnerB, partnerA];
+        const times = [T0, T0, T0 + 1, T0 + 2, T0 + 2, T0 + 2, T0 + 3, T0 + 5, T0 + 5];
+
+        /** The profile's payments of two partners, interleaved (ties on createdAt included), newest first. */
+        const interleaved = async (profileId: string): Promise<PaymentRecord[]> => {
+          const paymentIds = orderedPaymentIds(owners.length);
+          const records = paymentIds.map((id, index) =>
+            makeRecord({ id, profileId, partnerId: owners[index] as string, createdAt: times[index] as number }),
+          );
+          for (const record of [...records].reverse()) await insert(record);
+          // Payments of both partners on another profile, newer than all of them: never listed here.
+          await insert(makeRecord({ profileId: uniqueProfileId(), partnerId: partnerA, createdAt: T0 + 9 }));
+          await insert(makeRecord({ profileId: uniqueProfileId(), partnerId: partnerB, createdAt: T0 + 9 }));
+          return [...records].sort((x, y) => y.createdAt - x.createdAt || (x.id < y.id ? 1 : -1));
+        };
+
+        it.each([1, 2, 3])(
+          'walks full pages of that partner’s payments only, limit %i, cursors naming none of the other’s',
+          async (limit) => {
+            const profileId = uniqueProfileId();
+            const newestFirst = await interleaved(profileId);
+            for (const partnerId of [partnerA, partnerB]) {
+              const expected = newestFirst.filter((record) => record.partnerId === partnerId);
+              const foreign = new Set(ids(newestFirst.filter((record) => record.partnerId !== partnerId)));
+              const seen: PaymentRecord[] = [];
+              const pageSizes: number[] = [];
+              let after: string | undefined;
+              for (let pages = 0; pages < 20; pages++) {
+                const page = await expectOk(
+                  repository.list({ profileId, partnerId, limit, ...(after === undefined ? {} : { after }) }),
+                );
+                for (const item of page.items) expect(foreign.has(item.id)).toBe(false);
+                seen.push(...page.items);
+                pageSizes.push(page.items.length);
+                if (page.nextCursor === null) break;
+                expect(foreign.has(page.nextCursor)).toBe(false);
+                expect(page.nextCursor).toBe(page.items[page.items.length - 1]?.id);
+                after = page.nextCursor;
+              }
+              expect(seen).toStrictEqual(expected);
+              // Full pages but the last, and no empty page at the end.
+              const full = Math.floor(expected.length / limit);
+              const rest = expected.length % limit;
+              expect(pageSizes).toEqual([...Array<number>(full).fill(limit), ...(rest > 0 ? [rest] : [])]);
+            }
+            // Without a partner: the profile's payments of both.
+            const all = await expectOk(repository.list({ profileId, limit: 20 }));
+            expect(all.items).toStrictEqual(newestFirst);
+          },
+        );
+
+        it('reads a cursor of another partner or profile as an unknown one', async () => {
+          const profileId = uniqueProfileId();
+          const newestFirst = await interleaved(profileId);
+          const ofA = newestFirst.filter((record) => record.partnerId === partnerA);
+          const ofB = newestFirst.filter((record) => record.partnerId === partnerB);
+          const elsewhereOfB = await insert(
+            makeRecord({ profileId: uniqueProfileId(), partnerId: partnerB, createdAt: T0 + 4 }),
+          );
+          const unknown = await expectOk(
+            repository.list({ profileId, partnerId: partnerB, limit: 10, after: paymentId() }),
+          );
+          expect(unknown).toEqual({ items: [], nextCursor: null });
+          for (const after of [...ids(ofA), elsewhereOfB.id]) {
+            expect(await expectOk(repository.list({ profileId, partnerId: partnerB, limit: 10, after }))).toEqual(
+              unknown,
+            );
+          }
+          for (const after of ids(ofB)) {
+            expect(await expectOk(repository.list({ profileId, partnerId: partnerA, limit: 10, after }))).toEqual(
+              unknown,
+            );
+          }
+          // The partner's own cursor still works, and a partner with no payment on the profile gets nothing.
+          const second = ofB[1] as PaymentRecord;
+          expect(
+            (
+              await expectOk(
+                repository.list({ profileId, partnerId: partnerB, limit: 10, after: ofB[0]?.id as string }),
+              )
+            ).items[0],
+          ).toStrictEqual(second);
+          expect(await expectOk(repository.list({ profileId, partnerId: 'partner_list_none', limit: 10 }))).toEqual(
+            unknown,
+          );
+        });
       });
 
       it('returns an empty page for an unknown cursor or a profile without payments', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TEST_CLOCK_START } from '../../adapters/memory/index.js';
-import type { Payment, PaymentError } from '../../src/index.js';
+import type { Client, Payment, PaymentError, PaymentList } from '../../src/index.js';
 import {
   CHALLENGE_SECRET,
   compliantClient,
@@ -677,6 +677,72 @@ describe('getPayment and listPayments', () => {
     )._unsafeUnwrap();
     expect(crossed.items).toEqual([]);
     expect((await h.engine.listPayments({ profileId: 'profile_0003' }))._unsafeUnwrap()).toEqual({ items: [] });
+  });
+
+  // Found by a reviewer: the partner filter ran after the repository cut the page, so a client of
+  // the partner a profile moved to got empty pages whose next_cursor named the old partner's payments.
+  describe('of a profile that changed hands', () => {
+    const partnerB: Client = { ...compliantClient, id: 'client_partner_b', partnerId: 'partner_0002' };
+
+    /** Payments of partner_0001 and partner_0002 on PROFILE, interleaved; ids of each, oldest first. */
+    const interleaved = async (h: EngineHarness) => {
+      const mine: string[] = [];
+      const theirs: string[] = [];
+      for (const owner of ['a', 'a', 'b', 'a', 'b', 'b', 'a', 'a'] as const) {
+        const client = owner === 'a' ? compliantClient : partnerB;
+        const created = await h.engine.createPayment({ client, profileId: PROFILE, body: hostedRequest() });
+        (owner === 'b' ? mine : theirs).push(created._unsafeUnwrap().id);
+        h.clock.advance(1);
+      }
+      return { mine, theirs };
+    };
+
+    /** Walks partner_0002's list with `limit`; every page and cursor seen, in order. */
+    const walk = async (h: EngineHarness, limit: number) => {
+      const pages: PaymentList[] = [];
+      let after: string | undefined;
+      do {
+        const page = (
+          await h.engine.listPayments({
+            profileId: PROFILE,
+            partnerId: 'partner_0002',
+            limit,
+            ...(after !== undefined && { after }),
+          })
+        )._unsafeUnwrap();
+        pages.push(page);
+        after = page.next_cursor;
+      } while (after !== undefined && pages.length < 20);
+      return pages;
+    };
+
+    it.each([1, 2, 3])('gives the new partner full pages of its own payments only, limit %i', async (limit) => {
+      const h = makeEngineHarness();
+      const { mine, theirs } = await interleaved(h);
+      const pages = await walk(h, limit);
+      for (const id of theirs) expect(JSON.stringify(pages)).not.toContain(id);
+      expect(pages.flatMap((page) => page.items.map((item) => item.id))).toEqual([...mine].reverse());
+      expect(pages.map((page) => page.items.length)).toEqual(limit === 1 ? [1, 1, 1] : limit === 2 ? [2, 1] : [3]);
+      for (const after of theirs) {
+        const page = await h.engine.listPayments({ profileId: PROFILE, partnerId: 'partner_0002', after });
+        expect(page._unsafeUnwrap()).toEqual({ items: [] });
+      }
+    });
+
+    it('names no payment of another partner even when the repository lets one through', async () => {
+      // A repository that ignores the partner (as the port's list did before it had one).
+      const h = makeEngineHarness({}, 0, {
+        wrapRepository: (repository) => ({
+          ...repository,
+          list: ({ partnerId: _ignored, ...query }) => repository.list(query),
+        }),
+      });
+      const { theirs } = await interleaved(h);
+      const pages = await walk(h, 1);
+      for (const id of theirs) expect(JSON.stringify(pages)).not.toContain(id);
+      // The newest payment is the other partner's: the list ends there rather than name it.
+      expect(pages).toEqual([{ items: [] }]);
+    });
   });
 
   it('defaults to 20 items per page', async () => {

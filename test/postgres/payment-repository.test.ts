@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPostgresPaymentRepository } from '../../adapters/postgres/index.js';
-import { FIND_DUE, LIST_AFTER, READ_OUTBOX } from '../../adapters/postgres/payment-statements.js';
+import { FIND_DUE, LIST_AFTER, LIST_FIRST, READ_OUTBOX } from '../../adapters/postgres/payment-statements.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import { expectErr, expectOk, paymentRepositoryContract } from '../contracts/payment-repository.contract.js';
 import { makeEvent, makeRecord, makeSucceededRecord, MINUTE, nextVersion, T0 } from '../contracts/fixtures.js';
@@ -180,9 +180,15 @@ describe('postgres payment repository', () => {
           .map((row) => row['QUERY PLAN'])
           .join('\n');
       const at = new Date(now).toISOString();
-      const list = await plan(LIST_AFTER.text, ['profile_x', 21, 'payment_x']);
-      expect(list).toMatch(/Index Cond: \(\(profile_id = .*\) AND \(ROW\(created_at, id\) < ROW\(/);
-      expect(list).not.toContain('Sort');
+      for (const partner of [null, 'partner_x']) {
+        const list = await plan(LIST_AFTER.text, ['profile_x', 21, 'payment_x', partner]);
+        expect(list).toContain('paystate_payments_by_profile');
+        expect(list).toMatch(/Index Cond: \(\(profile_id = .*\) AND \(ROW\(created_at, id\) < ROW\(/);
+        expect(list).not.toContain('Sort');
+        const first = await plan(LIST_FIRST.text, ['profile_x', 21, partner]);
+        expect(first).toMatch(/Index Scan using paystate_payments_by_profile .*\n.*Index Cond: \(profile_id = /);
+        expect(first).not.toContain('Sort');
+      }
       const due = await plan(FIND_DUE.text, [at, 10, 'instance', 1000]);
       expect(due).toContain('paystate_payments_due_expiry');
       expect(due).toContain('paystate_payments_due_inquiry');
