@@ -157,6 +157,13 @@ async function demo(args: readonly string[]): Promise<void> {
     return;
   }
   const port = parsePort(values.port);
+  // An empty URL is no database: `pg` would fall back to the PG* environment variables or
+  // localhost:5432, and the config import would then delete that database's other clients.
+  if (values['database-url'] !== undefined && values['database-url'].trim() === '') {
+    fail(
+      'No database: --database-url is empty (give a Postgres URL, or leave the option out to keep everything in memory)',
+    );
+  }
   let config = BUNDLED_SANDBOX_CONFIG;
   if (values.config !== undefined) {
     const read = await readSandboxConfigFile(values.config);

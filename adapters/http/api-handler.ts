@@ -13,6 +13,7 @@ import { DEFAULT_PROBLEM_TYPE_BASE, problem, problemAnswer, type Problem } from 
 import type { HttpDeps, RouteHandler } from './route-context.js';
 import { createRouter, pathSegments } from './router.js';
 import { ROUTES } from './routes/route-table.js';
+import { STORE_TIMEOUT_MS } from './store-deadline.js';
 
 /** The ports and settings of the v1 API. */
 export interface ApiOptions {
@@ -43,6 +44,15 @@ export interface ApiOptions {
    * least 1 (a safe integer), and unless shorter than `idempotencyTtlMs`.
    */
   readonly idempotencyStaleAfterMs?: number;
+  /**
+   * How long one call of the credential store or of the idempotency store may take before the
+   * request gives up on it (a stalled database or a network black hole answers nothing at all):
+   * the request then answers `503 unavailable` with `Retry-After`, or, when the call was the one
+   * that stores the answer of a payment already created, that answer (the key stays in progress
+   * and is taken over once stale). Default 5 seconds (`STORE_TIMEOUT_MS`); a `RangeError` unless a
+   * whole number of milliseconds of at least 1 (a safe integer).
+   */
+  readonly storeTimeoutMs?: number;
 }
 
 /**
@@ -106,6 +116,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     problemTypeBase: options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE,
     idempotencyTtlMs: limits.ttlMs,
     idempotencyStaleAfterMs: limits.staleAfterMs,
+    storeTimeoutMs: millisecondsOf('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS),
   };
   const router = createRouter<RouteHandler>(ROUTES);
   const answerOf = (value: Problem): HttpAnswer => problemAnswer(value, deps.problemTypeBase);
@@ -130,7 +141,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       };
     }
     const name = match.route.name;
-    const client = await authenticate(deps.credentials, request.header('authorization'));
+    const client = await authenticate(deps, request.header('authorization'));
     if (client.isErr()) return { answer: answerOf(client.error), route: name };
     const clientId = client.value.id;
     if (!acceptsJson(request.header('accept'))) return { answer: answerOf(notAcceptable()), route: name, clientId };

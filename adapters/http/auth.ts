@@ -1,7 +1,9 @@
 import { err, ok, type Result } from 'neverthrow';
 import { MAX_API_TOKEN_LENGTH } from '../../src/domain/tenancy-ids.js';
-import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
-import { problem, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
+import type { Client } from '../../src/ports/credential-store.js';
+import { problem, type Problem } from './problem-details.js';
+import type { HttpDeps } from './route-context.js';
+import { callCredentialStore, credentialStoreUnavailable } from './store-deadline.js';
 
 // RFC 6750 section 2.1: `Bearer` (any case), one or more spaces, a b64token (`API_TOKEN_PATTERN`).
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -26,10 +28,11 @@ function unauthorized(detail: string, error?: 'invalid_token'): Problem {
 /**
  * Resolves the request's bearer token to a client through the credential store (the only port
  * called before a request is authorized). Missing, malformed and unknown tokens are all 401
- * with `WWW-Authenticate: Bearer`.
+ * with `WWW-Authenticate: Bearer`; a store that fails or does not answer within
+ * `storeTimeoutMs` is 503.
  */
 export async function authenticate(
-  credentials: CredentialStore,
+  deps: Pick<HttpDeps, 'credentials' | 'logger' | 'storeTimeoutMs'>,
   authorization: string | null,
 ): Promise<Result<Client, Problem>> {
   if (authorization === null || authorization.trim() === '') {
@@ -44,14 +47,8 @@ export async function authenticate(
       unauthorized('The Authorization header must be `Bearer <token>`', bearerScheme ? 'invalid_token' : undefined),
     );
   }
-  const found = await credentials.authenticate(token);
-  if (found.isErr()) {
-    return err(
-      problem('unavailable', 'The credential store is unavailable; retry later', {
-        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-      }),
-    );
-  }
+  const found = await callCredentialStore(deps, 'authenticate', () => deps.credentials.authenticate(token));
+  if (found.isErr()) return err(credentialStoreUnavailable());
   if (found.value === null) return err(unauthorized('The access token is not valid', 'invalid_token'));
   return ok(found.value);
 }

@@ -1,11 +1,12 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { Clock } from '../../src/ports/clock.js';
-import type { IdempotencyStore, IdempotencyStoreError } from '../../src/ports/idempotency-store.js';
+import type { IdempotencyBegin, IdempotencyStore, IdempotencyStoreError } from '../../src/ports/idempotency-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { canonicalJson } from './canonical-json.js';
 import type { HttpAnswer } from './http-answer.js';
 import { problem, problemAnswer, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
+import { withDeadline, type LateSettlement, type StoreTimedOut } from './store-deadline.js';
 
 /** How long a completed answer is replayed: 24 hours (decisions.md section 6). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -89,6 +90,8 @@ export interface IdempotencyDeps {
   readonly logger: Logger;
   readonly ttlMs: number;
   readonly staleAfterMs: number;
+  /** The deadline of each store call (`storeTimeoutMs`). */
+  readonly timeoutMs: number;
   readonly problemTypeBase: string;
 }
 
@@ -113,21 +116,67 @@ export interface IdempotentOutcome {
 }
 
 /**
- * Calls the store. A store that throws or rejects (a defect of the adapter: expected failures are
- * `err` values) is logged and read as unavailable, so that a request answers 503 or its own
- * answer, never a 500 for what the client sent.
+ * Calls the store with the deadline `timeoutMs`. A store that throws or rejects (a defect of the
+ * adapter: expected failures are `err` values) is logged and read as unavailable, so that a
+ * request answers 503 or its own answer, never a 500 for what the client sent. A store that does
+ * not answer in time is `err` with code `timeout`; what it answers later goes to `late` (a
+ * rejection then is logged).
  */
 async function callStore<T>(
-  logger: Logger,
+  deps: Pick<IdempotencyDeps, 'logger' | 'timeoutMs'>,
   call: 'begin' | 'complete' | 'release',
   run: () => PortResult<T, IdempotencyStoreError>,
-): Promise<Result<T, IdempotencyStoreError>> {
+  late?: (result: Result<T, IdempotencyStoreError>) => void,
+): Promise<Result<T, IdempotencyStoreError | StoreTimedOut>> {
+  const { logger } = deps;
+  const threw = (error: unknown, after?: true) => {
+    logger.error(
+      { error, call, ...(after && { afterDeadline: true }) },
+      'idempotency store threw (a defect of the adapter); read as unavailable',
+    );
+    return err({ code: 'unavailable' as const, message: `The idempotency store's ${call} threw`, retryable: false });
+  };
+  const onLate = (settlement: LateSettlement<T, IdempotencyStoreError>) => {
+    if ('defect' in settlement) threw(settlement.defect, true);
+    else late?.(settlement.result);
+  };
   try {
-    return await run();
+    // A time-out is logged by the caller, with what it means for the key.
+    return await withDeadline(run(), deps.timeoutMs, `The idempotency store's ${call}`, onLate);
   } catch (error) {
-    logger.error({ error, call }, 'idempotency store threw (a defect of the adapter); read as unavailable');
-    return err({ code: 'unavailable', message: `The idempotency store's ${call} threw`, retryable: false });
+    return threw(error);
   }
+}
+
+/**
+ * A `begin` that answered after its request had given up on it (and answered 503): nothing ran
+ * under the key. When that `begin` started it afresh, it is released so that the client's retry
+ * runs at once instead of getting 409 until the key is stale. When it took a stale attempt over,
+ * the key is left in progress: that attempt may have created its reserved payment, and only a
+ * takeover (once the key is stale again) looks it up; releasing it would let a retry create a
+ * second payment.
+ */
+function releaseLateStart(
+  deps: IdempotencyDeps,
+  owner: { readonly clientId: string; readonly key: string; readonly startedAt: number },
+  late: Result<IdempotencyBegin, IdempotencyStoreError>,
+): void {
+  if (late.isErr() || late.value.kind !== 'started') return;
+  if (late.value.takeover) {
+    deps.logger.warn(
+      { clientId: owner.clientId, reservedId: late.value.reservedId },
+      'an idempotency key taken over after its begin timed out stays in progress: a retry takes it over once it is stale',
+    );
+    return;
+  }
+  void callStore(deps, 'release', () => deps.store.release(owner)).then((released) => {
+    if (released.isErr()) {
+      deps.logger.warn(
+        { clientId: owner.clientId, code: released.error.code },
+        'could not release an idempotency key whose begin answered after its deadline; retries get 409 until it is stale',
+      );
+    }
+  });
 }
 
 /**
@@ -146,15 +195,19 @@ export async function runIdempotent(
   const keyRef = { clientId: ref.clientId, key: ref.key };
   const answerOf = (value: Problem) => problemAnswer(value, deps.problemTypeBase);
   const now = deps.clock.now();
-  const begun = await callStore(deps.logger, 'begin', () =>
-    deps.store.begin({
-      ...keyRef,
-      fingerprint: ref.fingerprint,
-      now,
-      ttlMs: deps.ttlMs,
-      reservedId: ref.reservedId,
-      staleAfterMs: deps.staleAfterMs,
-    }),
+  const begun = await callStore(
+    deps,
+    'begin',
+    () =>
+      deps.store.begin({
+        ...keyRef,
+        fingerprint: ref.fingerprint,
+        now,
+        ttlMs: deps.ttlMs,
+        reservedId: ref.reservedId,
+        staleAfterMs: deps.staleAfterMs,
+      }),
+    (late) => releaseLateStart(deps, { ...keyRef, startedAt: now }, late),
   );
   if (begun.isErr()) {
     deps.logger.error({ code: begun.error.code, message: begun.error.message }, 'idempotency store unavailable');
@@ -209,8 +262,8 @@ export async function runIdempotent(
   }
   const settled =
     outcome.settle === 'complete'
-      ? await callStore(deps.logger, 'complete', () => deps.store.complete({ ...owner, response: outcome.answer }))
-      : await callStore(deps.logger, 'release', () => deps.store.release(owner));
+      ? await callStore(deps, 'complete', () => deps.store.complete({ ...owner, response: outcome.answer }))
+      : await callStore(deps, 'release', () => deps.store.release(owner));
   if (settled.isErr()) {
     deps.logger.error(
       { code: settled.error.code, message: settled.error.message, settle: outcome.settle },

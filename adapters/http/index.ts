@@ -40,4 +40,5 @@ export {
   type ProblemDocument,
 } from './problem-details.js';
 export { MAX_BODY_BYTES } from './read-body.js';
+export { STORE_TIMEOUT_MS } from './store-deadline.js';
 export type { ProfileResource } from './routes/get-profile.js';

@@ -19,6 +19,11 @@ export interface Problem {
   readonly errors?: readonly ValidationIssue[];
   /** Extra response headers (`Allow`, `WWW-Authenticate`, `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A create whose payment may have been stored though the answer is an error (storage took the
+   * write and lost its answer): the document carries `payment_may_exist: true`.
+   */
+  readonly paymentMayExist?: true;
 }
 
 /** An RFC 9457 problem document as the API sends it. */
@@ -29,6 +34,11 @@ export interface ProblemDocument {
   readonly detail: string;
   readonly code: ProblemCode;
   readonly errors?: readonly ValidationIssue[];
+  /**
+   * Present (`true`) only on a create's `503` when the payment may have been created: look it up
+   * (the list) before retrying without the same `Idempotency-Key`.
+   */
+  readonly payment_may_exist?: true;
 }
 
 /** The HTTP status of each problem code. */
@@ -174,9 +184,30 @@ export function safeText(text: string): string {
 export function problem(
   code: ProblemCode,
   detail: string,
-  extra: { readonly errors?: readonly ValidationIssue[]; readonly headers?: Readonly<Record<string, string>> } = {},
+  extra: {
+    readonly errors?: readonly ValidationIssue[];
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly paymentMayExist?: true;
+  } = {},
 ): Problem {
   return { code, detail, ...extra };
+}
+
+/**
+ * The `503` of a create whose write was sent and whose outcome is unknown, when the request has no
+ * `Idempotency-Key`: the payment may exist, so a plain retry could create a second one. It says to
+ * look the payment up first (the list of the profile's payments) and to send an `Idempotency-Key`
+ * to retry safely, and carries `payment_may_exist: true`. It has no `Retry-After`: that header
+ * invites an automatic retry (some HTTP clients honour it on their own), the one thing this
+ * client must not do blindly. With a key, the create answers its own 503 (retry with the same key).
+ */
+export function paymentMayExistProblem(): Problem {
+  return problem(
+    'unavailable',
+    "Storage is unavailable and the payment may have been created. Look it up in the list of the profile's payments " +
+      'before you retry: a retry without an Idempotency-Key may create a second payment. Send an Idempotency-Key to retry safely',
+    { paymentMayExist: true },
+  );
 }
 
 /** The problem for an engine error. Messages that could quote a request value are replaced by fixed texts. */
@@ -189,9 +220,11 @@ export function problemFromPaymentError(error: PaymentError): Problem {
     case 'not_found':
       return problem('not_found', error.message);
     case 'unavailable':
-      return problem('unavailable', 'A service the payment depends on is unavailable; retry later', {
-        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-      });
+      return error.outcome === 'unknown'
+        ? paymentMayExistProblem()
+        : problem('unavailable', 'A service the payment depends on is unavailable; retry later', {
+            headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+          });
     case 'idempotency_in_progress':
       return problem(error.code, error.message, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
     case 'internal_error':
@@ -213,6 +246,7 @@ export function problemDocument(value: Problem, typeBase: string = DEFAULT_PROBL
     ...(value.errors !== undefined && {
       errors: value.errors.map((issue) => ({ path: safeText(issue.path), message: safeText(issue.message) })),
     }),
+    ...(value.paymentMayExist === true && { payment_may_exist: true as const }),
   };
 }
 

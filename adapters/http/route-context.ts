@@ -18,6 +18,8 @@ export interface HttpDeps {
   readonly problemTypeBase: string;
   readonly idempotencyTtlMs: number;
   readonly idempotencyStaleAfterMs: number;
+  /** The deadline of each credential store and idempotency store call. */
+  readonly storeTimeoutMs: number;
 }
 
 /** One authenticated request matched to a route. */

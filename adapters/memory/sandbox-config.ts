@@ -1,16 +1,28 @@
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
-import { API_TOKEN_RULE, isApiToken, isTenancyId, TENANCY_ID_RULE } from '../../src/domain/tenancy-ids.js';
+import {
+  API_TOKEN_RULE,
+  isApiToken,
+  isPartnerId,
+  isProfileId,
+  PARTNER_ID_RULE,
+  PROFILE_ID_RULE,
+} from '../../src/domain/tenancy-ids.js';
 
-/** A partner or profile id: it becomes a path segment of `_links` and `Location`. */
-const identifier = z.string().refine(isTenancyId, `must be ${TENANCY_ID_RULE}`);
+/**
+ * A partner or profile id: it becomes a path segment of `_links` and `Location`, and the API
+ * answers it, so it keeps to the prefixes of the API (`partner_`, `profile_`).
+ */
+const partnerId = z.string().refine(isPartnerId, `must be ${PARTNER_ID_RULE}`);
+const profileId = z.string().refine(isProfileId, `must be ${PROFILE_ID_RULE}`);
 
 /** A token a client can present as `Authorization: Bearer <token>`; the message never repeats it. */
 const token = z.string().refine(isApiToken, `must be ${API_TOKEN_RULE}`);
 
 /**
  * The sandbox's list of partners, profiles and clients (decisions.md section 7). Besides the
- * shape it checks that ids are URL-safe (`TENANCY_ID_RULE`) and unique, that tokens can be sent
+ * shape it checks that ids are URL-safe, carry their prefix (`PARTNER_ID_RULE`, `PROFILE_ID_RULE`)
+ * and are unique, that tokens can be sent
  * as bearer tokens (`API_TOKEN_RULE`), that each client's partner exists and owns the client's
  * profiles, and that no two clients share a token. Error messages never repeat a token.
  */
@@ -18,15 +30,15 @@ export const sandboxConfigSchema = z
   .strictObject({
     partners: z.array(
       z.strictObject({
-        id: identifier,
-        profiles: z.array(z.strictObject({ id: identifier, name: z.string().min(1, 'must not be empty') })),
+        id: partnerId,
+        profiles: z.array(z.strictObject({ id: profileId, name: z.string().min(1, 'must not be empty') })),
       }),
     ),
     clients: z.array(
       z.strictObject({
         token,
-        partner_id: identifier,
-        profile_ids: z.array(identifier),
+        partner_id: partnerId,
+        profile_ids: z.array(profileId),
         pci_dss_compliant: z.boolean(),
       }),
     ),

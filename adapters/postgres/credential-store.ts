@@ -1,7 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
-import { API_TOKEN_RULE, isApiToken, isTenancyId, TENANCY_ID_RULE } from '../../src/domain/tenancy-ids.js';
+import {
+  API_TOKEN_RULE,
+  isApiToken,
+  isPartnerId,
+  isProfileId,
+  isTenancyId,
+  PARTNER_ID_RULE,
+  PROFILE_ID_RULE,
+  TENANCY_ID_RULE,
+} from '../../src/domain/tenancy-ids.js';
 import type { Client, CredentialStore, CredentialStoreError, Profile } from '../../src/ports/credential-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import { parseSandboxConfig, type SandboxConfig } from '../memory/sandbox-config.js';
@@ -44,6 +53,7 @@ export interface PostgresCredentialStore extends CredentialStore {
   /**
    * Adds a profile, renames it or gives it to another partner. A client keeps a profile only
    * while the profile belongs to the client's partner: clients of the partner it leaves lose it.
+   * Ids carry the API's prefixes (`profile_…`, `partner_…`): `invalid_profile` otherwise.
    */
   putProfile(profile: Profile): PortResult<void, CredentialStoreError | CredentialInputError>;
   /**
@@ -135,8 +145,8 @@ const invalid = (code: CredentialInputError['code'], message: string): Credentia
 /** Why a client cannot be stored as given, or null. Never repeats the token. */
 function clientProblem(client: NewClient): string | null {
   if (!isApiToken(client.token)) return `The token must be ${API_TOKEN_RULE}`;
-  if (!isTenancyId(client.partnerId)) return `The partner id must be ${TENANCY_ID_RULE}`;
-  if (!client.profileIds.every(isTenancyId)) return `Every profile id must be ${TENANCY_ID_RULE}`;
+  if (!isPartnerId(client.partnerId)) return `The partner id must be ${PARTNER_ID_RULE}`;
+  if (!client.profileIds.every(isProfileId)) return `Every profile id must be ${PROFILE_ID_RULE}`;
   if (client.id !== undefined && !isTenancyId(client.id)) return `The client id must be ${TENANCY_ID_RULE}`;
   return null;
 }
@@ -201,8 +211,9 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
     },
 
     async putProfile(profile) {
-      if (!isTenancyId(profile.id) || !isTenancyId(profile.partnerId)) {
-        return err(invalid('invalid_profile', `Profile and partner ids must be ${TENANCY_ID_RULE}`));
+      if (!isProfileId(profile.id)) return err(invalid('invalid_profile', `The profile id must be ${PROFILE_ID_RULE}`));
+      if (!isPartnerId(profile.partnerId)) {
+        return err(invalid('invalid_profile', `The partner id must be ${PARTNER_ID_RULE}`));
       }
       if (profile.name.length === 0) return err(invalid('invalid_profile', 'The profile name must not be empty'));
       const result = await run(PUT_PROFILE, [profile.id, profile.partnerId, profile.name]);

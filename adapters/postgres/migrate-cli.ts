@@ -41,7 +41,8 @@ export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = 
     return 0;
   }
   const url = values['database-url'] ?? io.env['DATABASE_URL'];
-  if (url === undefined || url === '') {
+  // A blank URL is no database: `pg` would fall back to the PG* environment variables or localhost.
+  if (url === undefined || url.trim() === '') {
     io.stderr('No database: pass --database-url or set DATABASE_URL.');
     io.stderr(USAGE);
     return 2;

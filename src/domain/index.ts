@@ -18,9 +18,15 @@ export {
 export {
   API_TOKEN_RULE,
   isApiToken,
+  isPartnerId,
+  isProfileId,
   isTenancyId,
   MAX_API_TOKEN_LENGTH,
   MAX_TENANCY_ID_LENGTH,
+  PARTNER_ID_PREFIX,
+  PARTNER_ID_RULE,
+  PROFILE_ID_PREFIX,
+  PROFILE_ID_RULE,
   TENANCY_ID_RULE,
 } from './tenancy-ids.js';
 export type { ThreeDSOutcome, TransStatus } from './three-ds.js';

@@ -20,6 +20,31 @@ export function isTenancyId(id: string): boolean {
   return id.length <= MAX_TENANCY_ID_LENGTH && TENANCY_ID_PATTERN.test(id);
 }
 
+/**
+ * What the API promises of the ids it answers (payments-api.md, "Identifier prefixes"): a
+ * partner id starts with `partner_`, a profile id with `profile_`, each followed by at least one
+ * more character, and both are tenancy ids (`TENANCY_ID_RULE`). The credential stores refuse
+ * partners and profiles whose ids break this, so that every id the API answers keeps it.
+ */
+export const PARTNER_ID_PREFIX = 'partner_';
+export const PROFILE_ID_PREFIX = 'profile_';
+
+const prefixedRule = (prefix: string) =>
+  `${prefix} followed by at least one of the characters A-Z a-z 0-9 _ - . ~ (at most ${MAX_TENANCY_ID_LENGTH} characters in all)`;
+
+export const PARTNER_ID_RULE = prefixedRule(PARTNER_ID_PREFIX);
+export const PROFILE_ID_RULE = prefixedRule(PROFILE_ID_PREFIX);
+
+/** Whether `id` may be a partner id (`PARTNER_ID_RULE`). */
+export function isPartnerId(id: string): boolean {
+  return id.length > PARTNER_ID_PREFIX.length && id.startsWith(PARTNER_ID_PREFIX) && isTenancyId(id);
+}
+
+/** Whether `id` may be a profile id (`PROFILE_ID_RULE`). */
+export function isProfileId(id: string): boolean {
+  return id.length > PROFILE_ID_PREFIX.length && id.startsWith(PROFILE_ID_PREFIX) && isTenancyId(id);
+}
+
 /** Longer bearer tokens are refused without hashing them. */
 export const MAX_API_TOKEN_LENGTH = 4096;
 

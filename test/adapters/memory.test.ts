@@ -12,6 +12,7 @@ import {
   sandboxConfigSchema,
   type SandboxConfig,
 } from '../../adapters/memory/index.js';
+import { BUNDLED_SANDBOX_CONFIG } from '../../adapters/sandbox-server/index.js';
 import { compareKeys, createSortedIndex, type IndexKey } from '../../adapters/memory/sorted-index.js';
 import type { CardData } from '../../src/domain/card.js';
 import { deepFreeze } from '../../src/domain/immutable.js';
@@ -423,24 +424,60 @@ describe('createMemoryCredentialStore', () => {
     // Found by a reviewing helper: ids became raw path segments of links (a `Location` Node
     // refused to write, a 500 after the payment was stored), and tokens that no `Authorization:
     // Bearer` header can carry were accepted, then never authenticated.
+    // Found by a reviewer: the OpenAPI document says a profile's id starts with profile_ and its
+    // partner_id with partner_ (payments-api.md, "Identifier prefixes"), but any ids were
+    // accepted, and GET profile then answered ids that break the document.
+    it('refuses partner and profile ids without their prefixes, naming each field', () => {
+      const error = parseSandboxConfig({
+        partners: [{ id: 'acme', profiles: [{ id: 'shop', name: 'Shop' }] }],
+        clients: [{ token: 'tok-0123456789', partner_id: 'acme', profile_ids: ['shop'], pci_dss_compliant: false }],
+      })._unsafeUnwrapErr();
+      expect(error.issues).toEqual([
+        { path: 'partners[0].id', message: expect.stringMatching(/^must be partner_ followed by/) },
+        { path: 'partners[0].profiles[0].id', message: expect.stringMatching(/^must be profile_ followed by/) },
+        { path: 'clients[0].partner_id', message: expect.stringMatching(/^must be partner_ followed by/) },
+        { path: 'clients[0].profile_ids[0]', message: expect.stringMatching(/^must be profile_ followed by/) },
+      ]);
+      expect(error.message).toContain('partners[0].profiles[0].id: must be profile_ followed by');
+      // The other prefix, a bare prefix and another case are refused too.
+      for (const [partner, profile] of [
+        ['profile_1', 'partner_1'],
+        ['partner_', 'profile_'],
+        ['Partner_1', 'PROFILE_1'],
+      ] as const) {
+        const issues = parseSandboxConfig({
+          partners: [{ id: partner, profiles: [{ id: profile, name: 'Shop' }] }],
+          clients: [],
+        })._unsafeUnwrapErr().issues;
+        expect(issues.map((issue) => issue.path)).toEqual(['partners[0].id', 'partners[0].profiles[0].id']);
+      }
+      expect(() => createMemoryCredentialStore({ partners: [{ id: 'acme', profiles: [] }], clients: [] })).toThrow(
+        /partners\[0\]\.id: must be partner_ followed by/,
+      );
+      expect(parseSandboxConfig(BUNDLED_SANDBOX_CONFIG).isOk()).toBe(true);
+    });
+
     it('refuses ids that are not URL-safe and tokens that cannot be sent as bearer tokens', () => {
-      const badIds = ['shop/eu', 'shop?x', 'café', 'shop€', 'a b', '.', '..', '.hidden', '', 'x'.repeat(256)];
-      for (const id of badIds) {
-        const partnerIssue = parseSandboxConfig({ partners: [{ id, profiles: [] }], clients: [] })._unsafeUnwrapErr();
+      const badSuffixes = ['shop/eu', 'shop?x', 'café', 'shop€', 'a b', '', 'x'.repeat(256 - 'partner_'.length)];
+      for (const suffix of badSuffixes) {
+        const partnerIssue = parseSandboxConfig({
+          partners: [{ id: `partner_${suffix}`, profiles: [] }],
+          clients: [],
+        })._unsafeUnwrapErr();
         expect(partnerIssue.issues).toEqual([
-          { path: 'partners[0].id', message: expect.stringMatching(/^must be 1 to 255/) },
+          { path: 'partners[0].id', message: expect.stringMatching(/^must be partner_ followed by/) },
         ]);
         const profileIssue = parseSandboxConfig({
-          partners: [{ id: 'partner_1', profiles: [{ id, name: 'Shop' }] }],
+          partners: [{ id: 'partner_1', profiles: [{ id: `profile_${suffix}`, name: 'Shop' }] }],
           clients: [],
         })._unsafeUnwrapErr();
         expect(profileIssue.issues.map((issue) => issue.path)).toEqual(['partners[0].profiles[0].id']);
       }
-      const goodIds = ['partner_1', 'Profile-2.eu~x', '_', 'x'.repeat(255)];
-      for (const id of goodIds) {
+      const goodSuffixes = ['1', 'Shop-2.eu~x', '_', '.', 'x'.repeat(255 - 'partner_'.length)];
+      for (const suffix of goodSuffixes) {
         expect(
           parseSandboxConfig({
-            partners: [{ id, profiles: [{ id: `${id}p`.slice(-255), name: 'S' }] }],
+            partners: [{ id: `partner_${suffix}`, profiles: [{ id: `profile_${suffix}`, name: 'S' }] }],
             clients: [],
           }).isOk(),
         ).toBe(true);

@@ -387,6 +387,45 @@ describe('postgres credential store', () => {
     }
   });
 
+  // Found by a reviewer: putProfile took any ids, and GET profile then answered ids that break the
+  // OpenAPI document (`^profile_`, `^partner_`; payments-api.md, "Identifier prefixes").
+  it('refuses partner and profile ids without their prefixes, naming which', async () => {
+    const store = await fresh();
+    for (const [profile, message] of [
+      [{ id: 'shop', partnerId: 'partner_a', name: 'Shop' }, /^The profile id must be profile_ followed by/],
+      [{ id: 'profile_', partnerId: 'partner_a', name: 'Shop' }, /^The profile id must be profile_ followed by/],
+      [{ id: 'profile_new', partnerId: 'acme', name: 'Shop' }, /^The partner id must be partner_ followed by/],
+      [{ id: 'profile_new', partnerId: 'profile_a1', name: 'Shop' }, /^The partner id must be partner_ followed by/],
+    ] as const) {
+      expect(await expectErr(store.putProfile(profile))).toMatchObject({
+        code: 'invalid_profile',
+        message: expect.stringMatching(message),
+      });
+      expect(await expectOk(store.findProfile(profile.id))).toBeNull();
+    }
+    const base = {
+      token: 'token-new-0123',
+      partnerId: 'partner_a',
+      profileIds: ['profile_a1'],
+      pciDssCompliant: false,
+    };
+    expect(await expectErr(store.putClient({ ...base, partnerId: 'acme' }))).toMatchObject({
+      code: 'invalid_client',
+      message: expect.stringMatching(/^The partner id must be partner_ followed by/),
+    });
+    expect(await expectErr(store.putClient({ ...base, profileIds: ['shop'] }))).toMatchObject({
+      code: 'invalid_client',
+      message: expect.stringMatching(/^Every profile id must be profile_ followed by/),
+    });
+    const unprefixed = { partners: [{ id: 'acme', profiles: [] }], clients: [] };
+    expect(await expectErr(store.importConfig(unprefixed))).toMatchObject({
+      code: 'invalid_config',
+      message: expect.stringContaining('partners[0].id: must be partner_ followed by'),
+    });
+    // Nothing was replaced.
+    expect(await expectOk(store.findProfile('profile_a1'))).not.toBeNull();
+  });
+
   // Found by a reviewing helper: a profile given to another partner stayed in the old partner's
   // clients, which could then list, read and create payments in it.
   it('a profile given to another partner leaves the clients of the partner it left', async () => {

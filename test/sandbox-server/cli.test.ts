@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +11,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 
 /** `paystate …` as `npm run demo` runs it (through tsx). */
-function cli(args: readonly string[]): ChildProcess {
+function cli(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'bin/paystate.ts', ...args], {
     cwd: ROOT,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -127,6 +129,44 @@ describe('paystate demo', () => {
     child.kill('SIGTERM');
     expect(await out.exited).toBe(0);
     expect(out.stderr()).not.toMatch(/EPIPE|Unhandled/);
+  });
+
+  // Found by a reviewer: an empty --database-url counted as given, and pg fell back to the PG*
+  // environment variables (or localhost:5432): demo migrated that database and its config import
+  // deleted every profile and client the sandbox config does not list.
+  it('refuses an empty or blank --database-url with one line and exit code 2, connecting to nothing', async () => {
+    // Where pg would fall back to: a listener that counts connections and drops them.
+    const sockets: Socket[] = [];
+    const fallback = createServer((socket) => {
+      sockets.push(socket);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => fallback.listen(0, '127.0.0.1', resolve));
+    const address = fallback.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const env = { ...process.env, PGHOST: '127.0.0.1', PGPORT: String(port), PGUSER: 'x', PGDATABASE: 'x' };
+    try {
+      const runs = [
+        ['demo', '--port', '0', '--database-url', ''],
+        ['demo', '--port', '0', '--database-url=   '],
+        ['migrate', '--database-url', ' '],
+      ].map(async (args) => {
+        const out = output(cli(args, env));
+        return { args, code: await out.exited, stderr: out.stderr(), stdout: out.stdout() };
+      });
+      for (const { args, code, stderr, stdout } of await Promise.all(runs)) {
+        expect({ args, code, stderr }).toEqual({
+          args,
+          code: 2,
+          stderr: expect.stringMatching(/^(paystate: )?No database: /),
+        });
+        if (args[0] === 'demo') expect(stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+        expect(stdout).not.toContain('listening');
+      }
+      expect(sockets).toHaveLength(0);
+    } finally {
+      await new Promise((resolve) => fallback.close(resolve));
+    }
   });
 
   it('refuses bad arguments and configs with a message and exit code 2', async () => {

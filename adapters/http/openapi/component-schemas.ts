@@ -148,6 +148,10 @@ const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
   [problemDocumentSchema.shape.detail, 'What went wrong with this request. Never repeats request values.'],
   [problemDocumentSchema.shape.code, 'A stable snake_case code to branch on.'],
   [problemDocumentSchema.shape.errors, '`validation_failed` only: one issue per invalid field, sorted by path.'],
+  [
+    problemDocumentSchema.shape.payment_may_exist,
+    "`unavailable` of a create only: the payment may have been created (storage took the write and lost its answer). With an `Idempotency-Key`, retry with the same key after `Retry-After`. Without one there is no `Retry-After`: look the payment up in the profile's list before retrying, since a plain retry may create a second payment.",
+  ],
 ];
 
 /** The registry of named schemas and descriptions the document is generated from. */

@@ -22,6 +22,7 @@ export const problemDocumentSchema = z.object({
   detail: z.string(),
   code: z.enum(PROBLEM_CODES as [ProblemCode, ...ProblemCode[]]),
   errors: z.array(validationIssueSchema).optional(),
+  payment_may_exist: z.literal(true).optional(),
 });
 
 /**

@@ -23,7 +23,7 @@ import type {
   OpenApiResponse,
   OpenApiServer,
 } from './openapi-types.js';
-import { OPERATIONS, PROBLEM_WHEN, TAGS, type OperationDescription } from './operations.js';
+import { OPERATIONS, PAYMENT_MAY_EXIST_WHEN, PROBLEM_WHEN, TAGS, type OperationDescription } from './operations.js';
 
 /** Options of `createOpenApiDocument`. */
 export interface OpenApiOptions {
@@ -114,17 +114,30 @@ function header(name: ResponseHeaderName, required: boolean): OpenApiHeader {
 const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 /** The problem answers of one status, narrowed to the codes the operation can give with it. */
-function problemResponse(status: number, codes: readonly ProblemCode[], idempotent: boolean): OpenApiResponse {
+function problemResponse(
+  status: number,
+  codes: readonly ProblemCode[],
+  described: OperationDescription,
+): OpenApiResponse {
   const headers: Record<string, OpenApiHeader> = {};
   if (status === 401) headers['WWW-Authenticate'] = header('WWW-Authenticate', true);
-  const retryAfter = codes.filter((code) => code === 'unavailable' || code === 'idempotency_in_progress');
-  if (retryAfter.length > 0) headers['Retry-After'] = header('Retry-After', retryAfter.length === codes.length);
+  // An `unavailable` that may have created the payment has no `Retry-After` without an `Idempotency-Key`.
+  const mayExist = described.paymentMayExist === true;
+  const retryAfter = codes.filter(
+    (code) => code === 'idempotency_in_progress' || (code === 'unavailable' && !mayExist),
+  );
+  const anyRetryAfter = retryAfter.length > 0 || codes.includes('unavailable');
+  if (anyRetryAfter) headers['Retry-After'] = header('Retry-After', retryAfter.length === codes.length);
   // Only a 500 is kept for replay besides the success answer (its effects are unknown).
-  if (idempotent && status === 500) headers['Idempotency-Replayed'] = header('Idempotency-Replayed', false);
+  if (described.idempotent === true && status === 500) {
+    headers['Idempotency-Replayed'] = header('Idempotency-Replayed', false);
+  }
+  const when = (code: ProblemCode) =>
+    code === 'unavailable' && mayExist ? `${PROBLEM_WHEN[code]}${PAYMENT_MAY_EXIST_WHEN}` : PROBLEM_WHEN[code];
   const description =
     codes.length === 1
-      ? sentence(`\`${codes[0]}\`: ${PROBLEM_WHEN[codes[0] as ProblemCode]}`)
-      : codes.map((code) => `- \`${code}\`: ${PROBLEM_WHEN[code]}`).join('\n');
+      ? sentence(`\`${codes[0]}\`: ${when(codes[0] as ProblemCode)}`)
+      : codes.map((code) => `- \`${code}\`: ${when(code)}`).join('\n');
   return {
     description,
     ...(Object.keys(headers).length > 0 && { headers }),
@@ -144,7 +157,7 @@ function problemResponses(described: OperationDescription): Record<string, OpenA
   }
   const responses: Record<string, OpenApiResponse> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    responses[String(status)] = problemResponse(status, codes, described.idempotent === true);
+    responses[String(status)] = problemResponse(status, codes, described);
   }
   return responses;
 }

@@ -32,6 +32,11 @@ export interface OperationDescription {
   };
   /** Every problem code the route can answer. */
   readonly problems: readonly ProblemCode[];
+  /**
+   * Its `unavailable` may say that the payment may have been created (`payment_may_exist`), and
+   * then has no `Retry-After` when the request had no `Idempotency-Key`.
+   */
+  readonly paymentMayExist?: true;
 }
 
 const READ_PROBLEMS: readonly ProblemCode[] = [
@@ -53,6 +58,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
     description:
       "Hosted flow (no `creditcard`): the payment starts `processing` with `next.redirect` set to the hosted payment page. Direct flow (`creditcard` and `user`, PCI DSS compliant clients only): 3-D Secure and, when no challenge is needed, the authorization run before the answer; a payment whose 3-D Secure needs a challenge answers `processing` with `next.redirect` set to the issuer's page.\n\nRetries are safe with an `Idempotency-Key`: the same request gets the first answer again with `Idempotency-Replayed: true`. If the first request died before it answered, a retry gets `409` until it is stale (5 minutes old by default), then `201` with the payment that request created (or creates it under the id it reserved): never a second payment.",
     idempotent: true,
+    paymentMayExist: true,
     requestBody: {
       component: 'CreatePaymentRequest',
       description: 'The payment, as UTF-8 JSON of at most 64 KiB.',
@@ -137,3 +143,7 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemCode, string>> = {
   internal_error: 'a bug; never the answer to anything a client sends',
   unavailable: 'storage or a provider is unavailable; retry after `Retry-After` seconds',
 };
+
+/** What `unavailable` adds for an operation that may have created the payment (`paymentMayExist`). */
+export const PAYMENT_MAY_EXIST_WHEN =
+  "; with `payment_may_exist: true` the payment may have been created: retry with the same `Idempotency-Key`, or, when none was sent (the answer then has no `Retry-After`), look the payment up in the profile's list before retrying";

@@ -67,6 +67,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
         logger: deps.logger,
         ttlMs: deps.idempotencyTtlMs,
         staleAfterMs: deps.idempotencyStaleAfterMs,
+        timeoutMs: deps.storeTimeoutMs,
         problemTypeBase: deps.problemTypeBase,
       },
       // The payment's id is reserved with the key, so that a retry after a crash finds it.
@@ -110,25 +111,34 @@ async function createPayment(
   // Storage that took the write and then lost its answer, and could not be read back either, may
   // hold the payment under the reserved id: the key stays in progress, so that the retry that
   // takes it over once stale finds that payment (or creates it under that id), never a second.
+  // Without a key the answer (`problemFromPaymentError`) says to look the payment up before
+  // retrying, since a plain retry could create a second one.
   if (created.error.code === 'unavailable' && created.error.outcome === 'unknown' && paymentId !== null) {
     return { answer: outcomeUnknownAnswer(context), settle: 'leave' };
   }
+  // After a takeover, storage that is unavailable leaves the key in progress too: the request
+  // that stopped might have stored the reserved id, or still store it, and a retry must find it.
+  if (takeover && created.error.code === 'unavailable')
+    return { answer: outcomeUnknownAnswer(context), settle: 'leave' };
   // Any other engine error means nothing was stored (validation, refusal, storage unavailable and
   // known not to hold the write): the key is released so that a corrected or later retry runs at
-  // once. Only a defect, whose effects are unknown, is kept. After a takeover, storage that is
-  // unavailable leaves the key in progress: the request that stopped might still store the
-  // reserved id, and a retry must find it.
+  // once. Only a defect, whose effects are unknown, is kept.
   const answer = problemAnswer(problemFromPaymentError(created.error), deps.problemTypeBase);
-  if (created.error.code === 'internal_error') return { answer, settle: 'complete' };
-  return { answer, settle: takeover && created.error.code === 'unavailable' ? 'leave' : 'release' };
+  return { answer, settle: created.error.code === 'internal_error' ? 'complete' : 'release' };
 }
 
-/** The 503 of a create whose payment may have been stored: retry with the same key, later. */
+/**
+ * The 503 of a keyed create whose payment may have been stored (the key stays in progress):
+ * `payment_may_exist: true`; a retry with the same key, later, is safe.
+ */
 function outcomeUnknownAnswer(context: RouteContext): HttpAnswer {
   const detail =
     'Storage is unavailable and the payment may have been created; retry later with the same Idempotency-Key';
   return problemAnswer(
-    problem('unavailable', detail, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } }),
+    problem('unavailable', detail, {
+      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      paymentMayExist: true,
+    }),
     context.deps.problemTypeBase,
   );
 }
@@ -153,6 +163,7 @@ async function storedPayment(
   const found = await deps.engine.getPayment({ paymentId, profileId, partnerId: client.partnerId });
   if (found.isOk()) return { answer: createdAnswer(context, found.value), settle: 'complete' };
   if (found.error.code === 'not_found') return null;
+  if (found.error.code === 'unavailable') return { answer: outcomeUnknownAnswer(context), settle: 'leave' };
   const answer = problemAnswer(problemFromPaymentError(found.error), deps.problemTypeBase);
   return { answer, settle: found.error.code === 'internal_error' ? 'complete' : 'leave' };
 }

@@ -1,9 +1,10 @@
 import { err, ok } from 'neverthrow';
 import { profilePath } from '../../../src/domain/payment.js';
 import { jsonAnswer } from '../http-answer.js';
-import { problem, RETRY_AFTER_SECONDS } from '../problem-details.js';
+import { problem } from '../problem-details.js';
 import { readQuery } from '../query-params.js';
 import { param, type RouteHandler } from '../route-context.js';
+import { callCredentialStore, credentialStoreUnavailable } from '../store-deadline.js';
 import { checkPartner, checkProfile } from '../tenancy.js';
 
 /** The profile resource as the API returns it (the target of a payment's `_links.profile`). */
@@ -26,14 +27,8 @@ export const getProfileRoute: RouteHandler = async (context) => {
   const query = readQuery(context.url, []);
   if (query.isErr()) return err(query.error);
 
-  const found = await deps.credentials.findProfile(profileId);
-  if (found.isErr()) {
-    return err(
-      problem('unavailable', 'The credential store is unavailable; retry later', {
-        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-      }),
-    );
-  }
+  const found = await callCredentialStore(deps, 'findProfile', () => deps.credentials.findProfile(profileId));
+  if (found.isErr()) return err(credentialStoreUnavailable());
   const profile = found.value;
   if (profile === null || profile.partnerId !== partnerId) return err(problem('not_found', 'Profile not found'));
   const resource: ProfileResource = {

@@ -10,8 +10,16 @@ export function expectProblem(answer: Answer, status: number, code: string): voi
   expect(answer.json.type.endsWith(code)).toBe(true);
   expect(typeof answer.json.title).toBe('string');
   expect(typeof answer.json.detail).toBe('string');
-  const allowed = new Set(['type', 'title', 'status', 'detail', 'code', 'errors']);
+  const allowed = new Set(['type', 'title', 'status', 'detail', 'code', 'errors', 'payment_may_exist']);
   expect(Object.keys(answer.json).filter((key) => !allowed.has(key))).toEqual([]);
+  // Only a create's 503 may say that the payment may exist, and then only `true`.
+  if (answer.json.payment_may_exist !== undefined) {
+    expect({ status, code, payment_may_exist: answer.json.payment_may_exist }).toEqual({
+      status: 503,
+      code: 'unavailable',
+      payment_may_exist: true,
+    });
+  }
   if (answer.json.errors !== undefined) {
     expect(Array.isArray(answer.json.errors)).toBe(true);
     for (const issue of answer.json.errors) {

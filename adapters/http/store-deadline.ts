@@ -1,0 +1,107 @@
+import { err, type Result } from 'neverthrow';
+import type { CredentialStoreError } from '../../src/ports/credential-store.js';
+import type { PortResult } from '../../src/ports/port-result.js';
+import { problem, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
+import type { HttpDeps } from './route-context.js';
+
+/**
+ * How long the HTTP layer waits for the credential store or the idempotency store to answer one
+ * call before it gives up on it: 5 seconds (`storeTimeoutMs`).
+ */
+export const STORE_TIMEOUT_MS = 5000;
+
+/** The longest delay a timer keeps (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A store call that did not answer within its deadline. */
+export interface StoreTimedOut {
+  readonly code: 'timeout';
+  readonly message: string;
+  readonly retryable: true;
+}
+
+/** How a store call ended after its deadline had passed: its answer, or a defect (it rejected). */
+export type LateSettlement<T, E> = { readonly result: Result<T, E> } | { readonly defect: unknown };
+
+const isPending = <T, E>(answer: PortResult<T, E>): answer is Exclude<PortResult<T, E>, Result<T, E>> =>
+  typeof (answer as { then?: unknown }).then === 'function';
+
+/**
+ * A store's answer, awaited for at most `timeoutMs`: its result, or `err` with code `timeout` once
+ * the deadline passes (a stalled database, a network black hole). An answer given at once costs no
+ * timer; a deadline beyond what a timer holds (about 24.8 days) waits that long. A rejection
+ * before the deadline rejects (the caller reads it as the adapter's defect); an answer or a
+ * rejection after it goes to `late` (whose own throw is dropped), never to an unhandled rejection.
+ */
+export function withDeadline<T, E>(
+  answer: PortResult<T, E>,
+  timeoutMs: number,
+  what: string,
+  late?: (settlement: LateSettlement<T, E>) => void,
+): Promise<Result<T, E | StoreTimedOut>> {
+  if (!isPending(answer)) return Promise.resolve(answer);
+  const lateAnswer = (settlement: LateSettlement<T, E>) => {
+    try {
+      late?.(settlement);
+    } catch {
+      // Nobody waits for this call any more: there is no one to tell.
+    }
+  };
+  return new Promise((resolve, reject) => {
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        resolve(err({ code: 'timeout', message: `${what} did not answer within ${timeoutMs} ms`, retryable: true }));
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
+    answer.then(
+      (result) => {
+        if (!timedOut) {
+          clearTimeout(timer);
+          resolve(result);
+        } else lateAnswer({ result });
+      },
+      (defect: unknown) => {
+        if (!timedOut) {
+          clearTimeout(timer);
+          reject(defect instanceof Error ? defect : new Error(String(defect), { cause: defect }));
+        } else lateAnswer({ defect });
+      },
+    );
+  });
+}
+
+/** The 503 of a credential store that failed or did not answer in time. */
+export function credentialStoreUnavailable(): Problem {
+  return problem('unavailable', 'The credential store is unavailable; retry later', {
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  });
+}
+
+/**
+ * One credential store call with the deadline `storeTimeoutMs`: its result, or `err` with code
+ * `timeout` (logged). A throw or a rejection before the deadline is left to the caller (a defect
+ * of the adapter: 500); one after it is logged.
+ */
+export function callCredentialStore<T>(
+  deps: Pick<HttpDeps, 'logger' | 'storeTimeoutMs'>,
+  call: 'authenticate' | 'findProfile',
+  run: () => PortResult<T, CredentialStoreError>,
+): Promise<Result<T, CredentialStoreError | StoreTimedOut>> {
+  const what = `The credential store's ${call}`;
+  return withDeadline(run(), deps.storeTimeoutMs, what, (late) => {
+    if ('defect' in late) {
+      deps.logger.error(
+        { error: late.defect, call },
+        'credential store rejected after its deadline (a defect of the adapter)',
+      );
+    }
+  }).then((result) => {
+    if (result.isErr() && result.error.code === 'timeout') {
+      deps.logger.error({ call, timeoutMs: deps.storeTimeoutMs }, 'credential store did not answer in time');
+    }
+    return result;
+  });
+}
