@@ -7,6 +7,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
 import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import { normalizeBasePath } from '../http/base-path.js';
+import { profileNameOf, STORE_TIMEOUT_MS } from '../http/store-deadline.js';
 import { formatAmount } from './amount-format.js';
 import { assetResponse } from './assets.js';
 import { collectBrowserData, UNKNOWN_CLIENT_IP } from './browser-data.js';
@@ -54,6 +55,12 @@ export interface HostedPageOptions {
    * it sends the browser back to the merchant anyway. Default 15000 ms.
    */
   readonly settleTimeoutMs?: number;
+  /**
+   * How long a page waits for the credential store to name the merchant before it shows "the
+   * merchant" instead (a stalled database must not hang the cardholder's page). Default 5000 ms
+   * (`STORE_TIMEOUT_MS`); a `RangeError` unless a whole number of milliseconds of at least 1.
+   */
+  readonly storeTimeoutMs?: number;
 }
 
 /** Serves the hosted pages; undefined for a request outside `basePath`. */
@@ -116,14 +123,19 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   });
   const testMode = options.testCards !== undefined && options.testCards.length > 0;
   const settleTimeoutMs = options.settleTimeoutMs ?? 15_000;
+  const storeTimeoutMs = options.storeTimeoutMs ?? STORE_TIMEOUT_MS;
+  if (!Number.isSafeInteger(storeTimeoutMs) || storeTimeoutMs < 1) {
+    throw new RangeError(
+      `storeTimeoutMs needs a whole number of milliseconds of at least 1 (got ${String(options.storeTimeoutMs)})`,
+    );
+  }
   const now = () => options.clock.now();
 
   const log = (paymentId: string | undefined, outcome: string, started: number) =>
     logger.info({ paymentId, outcome, ms: now() - started }, 'hosted page');
 
   async function summaryOf(record: PaymentRecord): Promise<PaymentSummary> {
-    const found = await options.credentials.findProfile(record.profileId);
-    const merchantName = found.isOk() && found.value !== null ? found.value.name : 'the merchant';
+    const merchantName = (await profileNameOf(options.credentials, record.profileId, storeTimeoutMs)) ?? 'the merchant';
     return {
       merchantName,
       amount: formatAmount(record.amount, record.currency, options.locale),

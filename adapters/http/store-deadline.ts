@@ -1,5 +1,5 @@
 import { err, type Result } from 'neverthrow';
-import type { CredentialStoreError } from '../../src/ports/credential-store.js';
+import type { CredentialStore, CredentialStoreError } from '../../src/ports/credential-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import { problem, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
 import type { HttpDeps } from './route-context.js';
@@ -104,4 +104,19 @@ export function callCredentialStore<T>(
     }
     return result;
   });
+}
+
+/**
+ * The name of a profile for a page to show, or null when it is unknown, the store fails, or it
+ * does not answer within `timeoutMs` (the page then shows a stand-in rather than hang with a
+ * stalled database). A rejection before the deadline is the adapter's defect and rejects; one
+ * after it is dropped.
+ */
+export async function profileNameOf(
+  credentials: Pick<CredentialStore, 'findProfile'>,
+  profileId: string,
+  timeoutMs: number,
+): Promise<string | null> {
+  const found = await withDeadline(credentials.findProfile(profileId), timeoutMs, "The credential store's findProfile");
+  return found.isOk() && found.value !== null ? found.value.name : null;
 }

@@ -7,6 +7,7 @@ import { html, raw, type SafeHtml } from '../hosted-page/html.js';
 import { seeOther } from '../hosted-page/page-response.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
+import { profileNameOf } from '../http/store-deadline.js';
 import type { ChallengeDecision } from '../sandbox/challenge-response.js';
 import type { SandboxChallenge } from '../sandbox/sandbox-three-ds.js';
 import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
@@ -181,8 +182,7 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
         record.redirectUrl,
       );
     }
-    const profile = await app.credentials.findProfile(record.profileId);
-    const merchant = profile.isOk() && profile.value !== null ? profile.value.name : record.profileId;
+    const merchant = (await profileNameOf(app.credentials, record.profileId, app.storeTimeoutMs)) ?? record.profileId;
     const minutes =
       record.expiresAt === null ? null : Math.max(1, Math.ceil((record.expiresAt - app.clock.now()) / 60_000));
     const ticket = csrf.issue(request, [paymentId, transactionId]);

@@ -27,6 +27,7 @@ export function createSandboxPages(app: SandboxApp<SandboxStorage>): PagesHandle
     clock: app.clock,
     logger: app.logger,
     csrfSecret,
+    storeTimeoutMs: app.storeTimeoutMs,
     clientIp: clientIpFromHeader,
     testCards: Object.entries(LISTED_CARDS).map(([number, label]) => ({ number, label })),
   });

@@ -11,6 +11,7 @@ import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from 
 import { createNodeListener } from '../http/node-listener.js';
 import { composePages } from '../http/openapi/compose-pages.js';
 import { createOpenApiPages } from '../http/openapi/openapi-pages.js';
+import { STORE_TIMEOUT_MS } from '../http/store-deadline.js';
 import { createMemoryCardVault } from '../memory/card-vault.js';
 import { createMemoryCredentialStore, type MemoryCredentialStore } from '../memory/credential-store.js';
 import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../memory/idempotency-store.js';
@@ -65,6 +66,11 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
   readonly threeDSLatencyMs?: number;
   /** Engine tuning (expiry times, time-outs); the URLs above are set here. */
   readonly engineOptions?: Omit<PaymentEngineOptions, 'hostedPageUrl'>;
+  /**
+   * How long the API and the pages wait for the credential and idempotency stores (see
+   * `ApiOptions.storeTimeoutMs`). Default 5000 ms.
+   */
+  readonly storeTimeoutMs?: number;
 }
 
 /** The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler. */
@@ -84,6 +90,8 @@ export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly baseUrl: () => string;
+  /** How long the API and the pages wait for the credential and idempotency stores, in ms. */
+  readonly storeTimeoutMs: number;
   /** Signs the simulated issuer's answer (`cres`) to a challenge, as the issuer page does. */
   challengeResponse(paymentId: string, transactionId: string, decision: ChallengeDecision): string;
 }
@@ -140,6 +148,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     clock,
     logger,
     baseUrl: options.baseUrl,
+    storeTimeoutMs: options.storeTimeoutMs ?? STORE_TIMEOUT_MS,
     challengeResponse: (paymentId, transactionId, decision) =>
       createChallengeResponse({ secret: challengeSecret, paymentId, transactionId, decision }),
   };
@@ -149,6 +158,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     idempotency,
     clock,
     logger,
+    ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
     pages: composePages(createOpenApiPages(), createSandboxPages(app)),
   };
   const handler = createFetchHandler(handlerOptions);

@@ -72,6 +72,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     ...(options.acquirerLatencyMs !== undefined && { acquirerLatencyMs: options.acquirerLatencyMs }),
     ...(options.threeDSLatencyMs !== undefined && { threeDSLatencyMs: options.threeDSLatencyMs }),
     ...(options.engineOptions !== undefined && { engineOptions: options.engineOptions }),
+    ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
   });
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const server = createServer(
