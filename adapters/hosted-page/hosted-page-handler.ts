@@ -7,6 +7,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
 import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import { normalizeBasePath } from '../http/base-path.js';
+import { millisecondsOption } from '../http/milliseconds-option.js';
 import { profileNameOf, STORE_TIMEOUT_MS } from '../http/store-deadline.js';
 import { formatAmount } from './amount-format.js';
 import { assetResponse } from './assets.js';
@@ -123,12 +124,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   });
   const testMode = options.testCards !== undefined && options.testCards.length > 0;
   const settleTimeoutMs = options.settleTimeoutMs ?? 15_000;
-  const storeTimeoutMs = options.storeTimeoutMs ?? STORE_TIMEOUT_MS;
-  if (!Number.isSafeInteger(storeTimeoutMs) || storeTimeoutMs < 1) {
-    throw new RangeError(
-      `storeTimeoutMs needs a whole number of milliseconds of at least 1 (got ${String(options.storeTimeoutMs)})`,
-    );
-  }
+  const storeTimeoutMs = millisecondsOption('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS);
   const now = () => options.clock.now();
 
   const log = (paymentId: string | undefined, outcome: string, started: number) =>

@@ -13,6 +13,7 @@ import { DEFAULT_PROBLEM_TYPE_BASE, problem, problemAnswer, type Problem } from 
 import type { HttpDeps, RouteHandler } from './route-context.js';
 import { createRouter, pathSegments } from './router.js';
 import { ROUTES } from './routes/route-table.js';
+import { millisecondsOption } from './milliseconds-option.js';
 import { STORE_TIMEOUT_MS } from './store-deadline.js';
 
 /** The ports and settings of the v1 API. */
@@ -71,27 +72,18 @@ export function apiPath(target: string, basePath: string): string | null {
   return path === '/v1' || path.startsWith('/v1/') ? path : null;
 }
 
-/** A limit in milliseconds: `fallback` when not given; a `RangeError` unless a safe integer of at least 1. */
-function millisecondsOf(name: string, given: number | undefined, fallback: number): number {
-  if (given === undefined) return fallback;
-  if (!Number.isSafeInteger(given) || given < 1) {
-    throw new RangeError(`${name} needs a whole number of milliseconds of at least 1 (got ${String(given)})`);
-  }
-  return given;
-}
-
 /**
  * The `Idempotency-Key` limits, checked. The key must outlive the stale limit: once it expires a
  * retry begins afresh with a new payment id, so a key expiring before (or as) its crashed request
  * is presumed dead would let the retry create a second payment where it should take the first over.
  */
 function idempotencyLimits(options: ApiOptions): { readonly ttlMs: number; readonly staleAfterMs: number } {
-  const staleAfterMs = millisecondsOf(
+  const staleAfterMs = millisecondsOption(
     'idempotencyStaleAfterMs',
     options.idempotencyStaleAfterMs,
     IDEMPOTENCY_STALE_AFTER_MS,
   );
-  const ttlMs = millisecondsOf('idempotencyTtlMs', options.idempotencyTtlMs, IDEMPOTENCY_TTL_MS);
+  const ttlMs = millisecondsOption('idempotencyTtlMs', options.idempotencyTtlMs, IDEMPOTENCY_TTL_MS);
   if (ttlMs <= staleAfterMs) {
     const ttl = options.idempotencyTtlMs === undefined ? `the default ${ttlMs}` : String(ttlMs);
     throw new RangeError(
@@ -116,7 +108,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     problemTypeBase: options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE,
     idempotencyTtlMs: limits.ttlMs,
     idempotencyStaleAfterMs: limits.staleAfterMs,
-    storeTimeoutMs: millisecondsOf('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS),
+    storeTimeoutMs: millisecondsOption('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS),
   };
   const router = createRouter<RouteHandler>(ROUTES);
   const answerOf = (value: Problem): HttpAnswer => problemAnswer(value, deps.problemTypeBase);

@@ -123,11 +123,9 @@ function problemResponse(
   if (status === 401) headers['WWW-Authenticate'] = header('WWW-Authenticate', true);
   // An `unavailable` that may have created the payment has no `Retry-After` without an `Idempotency-Key`.
   const mayExist = described.paymentMayExist === true;
-  const retryAfter = codes.filter(
-    (code) => code === 'idempotency_in_progress' || (code === 'unavailable' && !mayExist),
-  );
-  const anyRetryAfter = retryAfter.length > 0 || codes.includes('unavailable');
-  if (anyRetryAfter) headers['Retry-After'] = header('Retry-After', retryAfter.length === codes.length);
+  const retryable = codes.filter((code) => code === 'unavailable' || code === 'idempotency_in_progress');
+  const always = retryable.length === codes.length && !(mayExist && codes.includes('unavailable'));
+  if (retryable.length > 0) headers['Retry-After'] = header('Retry-After', always);
   // Only a 500 is kept for replay besides the success answer (its effects are unknown).
   if (described.idempotent === true && status === 500) {
     headers['Idempotency-Replayed'] = header('Idempotency-Replayed', false);
