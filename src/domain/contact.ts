@@ -62,3 +62,11 @@ export interface BrowserData {
   readonly color_depth: number;
   readonly timezone_offset: number;
 }
+
+/**
+ * The browser data as EMV 3DS takes it: a colour depth of 30, which browsers report for 10 bits
+ * per channel and 3DS does not list, is sent as 24 (decisions.md section 4).
+ */
+export function browserDataForThreeDS(browser: BrowserData): BrowserData {
+  return browser.color_depth === 30 ? { ...browser, color_depth: 24 } : browser;
+}

@@ -10,6 +10,8 @@ export type RedirectUrlProblem =
 // Spaces and control characters: the WHATWG parser would silently strip or encode them.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
+// `scheme:` then two slashes, either way round (browsers read a backslash as a slash in http(s) URLs).
+const SCHEME_AND_AUTHORITY = /^https?:[\\/]{2}/i;
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 function isLoopbackHost(hostname: string): boolean {
@@ -48,6 +50,10 @@ export function redirectUrlProblem(value: string): RedirectUrlProblem | null {
   } else if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) {
     return 'insecure';
   }
+  // `https:shop.example` and `https:/shop.example` parse here as `https://shop.example/`, but a
+  // browser resolves them against the page that redirects (the hosted page's own host): only
+  // `scheme://host` means the same wherever it is followed.
+  if (!SCHEME_AND_AUTHORITY.test(value)) return 'not_absolute';
   // The cardholder is sent back with the URL as a `Location` header holds it: percent-encoded,
   // up to 12 characters for one emoji. The limit holds for that form too, or the redirect after
   // the payment could be too large for an HTTP client or a proxy to read.

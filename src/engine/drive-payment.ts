@@ -1,5 +1,6 @@
 import { err, ok } from 'neverthrow';
 import type { CardData, CardProfile, Fees } from '../domain/card.js';
+import { browserDataForThreeDS } from '../domain/contact.js';
 import type { AuthorizationRecord } from '../domain/payment-record.js';
 import type { ThreeDSOutcome } from '../domain/three-ds.js';
 import type { PaymentMachineAction } from '../machine/payment-machine.js';
@@ -113,7 +114,7 @@ async function authenticate(ctx: EngineContext, working: WorkingPayment, card: C
   if (card === null || card === 'vault' || record.browser === null) {
     return send(ctx, working, (at) => ({ type: 'authentication.error', at }));
   }
-  const browser = record.browser;
+  const browser = browserDataForThreeDS(record.browser);
   const answer = await awaitPort(
     () =>
       ctx.ports.threeDS.authenticate({

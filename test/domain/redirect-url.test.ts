@@ -29,6 +29,10 @@ describe('redirectUrlProblem', () => {
     ['//shop.example/return', 'not_absolute'],
     ['', 'not_absolute'],
     ['https://', 'not_absolute'],
+    // A browser resolves these against the page that redirects, not as the host they seem to name.
+    ['https:shop.example/return', 'not_absolute'],
+    ['https:/shop.example/return', 'not_absolute'],
+    ['http:localhost/return', 'not_absolute'],
     ['https://shop.example/a b', 'invalid_characters'],
     [' https://shop.example/', 'invalid_characters'],
     ['https://shop.example/\n', 'invalid_characters'],
