@@ -229,11 +229,16 @@ async function settle(ctx: EngineContext, working: WorkingPayment): Outcome<void
   return done;
 }
 
-/** A challenge sits between 3DS and authorization: the card waits in the vault until the deadline. */
+/**
+ * A challenge sits between 3DS and authorization: the card waits in the vault until the deadline,
+ * and `cardGraceMs` longer. A challenge completed just before the deadline takes the card only
+ * once its intent commit is stored, which may end after the deadline; the vault dropped the card
+ * at the deadline, and the payment failed (`processing_error`) though the cardholder was in time.
+ */
 async function keepCardForChallenge(ctx: EngineContext, working: WorkingPayment, card: CardData): Promise<void> {
   const { record } = working;
   if (record.state !== 'awaiting_challenge' || record.expiresAt === null) return;
-  const expiresAt = record.expiresAt;
+  const expiresAt = record.expiresAt + ctx.options.cardGraceMs;
   const kept = await awaitPort(() => ctx.ports.cardVault.put(record.id, card, expiresAt), {
     ...traced(ctx, 'cardVault.put', { paymentId: record.id }),
     timeoutMs: ctx.options.storageTimeoutMs,

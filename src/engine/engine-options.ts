@@ -85,6 +85,13 @@ export interface ResolvedEngineOptions {
    * the renewal, the longest inquiry, then the write and the load that confirms a failed one.
    */
   readonly claimHoldMs: number;
+  /**
+   * How long past a challenge's deadline the card waits in the vault: the longest the intent
+   * commit of a challenge completed just before the deadline (and the load that confirms a failed
+   * one) may take, so that its authorization still finds the card. The sweeper's expiry, or the
+   * command that moves the payment on, takes it out before that.
+   */
+  readonly cardGraceMs: number;
 }
 
 /**
@@ -100,6 +107,16 @@ export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEng
       `deliveryRetry needs whole milliseconds with 1 <= firstDelayMs <= maxDelayMs <= ${MAX_DELAY_MS} ` +
         `(got ${first} and ${max})`,
     );
+  }
+  for (const [name, value] of [
+    ['batchSize', resolved.batchSize],
+    ['batchesPerTick', resolved.batchesPerTick],
+    ['sweepConcurrency', resolved.sweepConcurrency],
+  ] as const) {
+    // 0 or NaN made every sweep and delivery find nothing: no payment ever expired or was reconciled.
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(`${name} needs a whole number of at least 1 (got ${String(value)})`);
+    }
   }
   const staleAfter = options.authorizationStaleAfterMs ?? DEFAULT_PAYMENT_MACHINE_OPTIONS.authorizationStaleAfterMs;
   const worstCase = (resolved.retries + 1) * resolved.storageTimeoutMs + resolved.acquirerTimeoutMs;
@@ -122,7 +139,7 @@ export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEng
 /** The longest a batch's leases must last, from the time-outs and retries (`ResolvedEngineOptions`). */
 function leaseTimes(
   options: Pick<ResolvedEngineOptions, 'acquirerTimeoutMs' | 'storageTimeoutMs' | 'eventSinkTimeoutMs' | 'retries'>,
-): Pick<ResolvedEngineOptions, 'outboxHoldNeededMs' | 'outboxHoldMs' | 'claimHoldMs'> {
+): Pick<ResolvedEngineOptions, 'outboxHoldNeededMs' | 'outboxHoldMs' | 'claimHoldMs' | 'cardGraceMs'> {
   const { retries } = options;
   const storage = longestCallMs({ timeoutMs: options.storageTimeoutMs, retries }) + LAG_MS;
   const publish =
@@ -133,6 +150,7 @@ function leaseTimes(
     outboxHoldNeededMs,
     outboxHoldMs: Math.ceil(outboxHoldNeededMs + storage),
     claimHoldMs: Math.ceil(storage + inquiry + 2 * storage),
+    cardGraceMs: Math.ceil(2 * storage),
   };
 }
 

@@ -69,7 +69,21 @@ function reconcile(
       timeoutMs: ctx.options.acquirerTimeoutMs,
       retries: ctx.options.retries,
       retryTimeouts: true,
-    }).pipe(Effect.catchAll(() => Effect.succeed<InquiryOutcome>({ kind: 'unknown', detail: 'inquiry failed' })));
+    }).pipe(
+      Effect.catchAll(() => Effect.succeed<InquiryOutcome>({ kind: 'unknown', detail: 'inquiry failed' })),
+      // An adapter that throws or rejects for this payment is a failed inquiry too: the payment is
+      // asked again later, with back-off. Left as it was stored, it stayed due and headed every
+      // batch, and once `batchSize` such payments had gathered no other inquiry was ever made.
+      Effect.catchAllDefect((defect) =>
+        Effect.sync((): InquiryOutcome => {
+          ctx.logger.error(
+            { paymentId: record.id, cause: describeDefect(defect) },
+            'acquirer inquiry threw; the payment is asked again later',
+          );
+          return { kind: 'unknown', detail: 'inquiry threw' };
+        }),
+      ),
+    );
     const working = newWorkingPayment(record, true);
     if (outcome.kind === 'approved') {
       patch(working, {
@@ -141,7 +155,9 @@ export function sweepBatch(
               }),
         ),
         // An adapter that throws for one payment is that payment's error: the others of the
-        // batch, and later batches, go on (it would otherwise head every batch, every tick).
+        // batch, and later batches, go on (it would otherwise fail every batch it heads). A
+        // storage write that keeps throwing leaves the payment due, ahead of later ones; an
+        // acquirer inquiry that throws does not (`reconcile` backs it off).
         Effect.catchAllDefect((defect) =>
           Effect.sync((): Handled => {
             ctx.logger.error(

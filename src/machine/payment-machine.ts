@@ -71,13 +71,53 @@ export type PaymentMachineAction =
 
 const at = (event: PaymentMachineEvent): number => event.at;
 
+/** A duration of the policy: a finite number of milliseconds, at least 0. */
+function milliseconds(name: string, value: number): number {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  throw new RangeError(`${name} needs a finite number of milliseconds of at least 0 (got ${String(value)})`);
+}
+
+/**
+ * The policy: each option given, else its default. An option present but `undefined` (a caller
+ * without `exactOptionalPropertyTypes`, or one that passes on a setting it does not have) takes
+ * the default too: spread over the defaults it made every deadline `NaN`, and a payment with a
+ * `NaN` deadline never expires. A `RangeError` for a duration that is not a finite number from 0,
+ * or a count of inquiries that is not a whole number from 1.
+ */
+function resolvePolicy(options: PaymentMachineOptions): ResolvedPaymentMachineOptions {
+  const defaults = DEFAULT_PAYMENT_MACHINE_OPTIONS;
+  const notFoundIsFinalAfterInquiries = options.notFoundIsFinalAfterInquiries ?? defaults.notFoundIsFinalAfterInquiries;
+  if (!Number.isSafeInteger(notFoundIsFinalAfterInquiries) || notFoundIsFinalAfterInquiries < 1) {
+    throw new RangeError(
+      `notFoundIsFinalAfterInquiries needs a whole number of at least 1 (got ${String(notFoundIsFinalAfterInquiries)})`,
+    );
+  }
+  return {
+    hostedPageTimeoutMs: milliseconds(
+      'hostedPageTimeoutMs',
+      options.hostedPageTimeoutMs ?? defaults.hostedPageTimeoutMs,
+    ),
+    challengeTimeoutMs: milliseconds('challengeTimeoutMs', options.challengeTimeoutMs ?? defaults.challengeTimeoutMs),
+    authorizeWhenAuthenticationUnavailable:
+      options.authorizeWhenAuthenticationUnavailable ?? defaults.authorizeWhenAuthenticationUnavailable,
+    authorizationStaleAfterMs: milliseconds(
+      'authorizationStaleAfterMs',
+      options.authorizationStaleAfterMs ?? defaults.authorizationStaleAfterMs,
+    ),
+    inquiryDelaysMs: (options.inquiryDelaysMs ?? defaults.inquiryDelaysMs).map((delay) =>
+      milliseconds('inquiryDelaysMs', delay),
+    ),
+    notFoundIsFinalAfterInquiries,
+  };
+}
+
 /**
  * Builds the payment lifecycle machine. It is never run as a live actor by the engine: the
  * engine steps it with XState's pure `initialTransition` / `transition`, persists the result,
  * and performs the actions it returns.
  */
 export function createPaymentMachine(options: PaymentMachineOptions = {}) {
-  const policy: ResolvedPaymentMachineOptions = { ...DEFAULT_PAYMENT_MACHINE_OPTIONS, ...options };
+  const policy = resolvePolicy(options);
 
   return setup({
     types: {

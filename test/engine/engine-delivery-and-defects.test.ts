@@ -292,14 +292,42 @@ describe('an adapter that throws for one payment (found by a reviewing helper)',
     };
     h.clock.advance(60_000);
     const report = (await h.engine.sweep())._unsafeUnwrap();
-    expect(report).toMatchObject({ reconciled: 4, errors: 1 });
+    // The throw is a failed inquiry of that payment: asked again later, with back-off.
+    expect(report).toMatchObject({ reconciled: 4, stillUnknown: 1, errors: 0 });
     const states = await Promise.all(
       ids.map(async (id) => (await h.engine.getPaymentRecord(id))._unsafeUnwrap().state),
     );
     expect(states).toEqual(['authorizing', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
-    const logged = h.logs.filter((log) => log.message === 'sweeper could not handle a payment: adapter defect');
+    const logged = h.logs.filter((log) => log.message === 'acquirer inquiry threw; the payment is asked again later');
     expect(logged.map((log) => [log.level, log.fields['paymentId']])).toEqual([['error', poisoned]]);
     expect(JSON.stringify(h.logs)).not.toContain('4242424242424242');
+  });
+
+  it('payments whose inquiry throws, however many, keep no other payment from being reconciled (found by a reviewing helper)', async () => {
+    const h = makeEngineHarness({ batchSize: 2, batchesPerTick: 1, sweepConcurrency: 1 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      h.acquirer.failNextAuthorize('answer_lost');
+      ids.push((await createDirect(h, '4242424242424242')).id);
+      h.clock.advance(1);
+    }
+    // The two oldest, which head every batch of two, make the acquirer adapter throw.
+    const poisoned = new Set(ids.slice(0, 2));
+    const inquire = h.acquirer.inquire.bind(h.acquirer);
+    h.acquirer.inquire = (request) => {
+      if (poisoned.has(request.paymentId)) throw new Error('acquirer adapter bug');
+      return inquire(request);
+    };
+    for (let sweep = 0; sweep < 3; sweep++) {
+      h.clock.advance(60_000);
+      expect((await h.engine.sweep()).isOk()).toBe(true);
+    }
+    const states = await Promise.all(
+      ids.map(async (id) => (await h.engine.getPaymentRecord(id))._unsafeUnwrap().state),
+    );
+    expect(states).toEqual(['authorizing', 'authorizing', 'succeeded']);
+    // Never authorized again: they wait, backed off, for an inquiry that answers.
+    for (const id of ids) expect(h.acquirer.authorizeCalls(id)).toBe(1);
   });
 
   it('a sweep that fails as a whole does not keep the background worker from delivering events', async () => {

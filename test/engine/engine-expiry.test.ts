@@ -190,6 +190,25 @@ describe('challenge deadline', () => {
     expect(h.acquirer.authorizeCalls(payment.id)).toBe(1);
   });
 
+  it('a challenge completed just before the deadline is authorized when storing the intent takes past it (found by a reviewing helper)', async () => {
+    const h = makeEngineHarness({}, 0, {
+      wrapRepository: (repository) => ({
+        ...repository,
+        update: (record, events) => {
+          // The intent commit takes 5 ms: the deadline passes while it is under way.
+          if (record.state === 'authorizing') h.clock.advance(5);
+          return repository.update(record, events);
+        },
+      }),
+    });
+    const payment = await createDirect(h, CHALLENGE_CARD);
+    h.clock.advance(10 * MINUTE - 1);
+    const view = (await h.engine.completeChallenge(await h.challengeAnswer(payment.id, 'authorise')))._unsafeUnwrap();
+    expect(view.state).toBe('succeeded');
+    expect(h.acquirer.authorizeCalls(payment.id)).toBe(1);
+    expect(h.cardVault.size()).toBe(0);
+  });
+
   it('the sweeper expires an abandoned challenge at its deadline', async () => {
     const { h } = harness();
     const payment = await createDirect(h, CHALLENGE_CARD);
@@ -255,5 +274,52 @@ describe('authorizing never expires', () => {
     expect((await h.engine.sweep())._unsafeUnwrap().reconciled).toBe(1);
     expect((await stored(h, payment.id)).state).toBe('succeeded');
     expect(h.acquirer.authorizeCalls(payment.id)).toBe(1);
+  });
+});
+
+describe('settings that would keep payments from ever expiring (found by a reviewing helper)', () => {
+  /** Options as a host without `exactOptionalPropertyTypes` (or plain JavaScript) may pass them. */
+  const loose = (options: Record<string, unknown>) => options as PaymentEngineOptions;
+
+  it('an option given as undefined keeps its default: the payment still expires at its deadline', async () => {
+    const { h } = harness(
+      loose({ hostedPageTimeoutMs: undefined, challengeTimeoutMs: undefined, authorizationStaleAfterMs: undefined }),
+    );
+    const payment = await createHosted(h);
+    expect((await stored(h, payment.id)).expiresAt).toBe(h.clock.now() + HOUR);
+    h.clock.advance(HOUR);
+    expect((await h.engine.sweep())._unsafeUnwrap().expired).toBe(1);
+    expect((await stored(h, payment.id)).state).toBe('expired');
+  });
+
+  it('refuses deadlines and inquiry delays that are not finite milliseconds from 0', () => {
+    for (const options of [
+      { hostedPageTimeoutMs: Number.NaN },
+      { challengeTimeoutMs: -1 },
+      { hostedPageTimeoutMs: Number.POSITIVE_INFINITY },
+      { inquiryDelaysMs: [10_000, Number.NaN] },
+      { notFoundIsFinalAfterInquiries: 0 },
+      { notFoundIsFinalAfterInquiries: 1.5 },
+    ]) {
+      expect(() => harness(options)).toThrow(RangeError);
+    }
+  });
+
+  it('refuses a batch size, batches per tick or sweep concurrency that is not a whole number from 1', async () => {
+    for (const options of [
+      { batchSize: 0 },
+      { batchSize: Number.NaN },
+      { batchSize: 2.5 },
+      { batchesPerTick: 0 },
+      { sweepConcurrency: 0 },
+      { sweepConcurrency: -1 },
+    ]) {
+      expect(() => harness(options)).toThrow(RangeError);
+    }
+    const { h } = harness({ batchSize: 1, batchesPerTick: 1, sweepConcurrency: 1 });
+    const payment = await createHosted(h);
+    h.clock.advance(HOUR);
+    expect((await h.engine.sweep())._unsafeUnwrap().expired).toBe(1);
+    expect((await stored(h, payment.id)).state).toBe('expired');
   });
 });
