@@ -10,11 +10,12 @@ import type { AuthorizationOutcome } from '../ports/acquirer.js';
 import type { AuthenticationResult } from '../ports/three-ds-provider.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
+import { loadPayment } from './load-payment.js';
 import { done } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { awaitPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
-import { patch, persist, send } from './working-payment.js';
+import { newWorkingPayment, patch, persist, send } from './working-payment.js';
 
 /**
  * Where the card for this command comes from: in hand (just submitted, held in memory for this
@@ -213,13 +214,27 @@ export async function drive(
 /**
  * Stores what the command changed. Once this command has committed an intent, the stored
  * record is the truth if the outcome cannot be stored (still processing); the sweeper's
- * inquiry reconciles it with the acquirer later.
+ * inquiry reconciles it with the acquirer later. An outcome that loses to another writer (the
+ * sweeper reconciled the intent while the acquirer's answer was late) answers the payment as that
+ * writer left it.
  */
 async function settle(ctx: EngineContext, working: WorkingPayment): Outcome<void> {
   if (!working.dirty) return done;
   const stored = working.storedRecord;
   const written = await persist(ctx, working);
   if (written.isOk() || stored === null || working.commits === 0) return written;
+  if (written.error.code === 'conflict') {
+    const current = await loadPayment(ctx, stored.id);
+    if (current.isOk()) {
+      ctx.logger.warn(
+        { paymentId: stored.id, state: current.value.state },
+        'outcome not stored: the payment was changed first (reconciled by the sweeper)',
+      );
+      working.record = newWorkingPayment(current.value, true).record;
+      working.dirty = false;
+      return done;
+    }
+  }
   ctx.logger.error(
     { paymentId: stored.id, code: written.error.code },
     'could not store the outcome; left for reconciliation',
