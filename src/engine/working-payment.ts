@@ -229,9 +229,11 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
   if (written.isErr() && confirmed !== 'stored') {
     // Nothing of this write is known stored, so the inspector hears nothing of its steps. When
     // the confirming read failed too, the write may have landed: the error says so (`outcome`).
+    // So may a write that timed out: it may still be on its way (a statement queued or running
+    // in the database), and land after the read that found nothing.
     working.uninspected = [];
     const failed = toPaymentError('payment storage')(written.error);
-    const unknown = confirmed === 'unknown' && failed.code === 'unavailable';
+    const unknown = (confirmed === 'unknown' || written.error.kind === 'timeout') && failed.code === 'unavailable';
     return err(unknown ? paymentError.unavailable(failed.message, 'unknown') : failed);
   }
   logStateChange(ctx, working, record, isNew);
@@ -273,8 +275,9 @@ function logStateChange(ctx: EngineContext, working: WorkingPayment, record: Pay
  * After a failed write: whether it happened after all. A time-out or a lost connection leaves the
  * outcome unknown (the commit may have landed), and a retry of a write that did land fails as a
  * conflict with itself. Reading the payment back tells: this write's `writeId` at its version
- * means it is `stored`, anything else that it is not. A read that fails too leaves it `unknown`:
- * the write counts as failed, but it may have landed.
+ * means it is `stored`, anything else that it is not yet. A read that fails too leaves it
+ * `unknown`: the write counts as failed, but it may have landed (as may a timed-out write read
+ * back as absent: `persist` says so).
  */
 async function wroteAfterAll(ctx: EngineContext, record: PaymentRecord): Promise<'stored' | 'not_stored' | 'unknown'> {
   const stored = await awaitPort(() => ctx.ports.repository.load(record.id), {

@@ -417,12 +417,39 @@ describe('storage faults', () => {
     expect(h.acquirer.authorizations()).toEqual([]);
   });
 
-  it('an intent commit that does not answer in time: unavailable and the acquirer is never called', async () => {
+  it('an intent commit that does not answer in time: unavailable with an unknown outcome, the acquirer never called', async () => {
     const h = makeEngineHarness({ timeouts: { storageMs: 30 } });
     h.repository.insert = () => new Promise(() => undefined);
     const error = (await createDirect(h, VISA))._unsafeUnwrapErr();
     expect(error.code).toBe('unavailable');
+    // It may still land: the database may only be slow.
+    expect(error.outcome).toBe('unknown');
     expect(h.acquirer.authorizations()).toEqual([]);
+  });
+
+  it('an intent commit that lands after its time-out and after the read that found nothing: the outcome was unknown, and the payment is failed by inquiry', async () => {
+    const h = makeEngineHarness({ timeouts: { storageMs: 30 } });
+    const insert = h.repository.insert.bind(h.repository);
+    let landed!: Promise<unknown>;
+    h.repository.insert = (record, events) => {
+      landed = new Promise((resolve) => setTimeout(resolve, 150)).then(() => insert(record, events));
+      return landed as ReturnType<typeof insert>;
+    };
+    const error = (await createDirect(h, VISA))._unsafeUnwrapErr();
+    expect(error).toMatchObject({ code: 'unavailable', outcome: 'unknown' });
+    expect(h.repository.size()).toBe(0);
+    await landed;
+    const [record] = h.repository.snapshot();
+    expect(record).toMatchObject({ state: 'authorizing', authorizationStatus: 'requested', authorization: null });
+    expect(h.acquirer.authorizations()).toEqual([]);
+    // The acquirer never saw it: the inquiries find nothing, and the third is believed.
+    for (const wait of [2 * MINUTE, 10 * SECOND, 30 * SECOND, 2 * MINUTE]) {
+      h.clock.advance(wait);
+      (await h.engine.sweep())._unsafeUnwrap();
+    }
+    const after = (await h.engine.getPayment({ paymentId: record?.id ?? '', profileId: PROFILE }))._unsafeUnwrap();
+    expect(after).toMatchObject({ state: 'failed', failure_reason: 'processing_error' });
+    expect(h.acquirer.authorizeCalls(record?.id ?? '')).toBe(0);
   });
 
   it('the outcome update fails after the intent commit: processing now, reconciled by inquiry later', async () => {
