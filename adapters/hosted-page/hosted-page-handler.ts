@@ -69,6 +69,11 @@ export type HostedPageHandler = (request: Request) => Promise<Response | undefin
 
 const SEGMENT = /^[^/]+$/;
 const IN_FLIGHT: ReadonlySet<PaymentRecord['state']> = new Set(['authenticating', 'authorizing']);
+/**
+ * A payment id from the path as a log line may show it: as it is when it cannot hold a card number
+ * (a client can put anything in a path), else `[redacted]`; as the engine logs the ids it is sent.
+ */
+const loggableId = (id: string): string => (id.length <= 64 && !containsCardNumber(id) ? id : '[redacted]');
 /** A name to put back into the form: empty when it holds a card number. */
 const refill = (name: string): string => (containsCardNumber(name) ? '' : name);
 
@@ -257,7 +262,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     const started = now();
     const form = await readFormBody(request);
     if (form.isErr()) {
-      log(paymentId, form.error, started);
+      log(loggableId(paymentId), form.error, started);
       return form.error === 'too_large'
         ? simpleProblem(request, 413, 'Form too large', 'The form could not be read. Go back and try again.', 'assets/')
         : simpleProblem(
@@ -403,7 +408,10 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     } catch (error) {
       logger.error(
         // Only the kind and a digit-masked message: nothing that could carry card data.
-        { paymentId, error: error instanceof Error ? `${error.name}: ${maskDigits(error.message)}` : typeof error },
+        {
+          paymentId: loggableId(paymentId),
+          error: error instanceof Error ? `${maskDigits(error.name)}: ${maskDigits(error.message)}` : typeof error,
+        },
         'hosted page: unexpected error',
       );
       return simpleProblem(

@@ -2,22 +2,41 @@
 export const REDACTED = '[redacted]';
 
 /** Keys whose values are never logged, compared lower case without `_` and `-`. */
-const SENSITIVE_KEYS: ReadonlySet<string> = new Set(['number', 'cardnumber', 'pan', 'cvc', 'cvc2', 'cvv', 'cvv2']);
+const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
+  'number',
+  'cardnumber',
+  'pan',
+  'primaryaccountnumber',
+  'cvc',
+  'cvc2',
+  'cvv',
+  'cvv2',
+  'csc',
+  'securitycode',
+  'cardsecuritycode',
+]);
 
 /**
- * 12 to 19 digits, optionally grouped by single spaces or dashes ("4242 4242 4242 4242"), not
- * glued to letters or digits on either side: a possible card number. An unbroken run of more
- * than 19 digits (such as the digits of a hex id) is left alone.
+ * 12 to 19 digits of any script (full-width ones too), optionally grouped by up to three of the
+ * separators people put inside a card number (spaces, dashes of any kind, dots, slashes,
+ * underscores, commas, asterisks, bullets, bars, hashes, semicolons, colons, plus signs:
+ * "4242 4242 4242 4242", "4242.4242.4242.4242", "4242 / 4242 / …"), not glued to letters or digits
+ * on either side: a possible card number. An unbroken run of more than 19 digits (such as the
+ * digits of a hex id) is left alone.
  */
-const CARD_NUMBER_LIKE = /(?<![0-9A-Za-z])\d(?:[ -]?\d){11,18}(?![0-9A-Za-z])/g;
+const CARD_NUMBER_LIKE =
+  /(?<![\p{L}\p{Nd}])\p{Nd}(?:[\s\p{Pd}\u2212./_,*\u2022\u00b7|#;:+]{0,3}\p{Nd}){11,18}(?![\p{L}\p{Nd}])/gu;
 
 export function isSensitiveKey(key: string): boolean {
   return SENSITIVE_KEYS.has(key.toLowerCase().replace(/[-_]/g, ''));
 }
 
 /** Replaces everything that looks like a card number in `text`. */
+/** An IPv4 address (12 digits at most, never in groups of four): what a dotted run may also be. */
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
 export function redactCardNumbers(text: string): string {
-  return text.replace(CARD_NUMBER_LIKE, REDACTED);
+  return text.replace(CARD_NUMBER_LIKE, (run) => (IPV4.test(run) ? run : REDACTED));
 }
 
 const MAX_DEPTH = 8;

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { isIpAddress } from './ip-address.js';
 import { stringRules } from './string-rules.js';
-import { atMostCharacters, isWellFormedText, NOT_UNICODE } from './text.js';
+import { atMostCharacters, isWellFormedText, NO_CARD_NUMBER, NOT_UNICODE } from './text.js';
 
 /** Colour depths EMV 3DS accepts, plus 30, which browsers report and which is sent on as 24. */
 export const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 30, 32, 48] as const;
 
 const HEADER_MAX = 2048;
 
-// RFC 5646 language tag, simplified: language(-extlang)? (-script)? (-region)? (-variant)* (-extension)* (-privateuse)?,
+// RFC 5646 language tag (the `language` rule), simplified: language(-extlang)? (-script)? (-region)? (-variant)* (-extension)* (-privateuse)?,
 // or a private-use tag alone. Case-insensitive.
-const BCP47 =
+export const BCP47 =
   /^(?:(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|\d{3}))?(?:-(?:[a-z\d]{5,8}|\d[a-z\d]{3}))*(?:-[a-wyz\d](?:-[a-z\d]{2,8})+)*(?:-x(?:-[a-z\d]{1,8})+)?|x(?:-[a-z\d]{1,8})+)$/i;
 
 // Header values hold no control characters but horizontal tab (RFC 9110 field-value).
@@ -50,10 +50,14 @@ export const browserDataSchema = z.strictObject({
   accept: header(1),
   accept_encoding: header(0),
   accept_language: header(0),
-  language: z
-    .string()
-    .max(35, 'Must be a BCP 47 language tag of at most 35 characters')
-    .regex(BCP47, 'Must be a BCP 47 language tag such as `en-US`'),
+  language: z.string().check(
+    stringRules([
+      { max: 35, message: 'Must be a BCP 47 language tag of at most 35 characters' },
+      { pattern: BCP47, message: 'Must be a BCP 47 language tag such as `en-US`' },
+      // Private-use subtags may hold digits: "x-42424242-42424242" is a card number, and is stored.
+      NO_CARD_NUMBER,
+    ]),
+  ),
   screen_width: screenSize,
   screen_height: screenSize,
   java_enabled: z.boolean(),

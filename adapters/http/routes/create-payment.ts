@@ -1,5 +1,7 @@
 import { err, ok } from 'neverthrow';
+import { containsCardNumber } from '../../../src/domain/card-number.js';
 import type { Payment } from '../../../src/domain/payment.js';
+import { CARD_NUMBER_IN_TEXT } from '../../../src/schemas/text.js';
 import { paymentUnder } from '../base-path.js';
 import {
   isIdentityEncoding,
@@ -38,6 +40,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
   if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
   const key = idempotencyKeyOf(request.header('idempotency-key'));
   if (key.isErr()) return err(key.error);
+  if (key.value !== null && containsCardNumber(key.value)) return err(cardNumberInKey());
 
   const bytes = await request.readBody(MAX_BODY_BYTES);
   if (bytes.isErr()) {
@@ -76,6 +79,16 @@ export const createPaymentRoute: RouteHandler = async (context) => {
     ),
   );
 };
+
+/**
+ * The 400 of an `Idempotency-Key` that holds a card number: the key is stored, for 24 hours, and
+ * a card number is never stored (as free text with one is refused, not stored).
+ */
+function cardNumberInKey() {
+  return problem('validation_failed', 'The Idempotency-Key header is invalid', {
+    errors: [{ path: 'Idempotency-Key', message: CARD_NUMBER_IN_TEXT }],
+  });
+}
 
 /**
  * Creates the payment, under the id reserved with the `Idempotency-Key` when there is one. When
