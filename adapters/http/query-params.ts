@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { ValidationIssue } from '../../src/errors/payment-error.js';
+import { summarizeIssues, type ValidationIssue } from '../../src/errors/payment-error.js';
 import { finalizeIssues, type RawIssue } from '../../src/schemas/validation-issues.js';
 import { problem, type Problem } from './problem-details.js';
 
@@ -23,9 +23,7 @@ export function readQuery(url: URL, allowed: readonly string[]): Result<Readonly
 }
 
 export function validationProblem(errors: readonly ValidationIssue[]): Problem {
-  const detail =
-    errors.length === 1 ? `${errors[0]?.path}: ${errors[0]?.message}` : `${errors.length} fields are invalid`;
-  return problem('validation_failed', detail, { errors });
+  return problem('validation_failed', summarizeIssues(errors), { errors });
 }
 
 /** `limit` of the list: an integer 1..100 written in plain decimal; absent means the default. */

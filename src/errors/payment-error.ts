@@ -38,10 +38,20 @@ export type PaymentError =
 
 export type PaymentErrorCode = PaymentError['code'];
 
+/**
+ * One line for a list of validation issues: the issue itself when there is one (`amount: Must be
+ * …`, or the message alone for the request as a whole, whose path is empty), else how many.
+ */
+export function summarizeIssues(errors: readonly ValidationIssue[]): string {
+  const [only] = errors;
+  if (errors.length !== 1 || only === undefined) return `${errors.length} fields are invalid`;
+  return only.path === '' ? only.message : `${only.path}: ${only.message}`;
+}
+
 export const paymentError = {
   validation: (errors: readonly ValidationIssue[]): PaymentError => ({
     code: 'validation_failed',
-    message: errors.length === 1 ? `${errors[0]?.path}: ${errors[0]?.message}` : `${errors.length} fields are invalid`,
+    message: summarizeIssues(errors),
     errors,
     retryable: false,
   }),

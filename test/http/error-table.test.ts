@@ -50,6 +50,24 @@ describe.each(SERVER_KINDS)('error table (decisions.md section 5) served by %s',
       ]);
     });
 
+    it('validation_failed for a body that is JSON but not an object, its detail the issue alone', async () => {
+      for (const [body, received] of [
+        ['null', 'null'],
+        ['5', 'number'],
+        ['[]', 'array'],
+        ['"x"', 'string'],
+      ] as const) {
+        const answer = await post(payments, TOKENS.alphaCompliant, body);
+        // express.json() (strict) refuses a top level that is not an object or array itself.
+        if (hostParsesJson && received !== 'array') {
+          expectProblem(answer, 400, 'invalid_json');
+          continue;
+        }
+        expectProblem(answer, 400, 'validation_failed');
+        expect(answer.json.detail).toBe(`Expected an object (received ${received})`);
+      }
+    });
+
     it('validation_failed for a list limit outside 1..100 and for an unknown query parameter', async () => {
       for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=1&limit=2', 'after=nope', 'colour=red']) {
         expectProblem(await get(`${payments}?${query}`, TOKENS.alphaCompliant), 400, 'validation_failed');
