@@ -91,7 +91,7 @@ function curl(url: string, token: string, body: string, key: string): string {
     `curl -sS -X POST ${url}`,
     `  -H 'Authorization: Bearer ${token}'`,
     `  -H 'Content-Type: application/json'`,
-    `  -H 'Idempotency-Key: ${key}'`,
+    `  -H "Idempotency-Key: ${key}"`,
     `  -d '${body}'`,
   ].join(' \\\n');
 }
@@ -116,21 +116,25 @@ function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfi
     const profile = config.partners[0]?.profiles[0]?.id;
     if (profile !== undefined && hosted !== undefined) {
       const url = `${server.url}/v1/profiles/${profile}/payments`;
+      // A new key each time a command is pasted (the shell runs `date`): pasting it again makes a
+      // new payment, as a newcomer expects; the same key sent twice replays the first answer.
       lines.push('', 'Create a hosted payment (open next.redirect in a browser):');
-      lines.push(curl(url, hosted.token, exampleBody(false), `demo-hosted-${Date.now()}`));
+      lines.push(curl(url, hosted.token, exampleBody(false), 'demo-hosted-$(date +%s%N)'));
       if (compliant !== undefined) {
         lines.push('', 'Create a direct payment with test card 4242 4242 4242 4242:');
-        lines.push(curl(url, compliant.token, exampleBody(true), `demo-direct-${Date.now()}`));
+        lines.push(curl(url, compliant.token, exampleBody(true), 'demo-direct-$(date +%s%N)'));
       }
       lines.push(
         '',
-        'Read a payment back through its self link (or /v1/profiles/<profile_id>/payments/<id>):',
-        `curl -sS ${server.url}<_links.self.href> -H 'Authorization: Bearer ${hosted.token}'`,
+        'Read a payment back (put the "id" of an answer above in place of PAYMENT_ID; its',
+        '_links.self.href, under /v1/partners/…, answers the same):',
+        `curl -sS ${url}/PAYMENT_ID -H 'Authorization: Bearer ${hosted.token}'`,
         '',
         `List: curl -sS '${url}?limit=5' -H 'Authorization: Bearer ${hosted.token}'`,
       );
     }
   }
+  lines.push('', `API reference: ${server.url}/docs (OpenAPI document: ${server.url}/openapi.json)`);
   lines.push('', 'Press Ctrl+C to stop.', '');
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -227,12 +231,27 @@ async function demo(args: readonly string[]): Promise<void> {
       .close()
       .then(closeStorage)
       .then(
-        () => process.exit(0),
+        () => {
+          logger.info({}, 'stopped');
+          process.exit(0);
+        },
         () => process.exit(1),
       );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // `npm run demo` starts this under a shell, and a supervisor's SIGTERM to npm (`docker stop`,
+  // `kill $!` in a script) reaches only that shell, which dies without passing it on: once the
+  // shell npm started is gone, stop as on SIGTERM rather than run on as an orphan.
+  if (process.env['npm_lifecycle_event'] === 'demo') {
+    const shell = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid === shell) return;
+      clearInterval(watch);
+      stop('parent exited');
+    }, 250);
+    watch.unref();
+  }
 }
 
 // A closed pipe (`paystate demo | head -1`, a `tee` stopped by Ctrl+C) must not crash the

@@ -14,7 +14,18 @@ const LISTED_CARDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The browser pages of the sandbox, outside `/v1`: the hosted payment page
+ * `/` sends a browser to the API reference: the sandbox prints its base URL, and a newcomer opens
+ * it. Anything else is left to the other pages.
+ */
+function rootToReference(request: Request): Response | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  if (new URL(request.url).pathname !== '/') return undefined;
+  return new Response(null, { status: 302, headers: { location: '/docs', 'cache-control': 'no-store' } });
+}
+
+/**
+ * The browser pages of the sandbox, outside `/v1`: `/` (a redirect to the API reference at
+ * `/docs`), the hosted payment page
  * (`/pay/{payment_id}?token=…`, in test mode, listing a few test cards) and the simulated
  * issuer's challenge page (`/sandbox/issuer/challenge/{payment_id}/{transaction_id}`). The
  * client's IP comes from the header the sandbox's node listener stamps (`stampClientIp`).
@@ -32,5 +43,5 @@ export function createSandboxPages(app: SandboxApp<SandboxStorage>): PagesHandle
     testCards: Object.entries(LISTED_CARDS).map(([number, label]) => ({ number, label })),
   });
   const issuer = createIssuerPageHandler(app, { csrfSecret });
-  return async (request) => (await hosted(request)) ?? (await issuer(request));
+  return async (request) => rootToReference(request) ?? (await hosted(request)) ?? (await issuer(request));
 }

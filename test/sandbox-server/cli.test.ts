@@ -70,25 +70,59 @@ describe('paystate demo', () => {
     });
     const directPayment = JSON.parse((await run('bash', ['-c', direct ?? ''])).stdout);
     expect(directPayment).toMatchObject({ state: 'succeeded', creditcard: { card: { last4: '4242' } } });
-    // The same command again is an idempotent retry.
-    expect(JSON.parse((await run('bash', ['-c', direct ?? ''])).stdout).id).toBe(directPayment.id);
+    // Pasted again, a command makes a new payment: each paste sends a new Idempotency-Key.
+    expect(JSON.parse((await run('bash', ['-c', direct ?? ''])).stdout).id).not.toBe(directPayment.id);
 
-    const readBack = /^curl -sS (\S+)<_links\.self\.href> (.*)$/m.exec(out.stdout());
+    // The read-back command, pasted as printed, is a command (not a shell redirection) that
+    // answers a problem; with the id put in, the payment; the self link answers the same.
+    const readBack = /^curl -sS (\S+)\/PAYMENT_ID (.*)$/m.exec(out.stdout());
     expect(readBack).not.toBeNull();
-    const read = await run('bash', [
-      '-c',
-      `curl -sS ${readBack?.[1]}${hostedPayment._links.self.href} ${readBack?.[2]}`,
-    ]);
-    expect(JSON.parse(read.stdout).id).toBe(hostedPayment.id);
+    const unedited = JSON.parse((await run('bash', ['-c', readBack?.[0] ?? ''])).stdout);
+    expect(unedited.status).toBe(404);
+    const read = await run('bash', ['-c', `curl -sS ${readBack?.[1]}/${hostedPayment.id} ${readBack?.[2]}`]);
+    expect(JSON.parse(read.stdout)).toEqual(hostedPayment);
+    const self = await run('bash', ['-c', `curl -sS ${url}${hostedPayment._links.self.href} ${readBack?.[2]}`]);
+    expect(JSON.parse(self.stdout)).toEqual(hostedPayment);
+
+    // The base URL it prints leads a browser to the API reference it names.
+    expect(out.stdout()).toContain(`API reference: ${url}/docs`);
+    const root = await fetch(`${url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/docs']);
+    expect((await fetch(`${url}/`)).headers.get('content-type')).toMatch(/^text\/html/);
 
     await out.waitFor('http request');
     child.kill('SIGTERM');
     expect(await out.exited).toBe(0);
     expect(out.stdout()).toContain('shutting down');
+    expect(out.stdout()).toMatch(/shutting down[\s\S]*stopped/);
     // The banner shows the public test card; the logs after it never contain card data.
     const logs = out.stdout().split('Press Ctrl+C to stop.')[1] ?? '';
     expect(logs).toContain('http request');
     expect(logs).not.toContain('4242424242424242');
+  });
+
+  it('run by `npm run demo`, stops when npm is sent SIGTERM (the shell between them does not pass it on)', async () => {
+    const npm = spawn('npm', ['run', '--silent', 'demo', '--', '--port', '0'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = npm;
+    const out = output(npm);
+    await out.waitFor('Press Ctrl+C to stop.');
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out.stdout())?.[1] ?? '';
+    expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
+    npm.kill('SIGTERM');
+    await out.exited;
+    // The server under the shell stops too: its port refuses connections.
+    let answering = true;
+    for (let waited = 0; answering && waited < 10_000; waited += 100) {
+      answering = await fetch(`${url}/openapi.json`).then(
+        () => true,
+        () => false,
+      );
+      if (answering) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(answering).toBe(false);
   });
 
   it('uses --config and does not print its tokens', async () => {
