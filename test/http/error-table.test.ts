@@ -72,6 +72,11 @@ describe.each(SERVER_KINDS)('error table (decisions.md section 5) served by %s',
       for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=1&limit=2', 'after=nope', 'colour=red']) {
         expectProblem(await get(`${payments}?${query}`, TOKENS.alphaCompliant), 400, 'validation_failed');
       }
+      // A malformed cursor is told what a cursor looks like.
+      const cursor = await get(`${payments}?after=payment_nope`, TOKENS.alphaCompliant);
+      expect(cursor.json.detail).toBe(
+        'after: Must be a payment id (payment_ and 32 hex digits), as next_cursor gives it',
+      );
     });
 
     it('validation_failed for an Idempotency-Key of 0 or more than 255 characters', async () => {
