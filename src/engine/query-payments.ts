@@ -50,7 +50,11 @@ export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery)
     return err(paymentError.validation([{ path: 'limit', message: 'Must be an integer from 1 to 100' }]));
   }
   if (query.after !== undefined && !isPaymentId(query.after)) {
-    return err(paymentError.validation([{ path: 'after', message: 'Must be a payment id (payment_ and 32 hex digits), as next_cursor gives it' }]));
+    return err(
+      paymentError.validation([
+        { path: 'after', message: 'Must be a payment id (payment_ and 32 hex digits), as next_cursor gives it' },
+      ]),
+    );
   }
   const listed = await awaitPort(
     () =>
