@@ -66,8 +66,11 @@ export interface UninspectedStep {
 
 /**
  * Starts work on `given`: a new record, or one a repository returned (which may hand out unfrozen
- * objects, as Postgres does). Freezes it all the way down, once, for the whole command; an
- * unfrozen record is copied first, so that the object a repository handed out stays its own.
+ * objects, as Postgres does). Freezes it all the way down, once, for the whole command. An
+ * unfrozen record is copied first, so the record object a repository handed out stays unfrozen;
+ * the copy is shallow, so the objects inside it (contacts, browser data, 3DS and authorization
+ * outcomes) are frozen in place: a repository hands out objects it will not change later (the
+ * Postgres one builds them fresh from each row; the memory one hands out frozen ones).
  */
 export function newWorkingPayment(given: PaymentRecord, stored: boolean): WorkingPayment {
   const record = deepFreeze(Object.isFrozen(given) ? given : copyRecord(given));
