@@ -1,6 +1,7 @@
 import { containsCardNumber } from '../../src/domain/card-number.js';
 import { maskDigits } from '../../src/domain/mask-digits.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import { loggableId } from '../../src/engine/loggable-id.js';
 import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { PaymentError, ValidationIssue } from '../../src/errors/payment-error.js';
 import type { Clock } from '../../src/ports/clock.js';
@@ -69,11 +70,6 @@ export type HostedPageHandler = (request: Request) => Promise<Response | undefin
 
 const SEGMENT = /^[^/]+$/;
 const IN_FLIGHT: ReadonlySet<PaymentRecord['state']> = new Set(['authenticating', 'authorizing']);
-/**
- * A payment id from the path as a log line may show it: as it is when it cannot hold a card number
- * (a client can put anything in a path), else `[redacted]`; as the engine logs the ids it is sent.
- */
-const loggableId = (id: string): string => (id.length <= 64 && !containsCardNumber(id) ? id : '[redacted]');
 /** A name to put back into the form: empty when it holds a card number. */
 const refill = (name: string): string => (containsCardNumber(name) ? '' : name);
 

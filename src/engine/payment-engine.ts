@@ -1,7 +1,6 @@
 import { Cause, Chunk, Deferred, Duration, Effect, Fiber, Option } from 'effect';
 import { ResultAsync, err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
-import { containsCardNumber } from '../domain/card-number.js';
 import { maskDigits } from '../domain/mask-digits.js';
 import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
@@ -21,7 +20,8 @@ import type { PaymentEngineOptions } from './engine-options.js';
 import { resolveEngineOptions } from './engine-options.js';
 import { describeDefect } from './describe-defect.js';
 import { createInspection } from './inspection.js';
-import { isPaymentId, loadPayment } from './load-payment.js';
+import { loadPayment } from './load-payment.js';
+import { loggableId } from './loggable-id.js';
 import { runEffect } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { getPayment, listPayments } from './query-payments.js';
@@ -100,15 +100,6 @@ export interface PaymentEngine {
   startBackgroundWorker(options?: { readonly intervalMs?: number }): BackgroundWorker;
   /** The lifecycle machine this engine steps (for diagrams and inspection). */
   readonly machine: PaymentMachine;
-}
-
-/**
- * An id a client sent (a path segment) as a log line may show it: a well-formed payment id, or a
- * short one that holds no card number, as it is; anything else as `[redacted]`. A client can put
- * anything in a path, a card number included, and ids are logged before they are known to exist.
- */
-function loggableId(id: string): string {
-  return isPaymentId(id) || (id.length <= 64 && !containsCardNumber(id)) ? id : '[redacted]';
 }
 
 const loggableIds = (ids: Readonly<Record<string, string>>): Record<string, string> =>
