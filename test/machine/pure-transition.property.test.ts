@@ -1,29 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import { FAILURE_REASONS } from '../../src/domain/index.js';
-import type { PaymentMachineEvent } from '../../src/machine/index.js';
-import { createPaymentMachine, createPureTransitions, PAYMENT_MACHINE_EVENT_TYPES } from '../../src/machine/index.js';
+import { createPaymentMachine, createPureTransitions } from '../../src/machine/index.js';
 import type { StepResult } from '../../src/machine/step-payment.js';
 import { startPayment, stepPayment } from '../../src/machine/step-payment.js';
+import { machineEvent } from '../support/machine-events.js';
 import { NUM_RUNS } from '../support/property-runs.js';
 
 const machine = createPaymentMachine({ hostedPageTimeoutMs: 5_000, challengeTimeoutMs: 3_000 });
 
-const event: fc.Arbitrary<PaymentMachineEvent> = fc
-  .tuple(
-    fc.constantFrom(...PAYMENT_MACHINE_EVENT_TYPES),
-    fc.integer({ min: 0, max: 20_000 }),
-    fc.constantFrom(...FAILURE_REASONS),
-    fc.constantFrom('approved', 'declined', 'not_found', 'pending'),
-  )
-  .map(([type, at, reason, kind]) => {
-    if (type === 'authorization.declined') return { type, at, reason };
-    if (type === 'inquiry.answered') {
-      return { type, at, outcome: kind === 'declined' ? { kind, reason } : { kind } } as PaymentMachineEvent;
-    }
-    return { type, at } as PaymentMachineEvent;
-  });
+const event = machineEvent;
 
 const view = (actions: ReadonlyArray<{ type: string; params?: unknown }>) =>
   actions.map((a) => ({ type: a.type, params: a.params }));

@@ -1,18 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FAILURE_REASONS } from '../../src/domain/index.js';
-import type {
-  LifecycleState,
-  PaymentMachineContext,
-  PaymentMachineEvent,
-  StepResult,
-} from '../../src/machine/index.js';
-import {
-  createPaymentMachine,
-  PAYMENT_MACHINE_EVENT_TYPES,
-  startPayment,
-  stepPayment,
-} from '../../src/machine/index.js';
+import type { LifecycleState, PaymentMachineContext, StepResult } from '../../src/machine/index.js';
+import { createPaymentMachine, startPayment, stepPayment } from '../../src/machine/index.js';
+import { machineEvent } from '../support/machine-events.js';
 import { NUM_RUNS } from '../support/property-runs.js';
 
 /**
@@ -24,20 +14,7 @@ import { NUM_RUNS } from '../support/property-runs.js';
 
 const machine = createPaymentMachine({ hostedPageTimeoutMs: 5_000, challengeTimeoutMs: 3_000 });
 
-const event: fc.Arbitrary<PaymentMachineEvent> = fc
-  .tuple(
-    fc.constantFrom(...PAYMENT_MACHINE_EVENT_TYPES),
-    fc.integer({ min: 0, max: 20_000 }),
-    fc.constantFrom(...FAILURE_REASONS),
-    fc.constantFrom('approved', 'declined', 'not_found', 'pending'),
-  )
-  .map(([type, at, reason, kind]) => {
-    if (type === 'authorization.declined') return { type, at, reason };
-    if (type === 'inquiry.answered') {
-      return { type, at, outcome: kind === 'declined' ? { kind, reason } : { kind } } as PaymentMachineEvent;
-    }
-    return { type, at } as PaymentMachineEvent;
-  });
+const event = machineEvent;
 
 /** Each context field, changed to another value of its type. */
 const ALTER: Readonly<Record<keyof PaymentMachineContext, (c: PaymentMachineContext) => PaymentMachineContext>> = {
