@@ -19,7 +19,7 @@ import { normalizeClientIp } from './client-ip.js';
 import { createCsrfGuard, CSRF_FIELD } from './csrf.js';
 import { readFormBody } from './form-body.js';
 import type { PaymentSummary } from './page-parts.js';
-import { htmlResponse, seeOther } from './page-response.js';
+import { htmlResponse, methodNotAllowed, seeOther } from './page-response.js';
 import { renderPaymentFormPage, type PaymentFormView, type TestCardHint } from './payment-form-page.js';
 import { secretEqual } from './secret-equal.js';
 import { expiredPage, statePage, type StatusContext } from './state-pages.js';
@@ -396,10 +396,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
         case 'POST':
           return await submit(request, paymentId);
         default:
-          return new Response(null, {
-            status: 405,
-            headers: { allow: 'GET, HEAD, POST', 'cache-control': 'no-store', 'content-length': '0' },
-          });
+          return methodNotAllowed();
       }
     } catch (error) {
       logger.error(

@@ -16,6 +16,17 @@ export function htmlResponse(
 }
 
 /**
+ * `405 Method Not Allowed` for a page path: no body, but the same security headers as a page
+ * (an answer of a card page is never cached, framed or sniffed, whatever its status).
+ */
+export function methodNotAllowed(): Response {
+  return new Response(null, {
+    status: 405,
+    headers: { ...PAGE_HEADERS, allow: 'GET, HEAD, POST', 'content-length': '0' },
+  });
+}
+
+/**
  * `303 See Other` to `location`: the browser follows with a GET, whatever the method was. An
  * absolute URL is sent as the WHATWG parser serializes it (punycode host, percent-encoded path),
  * so a merchant's `https://shop.example/返回` makes a valid header, not a failure after the charge.

@@ -1,4 +1,6 @@
+import { maskDigits } from '../../src/domain/mask-digits.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import { loggableId } from '../../src/engine/loggable-id.js';
 import { formatAmount } from '../hosted-page/amount-format.js';
 import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
 import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
@@ -272,14 +274,31 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     const paymentId = decode(match[1] ?? '');
     const transactionId = decode(match[2] ?? '');
     if (paymentId === undefined || transactionId === undefined) return notFound(request);
-    switch (request.method) {
-      case 'GET':
-      case 'HEAD':
-        return show(request, paymentId, transactionId);
-      case 'POST':
-        return answer(request, paymentId, transactionId);
-      default:
-        return new Response(null, { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-length': '0' } });
+    try {
+      switch (request.method) {
+        case 'GET':
+        case 'HEAD':
+          return await show(request, paymentId, transactionId);
+        case 'POST':
+          return await answer(request, paymentId, transactionId);
+        default:
+          // No body, but the headers of every other answer of this page: never cached, framed or sniffed.
+          return new Response(null, {
+            status: 405,
+            headers: { ...HEADERS, allow: 'GET, HEAD, POST', 'content-length': '0' },
+          });
+      }
+    } catch (error) {
+      // A store that threw (rather than answered with an error): the page's own 503, with its
+      // headers, instead of the API's JSON problem document. Nothing that could carry card data.
+      app.logger.error(
+        {
+          paymentId: loggableId(paymentId),
+          error: error instanceof Error ? `${maskDigits(error.name)}: ${maskDigits(error.message)}` : typeof error,
+        },
+        'sandbox issuer: unexpected error',
+      );
+      return message(request, 503, 'Something went wrong', 'This page is not available right now. Please try again.');
     }
   };
 }
