@@ -29,7 +29,12 @@ export interface NewClient {
   readonly partnerId: string;
   readonly profileIds: readonly string[];
   readonly pciDssCompliant: boolean;
-  /** Default: derived from the token's digest, as the in-memory store does. */
+  /**
+   * Default: derived from the token's digest, as the in-memory store does. An id of your own must
+   * not be given to another client later, of any partner: `Idempotency-Key`s are scoped by the
+   * client's id, so a new client under an old id would meet the old one's keys (a `422` telling
+   * that a key was used, or its answer replayed).
+   */
   readonly id?: string;
 }
 
