@@ -16,6 +16,7 @@ export {
   writeAnswer,
   type NodeListenerOptions,
   type NodeServeOptions,
+  type WriteAnswerOptions,
 } from './node-listener.js';
 export {
   composePages,
@@ -23,9 +24,24 @@ export {
   createOpenApiPages,
   DEFAULT_OPENAPI_SERVERS,
   renderReferencePage,
+  type JsonSchema,
   type OpenApiDocument,
+  type OpenApiExample,
+  type OpenApiHeader,
+  type OpenApiInfo,
+  type OpenApiMediaType,
+  type OpenApiMethod,
+  type OpenApiOperation,
   type OpenApiOptions,
   type OpenApiPagesOptions,
+  type OpenApiParameter,
+  type OpenApiPathItem,
+  type OpenApiReference,
+  type OpenApiRequestBody,
+  type OpenApiResponse,
+  type OpenApiSecurityScheme,
+  type OpenApiServer,
+  type OpenApiTag,
 } from './openapi/index.js';
 export {
   DEFAULT_PROBLEM_TYPE_BASE,
@@ -39,6 +55,6 @@ export {
   type ProblemCode,
   type ProblemDocument,
 } from './problem-details.js';
-export { MAX_BODY_BYTES } from './read-body.js';
+export { MAX_BODY_BYTES, type BodyReadFailure } from './read-body.js';
 export { STORE_TIMEOUT_MS } from './store-deadline.js';
 export type { ProfileResource } from './routes/get-profile.js';

@@ -3,6 +3,7 @@ import type { DomainEvent } from '../../src/domain/domain-event.js';
 import type { EventSink, EventSinkError } from '../../src/ports/event-sink.js';
 import { frozenCopy } from './frozen-copy.js';
 
+/** Options of `createMemoryEventSink`. */
 export interface MemoryEventSinkOptions {
   /** Called for every event; return an error to refuse it (it is then not recorded). */
   readonly failOn?: (event: DomainEvent) => EventSinkError | null | undefined;
@@ -24,6 +25,7 @@ const injectedUnavailable: EventSinkError = {
   retryable: true,
 };
 
+/** An in-memory `EventSink` that records every event it accepts; `failOn` and `injectFailure` make it refuse some. */
 export function createMemoryEventSink(options: MemoryEventSinkOptions = {}): MemoryEventSink {
   let received: DomainEvent[] = [];
   const injected: EventSinkError[] = [];

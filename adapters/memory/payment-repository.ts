@@ -15,6 +15,7 @@ import { createSortedIndex, type IndexKey, type SortedIndex } from './sorted-ind
 /** The name of a `PaymentRepository` method, for fault injection. */
 export type RepositoryMethod = keyof PaymentRepository;
 
+/** Options of `createMemoryPaymentRepository`: fault injection for tests. */
 export interface MemoryPaymentRepositoryOptions {
   /**
    * Called before every operation with its method and arguments. Return an error to make that

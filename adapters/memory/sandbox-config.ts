@@ -103,6 +103,7 @@ export const sandboxConfigSchema = z
     });
   });
 
+/** A sandbox config as `sandboxConfigSchema` reads it: partners with their profiles, and clients with their tokens. */
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 
 /** One problem in a sandbox config: where (`clients[0].partner_id`) and what. */
@@ -111,6 +112,7 @@ export interface SandboxConfigIssue {
   readonly message: string;
 }
 
+/** Why `parseSandboxConfig` refused a config, with every issue it found. */
 export interface SandboxConfigError {
   readonly code: 'invalid_config';
   /** Every issue on its own line, `path: message`. */

@@ -16,6 +16,7 @@ function checkTime(ms: number, what: string): number {
   return ms;
 }
 
+/** A `TestClock` at `start` (epoch ms, default `DEFAULT_TEST_CLOCK_START`); a `RangeError` unless it is finite. */
 export function createTestClock(start: number = DEFAULT_TEST_CLOCK_START): TestClock {
   let now = checkTime(start, 'start');
   return {

@@ -6,6 +6,7 @@ import { systemClock } from './system-clock.js';
 import type { LogLevel } from '../../src/ports/logger.js';
 
 export type { LogLevel };
+/** The levels of `LogLevel`, lowest first: a logger writes its `level` and those after it. */
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Anything with a `write(string)`: `process.stdout`, a file stream, a test collector. */
@@ -13,6 +14,7 @@ export interface LogStream {
   write(chunk: string): unknown;
 }
 
+/** Options of `createConsoleLogger`. */
 export interface ConsoleLoggerOptions {
   /** Lowest level written; `silent` writes nothing. Default `info`. */
   readonly level?: LogLevel | 'silent';

@@ -12,6 +12,7 @@ import {
 /** Any fetch-standard handler (paystate's `createFetchHandler`, a Hono app's `fetch`, …). */
 export type FetchRequestHandler = (request: Request) => Promise<Response>;
 
+/** Options of `toFetchRequest`. */
 export interface ToFetchRequestOptions {
   /** Path and query to use instead of `req.url` (a framework's mount-relative URL). */
   readonly url?: string;
@@ -359,6 +360,7 @@ export function logQuietly(logger: Logger | undefined, fields: Record<string, un
   }
 }
 
+/** Options of `createNodeRequestListener`: those of `sendFetchResponse`, and where the client's address comes from. */
 export interface NodeRequestListenerOptions extends SendFetchResponseOptions {
   /**
    * The client's address as the hosted page gets it (`clientIpFromHeader`). Default: the socket's

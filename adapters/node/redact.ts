@@ -31,10 +31,10 @@ export function isSensitiveKey(key: string): boolean {
   return SENSITIVE_KEYS.has(key.toLowerCase().replace(/[-_]/g, ''));
 }
 
-/** Replaces everything that looks like a card number in `text`. */
 /** An IPv4 address (12 digits at most, never in groups of four): what a dotted run may also be. */
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
+/** Replaces everything that looks like a card number in `text` with `[redacted]` (IPv4 addresses excepted). */
 export function redactCardNumbers(text: string): string {
   return text.replace(CARD_NUMBER_LIKE, (run) => (IPV4.test(run) ? run : REDACTED));
 }

@@ -12,6 +12,7 @@ import { asUnavailable } from './classify-error.js';
 import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
 import { runStatement, type Statement } from './run-statement.js';
 
+/** Options of `createPostgresIdempotencyStore`: a pool or a connection string, and whether to prepare statements. */
 export type PostgresIdempotencyStoreOptions = PostgresConnectionOptions & {
   /** Named prepared statements; default true. */
   readonly preparedStatements?: boolean;
@@ -19,6 +20,7 @@ export type PostgresIdempotencyStoreOptions = PostgresConnectionOptions & {
 
 /** The Postgres `IdempotencyStore`. */
 export interface PostgresIdempotencyStore extends IdempotencyStore {
+  /** The pool the store runs on (its own when it was given a connection string). */
   readonly pool: Pool;
   /** Ends the pool if the store created it. */
   close(): Promise<void>;

@@ -4,6 +4,7 @@ export {
   clientIdForTokenDigest,
   createPostgresCredentialStore,
   type CredentialImportError,
+  type CredentialInputError,
   type NewClient,
   type PostgresCredentialStore,
   type PostgresCredentialStoreOptions,

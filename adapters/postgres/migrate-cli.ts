@@ -2,9 +2,13 @@ import { parseArgs } from 'node:util';
 import { createPostgresPool } from './connection.js';
 import { migrate } from './migrate.js';
 
+/** Where `runMigrateCli` writes and what environment it reads (for tests); default the process's. */
 export interface MigrateCliIo {
+  /** Receives each line of normal output. */
   readonly stdout: (line: string) => void;
+  /** Receives each line of error output. */
   readonly stderr: (line: string) => void;
+  /** Where `DATABASE_URL` is read. */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 

@@ -12,6 +12,7 @@ import { MIGRATIONS, type Migration } from './migrations/index.js';
  */
 export type MigrationError = PortFailure<'unavailable' | 'migration_failed' | 'migration_mismatch'>;
 
+/** What `migrate` did, and where the schema stands now. */
 export interface MigrationReport {
   /** What this call applied, in order (empty when the schema was up to date). */
   readonly applied: readonly { readonly version: number; readonly name: string }[];
@@ -21,6 +22,7 @@ export interface MigrationReport {
   readonly unknownVersions: readonly number[];
 }
 
+/** Options of `migrate`. */
 export interface MigrateOptions {
   /** Default: every migration this package ships (`MIGRATIONS`). */
   readonly migrations?: readonly Migration[];

@@ -30,6 +30,7 @@ import {
 } from './payment-statements.js';
 import { runStatement, type Statement } from './run-statement.js';
 
+/** How a Postgres repository shares work with other instances; every field has a default. */
 export interface PostgresPaymentRepositoryTuning {
   /**
    * How long payments returned by `findDue` stay hidden from the `findDue` of other
@@ -59,6 +60,7 @@ export interface PostgresPaymentRepositoryTuning {
   readonly instanceId?: string;
 }
 
+/** Options of `createPostgresPaymentRepository`: a pool or a connection string, and the tuning. */
 export type PostgresPaymentRepositoryOptions = PostgresConnectionOptions & PostgresPaymentRepositoryTuning;
 
 /** The Postgres `PaymentRepository`, plus housekeeping. */

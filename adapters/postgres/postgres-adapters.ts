@@ -12,6 +12,7 @@ import {
   type PostgresPaymentRepositoryTuning,
 } from './payment-repository.js';
 
+/** Options of `createPostgresAdapters`: the connection, the repository's tuning, and whether to migrate first. */
 export type PostgresAdaptersOptions = PostgresConnectionOptions &
   PostgresPaymentRepositoryTuning & {
     /** Bring the schema up to date first (`migrate`). Default true. */
@@ -21,6 +22,7 @@ export type PostgresAdaptersOptions = PostgresConnectionOptions &
 /** How long `housekeep` keeps delivered events by default: 7 days. */
 export const DEFAULT_KEEP_DELIVERED_EVENTS_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Options of `housekeep`. */
 export interface HousekeepingOptions {
   /** Delivered events younger than this stay (for audit and replays), in ms. Default 7 days. */
   readonly keepDeliveredEventsMs?: number;
@@ -28,15 +30,21 @@ export interface HousekeepingOptions {
 
 /** What one `housekeep` call deleted. */
 export interface HousekeepingReport {
+  /** Delivered outbox events deleted. */
   readonly deliveredEvents: number;
+  /** Expired idempotency keys deleted. */
   readonly idempotencyKeys: number;
 }
 
 /** Every Postgres adapter on one pool. */
 export interface PostgresAdapters {
+  /** The one pool every adapter here uses (closed by `close` when created from a connection string). */
   readonly pool: Pool;
+  /** The `PaymentRepository`. */
   readonly repository: PostgresPaymentRepository;
+  /** The `IdempotencyStore`. */
   readonly idempotency: PostgresIdempotencyStore;
+  /** The `CredentialStore`. */
   readonly credentials: PostgresCredentialStore;
   /** What `migrate` did, when it ran. */
   readonly migration: MigrationReport | null;

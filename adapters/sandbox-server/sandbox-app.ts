@@ -45,6 +45,7 @@ export interface MemorySandboxStorage extends SandboxStorage {
   readonly credentials: MemoryCredentialStore;
 }
 
+/** Options of `createSandboxApp`: only `baseUrl` is required. */
 export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStorage> {
   /**
    * Storage to use instead of memory (e.g. the Postgres adapters of `paystate/postgres`, with
@@ -59,10 +60,13 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
    * `{base}/sandbox/issuer/challenge/{payment_id}/{transaction_id}`.
    */
   readonly baseUrl: () => string;
+  /** Where the engine, the API and the pages log. Default silent. */
   readonly logger?: Logger;
+  /** The time the sandbox sees. Default the system clock. */
   readonly clock?: Clock;
-  /** Simulated latency of the acquirer and the 3DS server, in milliseconds. Default 0. */
+  /** Simulated latency of the acquirer, in milliseconds. Default 0. */
   readonly acquirerLatencyMs?: number;
+  /** Simulated latency of the 3DS server, in milliseconds. Default 0. */
   readonly threeDSLatencyMs?: number;
   /** Engine tuning (expiry times, time-outs); the URLs above are set here. */
   readonly engineOptions?: Omit<PaymentEngineOptions, 'hostedPageUrl'>;
@@ -75,6 +79,7 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
 
 /** The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler. */
 export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
+  /** The engine behind the API and the pages. */
   readonly engine: PaymentEngine;
   /** The v1 API and the sandbox's pages, as a fetch handler. */
   readonly handler: FetchHandler;
@@ -85,10 +90,15 @@ export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   readonly idempotency: S['idempotency'];
   /** The storage's housekeeping (`SandboxStorage.housekeep`), or purging expired idempotency keys. */
   housekeep(now: number): Promise<unknown>;
+  /** The simulated acquirer (inspect its authorizations, inject faults). */
   readonly acquirer: SandboxAcquirer;
+  /** The simulated 3DS server and issuer. */
   readonly threeDS: SandboxThreeDSProvider;
+  /** The clock the sandbox runs on. */
   readonly clock: Clock;
+  /** The logger the sandbox writes to. */
   readonly logger: Logger;
+  /** The server's base URL, as given. */
   readonly baseUrl: () => string;
   /** How long the API and the pages wait for the credential and idempotency stores, in ms. */
   readonly storeTimeoutMs: number;

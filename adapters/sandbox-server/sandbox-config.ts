@@ -10,6 +10,7 @@ import bundled from './sandbox-config.json' with { type: 'json' };
  */
 export const BUNDLED_SANDBOX_CONFIG: SandboxConfig = parseSandboxConfig(bundled)._unsafeUnwrap();
 
+/** Why `readSandboxConfigFile` failed: the file could not be read, is not JSON, or is not a valid config. */
 export type SandboxConfigFileError =
   | SandboxConfigError
   | { readonly code: 'unreadable'; readonly message: string }

@@ -9,6 +9,7 @@ import {
   type SandboxStorage,
 } from './sandbox-app.js';
 
+/** Options of `startSandboxServer`: those of `createSandboxApp` (its `baseUrl` is the server's own), and how to listen. */
 export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxStorage> extends Omit<
   SandboxAppOptions<S>,
   'baseUrl'
@@ -33,6 +34,7 @@ export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxSt
 export interface SandboxServer<S extends SandboxStorage = MemorySandboxStorage> extends SandboxApp<S> {
   /** Base URL, e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
+  /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
   /** Stops accepting connections, lets requests in flight finish, stops the sweeper. Idempotent. */
   close(): Promise<void>;

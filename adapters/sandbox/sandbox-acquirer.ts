@@ -22,6 +22,7 @@ import { sandboxCardBehaviour } from './test-cards.js';
  */
 export type SandboxAcquirerFault = 'unavailable' | 'answer_lost' | 'hang';
 
+/** Options of `createSandboxAcquirer`. */
 export interface SandboxAcquirerOptions {
   /** Retrieval reference numbers (ISO 8583 data element 37); default 12 random digits. */
   readonly rrn?: () => string;

@@ -18,6 +18,7 @@ export type SandboxThreeDSCall =
   | { readonly operation: 'authenticate'; readonly paymentId: string }
   | { readonly operation: 'resolveChallenge'; readonly paymentId: string; readonly transactionId: string };
 
+/** Options of `createSandboxThreeDSProvider`: where the issuer page is, and the key its results are signed with. */
 export interface SandboxThreeDSOptions {
   /** URL of the simulated issuer (ACS) page for a challenge. */
   readonly challengeUrl: (paymentId: string, transactionId: string) => string;

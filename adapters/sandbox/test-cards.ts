@@ -24,6 +24,7 @@ export type SandboxAuthorizationBehaviour =
   /** The first answer times out (`unknown`); the authorization was approved and an inquiry says so. */
   | { readonly kind: 'timeout_then_approved' };
 
+/** The card type the sandbox acquirer reports (`CardProfile.type`); with the region it sets the fees (`sandboxFees`). */
 export type SandboxCardType = 'consumer' | 'commercial';
 /** Region of the issuer relative to the sandbox merchant (`SANDBOX_MERCHANT_COUNTRY`). */
 export type SandboxCardRegion = 'domestic' | 'intra' | 'inter';

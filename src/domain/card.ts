@@ -1,5 +1,6 @@
 /** Card schemes paystate recognises by BIN (cards-and-3ds.md). */
 export const CARD_SCHEMES = ['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay', 'maestro'] as const;
+/** One of `CARD_SCHEMES`. */
 export type CardScheme = (typeof CARD_SCHEMES)[number];
 
 /**
@@ -7,10 +8,13 @@ export type CardScheme = (typeof CARD_SCHEMES)[number];
  * needs it (3DS lookup, authorization) and is never stored, logged or put in an event.
  */
 export interface CardData {
+  /** The PAN, digits only. */
   readonly number: string;
+  /** The card verification code (3 or 4 digits); never kept after authorization. */
   readonly cvc: string;
   /** `YYYY-MM-01T00:00:00.000Z` */
   readonly expiration: string;
+  /** The name on the card, as typed. */
   readonly holderName: string;
   readonly scheme: CardScheme;
 }
@@ -18,7 +22,9 @@ export interface CardData {
 /** What survives about a card: BIN and last four (PCI DSS 3.4.1), never the number or CVC. */
 export interface CardSummary {
   readonly scheme: CardScheme;
+  /** The first 8 digits of PANs of 16 digits or more, else 6 (`binOf`). */
   readonly bin: string;
+  /** The last four digits of the PAN. */
   readonly last4: string;
   readonly expiration: string;
   readonly holder_name: string;
@@ -45,6 +51,7 @@ export function binOf(number: string): string {
   return number.slice(0, number.length >= 16 ? 8 : 6);
 }
 
+/** What may be kept of a card (`CardSummary`): scheme, BIN, last four, expiry and holder name. */
 export function summarizeCard(card: CardData): CardSummary {
   return {
     scheme: card.scheme,

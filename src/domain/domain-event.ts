@@ -1,5 +1,6 @@
 import type { Payment } from './payment.js';
 
+/** Every `DomainEvent` `type`, in lifecycle order. */
 export const DOMAIN_EVENT_TYPES = [
   'payment.created',
   'payment.action_required',
@@ -7,6 +8,7 @@ export const DOMAIN_EVENT_TYPES = [
   'payment.failed',
   'payment.expired',
 ] as const;
+/** One of `DOMAIN_EVENT_TYPES`: what happened to the payment. */
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
 /**
@@ -17,10 +19,13 @@ export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 export interface DomainEvent {
   /** `evt_` + 32 hex; consumers de-duplicate on it. */
   readonly id: string;
+  /** What happened; `payment` is the payment as it was right after. */
   readonly type: DomainEventType;
+  /** ISO 8601 time of the state change, from the engine's clock. */
   readonly occurredAt: string;
   readonly paymentId: string;
   readonly partnerId: string;
   readonly profileId: string;
+  /** The public payment right after the change (BIN and last four at most, never card data). */
   readonly payment: Payment;
 }

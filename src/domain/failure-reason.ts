@@ -9,6 +9,7 @@ export const FAILURE_REASONS = [
   'processing_error',
 ] as const;
 
+/** One of `FAILURE_REASONS`: a failed payment's `failure_reason`. */
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /**

@@ -4,6 +4,7 @@ import type { FailureReason } from './failure-reason.js';
 import type { AuthorizationStatus, InternalState } from './payment-state.js';
 import type { ThreeDSOutcome } from './three-ds.js';
 
+/** `hosted`: the cardholder types the card on the hosted page; `direct`: the client sent card data (PCI DSS compliant clients only). */
 export type PaymentFlow = 'hosted' | 'direct';
 
 /** The acquirer's answer to an approved authorization, kept on the record. */

@@ -8,14 +8,18 @@ export const INTERNAL_STATES = [
   'failed',
   'expired',
 ] as const;
+/** One of `INTERNAL_STATES`. */
 export type InternalState = (typeof INTERNAL_STATES)[number];
 
 /** The public `state` of a payment: always one of the four the API specification names. */
 export const PUBLIC_STATES = ['processing', 'succeeded', 'failed', 'expired'] as const;
+/** One of `PUBLIC_STATES`. */
 export type PublicState = (typeof PUBLIC_STATES)[number];
 
+/** The internal states a payment never leaves. */
 export const FINAL_STATES: ReadonlySet<InternalState> = new Set(['succeeded', 'failed', 'expired']);
 
+/** Whether a payment in `state` is done (`FINAL_STATES`). */
 export function isFinalState(state: InternalState): boolean {
   return FINAL_STATES.has(state);
 }

@@ -3,6 +3,7 @@ import type { Contact } from './contact.js';
 import type { FailureReason } from './failure-reason.js';
 import type { PublicState } from './payment-state.js';
 
+/** A link of `_links`: a path of the v1 API, answered as JSON. */
 export interface Link {
   readonly href: string;
   readonly type: 'application/json';

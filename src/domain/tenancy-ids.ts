@@ -13,6 +13,7 @@ export const MAX_TENANCY_ID_LENGTH = 255;
  */
 export const TENANCY_ID_PATTERN = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
 
+/** `isTenancyId` in words, for error messages. */
 export const TENANCY_ID_RULE = `1 to ${MAX_TENANCY_ID_LENGTH} of the characters A-Z a-z 0-9 _ - . ~, not starting with a dot`;
 
 /** Whether `id` may be a partner or profile id (`TENANCY_ID_RULE`). */
@@ -27,12 +28,15 @@ export function isTenancyId(id: string): boolean {
  * partners and profiles whose ids break this, so that every id the API answers keeps it.
  */
 export const PARTNER_ID_PREFIX = 'partner_';
+/** What every profile id starts with (`isProfileId`). */
 export const PROFILE_ID_PREFIX = 'profile_';
 
 const prefixedRule = (prefix: string) =>
   `${prefix} followed by at least one of the characters A-Z a-z 0-9 _ - . ~ (at most ${MAX_TENANCY_ID_LENGTH} characters in all)`;
 
+/** `isPartnerId` in words, for error messages. */
 export const PARTNER_ID_RULE = prefixedRule(PARTNER_ID_PREFIX);
+/** `isProfileId` in words, for error messages. */
 export const PROFILE_ID_RULE = prefixedRule(PROFILE_ID_PREFIX);
 
 /** Whether `id` may be a partner id (`PARTNER_ID_RULE`). */
@@ -51,6 +55,7 @@ export const MAX_API_TOKEN_LENGTH = 4096;
 /** An RFC 6750 `b64token`: what may follow `Bearer ` in an `Authorization` header. */
 export const API_TOKEN_PATTERN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/** `isApiToken` in words, for error messages. */
 export const API_TOKEN_RULE = `1 to ${MAX_API_TOKEN_LENGTH} characters of an RFC 6750 bearer token (A-Z a-z 0-9 - . _ ~ + /, then optional trailing =)`;
 
 /** Whether `token` can be presented as `Authorization: Bearer <token>` (`API_TOKEN_RULE`). */

@@ -10,7 +10,9 @@ import { awaitPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
 import { newWorkingPayment, patch, send } from './working-payment.js';
 
+/** What `completeChallenge` needs: the payment, its 3DS transaction and the issuer's signed result. */
 export interface CompleteChallengeCommand {
+  /** The payment awaiting the challenge. */
   readonly paymentId: string;
   /** The 3DS transaction the challenge belongs to. */
   readonly transactionId: string;

@@ -12,9 +12,11 @@ import type { Outcome } from './outcome.js';
 import type { WorkingPayment } from './working-payment.js';
 import { applyStep, inspectWhenStored, newWorkingPayment, persist } from './working-payment.js';
 
+/** What `createPayment` needs: the authenticated client, the profile to create under and the request body. */
 export interface CreatePaymentCommand {
   /** The authenticated client (from the credential store). */
   readonly client: Client;
+  /** The profile to create the payment under; the client must hold it (`forbidden_profile`). */
   readonly profileId: string;
   /** The request body as received (parsed JSON); validated here. */
   readonly body: unknown;

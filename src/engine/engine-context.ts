@@ -14,14 +14,21 @@ import type { Inspection } from './inspection.js';
 
 /** The ports an engine reaches the world through. */
 export interface PaymentEnginePorts {
+  /** Where payments and their outbox events are stored. */
   readonly repository: PaymentRepository;
+  /** Authorizes card payments. */
   readonly acquirer: Acquirer;
+  /** Authenticates cardholders (EMV 3DS). */
   readonly threeDS: ThreeDSProvider;
+  /** Holds card data while a 3DS challenge is open. */
   readonly cardVault: CardVault;
+  /** The only time the engine sees. */
   readonly clock: Clock;
+  /** The only randomness the engine sees: payment ids, event ids, hosted page tokens. */
   readonly ids: IdGenerator;
   /** Where outbox events are delivered by `deliverEvents` and the background worker. */
   readonly events?: EventSink;
+  /** Where the engine logs (pino-style); default silent. Its throws are swallowed. */
   readonly logger?: Logger;
 }
 

@@ -32,7 +32,9 @@ import { addSweepReports, emptySweepReport, sweep, sweepBatch } from './sweep.js
 import type { SweepReport } from './sweep.js';
 import { publicView } from './working-payment.js';
 
+/** What `createPaymentEngine` takes: the ports, and optionally the engine's tuning. */
 export interface PaymentEngineConfig extends PaymentEnginePorts {
+  /** Time-outs, retries, batches and lifecycle policy; every field has a default. */
   readonly options?: PaymentEngineOptions;
 }
 
@@ -79,7 +81,9 @@ export interface PaymentEngine {
   submitCard(command: SubmitCardCommand): ResultAsync<Payment, PaymentError>;
   /** The issuer's challenge result for a payment awaiting a 3DS challenge. */
   completeChallenge(command: CompleteChallengeCommand): ResultAsync<Payment, PaymentError>;
+  /** A payment of a profile, as the API returns it; `not_found` for one of another profile or partner. */
   getPayment(query: GetPaymentQuery): ResultAsync<Payment, PaymentError>;
+  /** A page of a profile's payments, newest first; `validation_failed` for a bad `limit` or `after`. */
   listPayments(query: ListPaymentsQuery): ResultAsync<PaymentList, PaymentError>;
   /**
    * The internal record of a payment (3DS outcome, deadlines, hosted token) for hosts that

@@ -7,14 +7,19 @@ import type { Outcome } from './outcome.js';
 import { awaitPort, toPaymentError } from './run-port.js';
 import { toPublicPayment } from './to-public-payment.js';
 
+/** What `getPayment` reads: a payment of a profile (of another profile it is `not_found`). */
 export interface GetPaymentQuery {
+  /** The payment to read. */
   readonly paymentId: string;
+  /** The profile it must belong to; the caller checks that the client holds it. */
   readonly profileId: string;
   /** When given (the `_links.self` path), the payment must also belong to this partner. */
   readonly partnerId?: string;
 }
 
+/** What `listPayments` reads: one page of a profile's payments, newest first. */
 export interface ListPaymentsQuery {
+  /** The profile whose payments to list; the caller checks that the client holds it. */
   readonly profileId: string;
   /**
    * When given, payments of the profile filed under another partner (before the profile
@@ -28,6 +33,7 @@ export interface ListPaymentsQuery {
   readonly after?: string;
 }
 
+/** A page of `listPayments`, as the API's list response spells it. */
 export interface PaymentList {
   readonly items: readonly Payment[];
   /** Pass as `after` for the next page; absent on the last page. */

@@ -10,7 +10,9 @@ import { loadPayment } from './load-payment.js';
 import type { WorkingPayment } from './working-payment.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
 
+/** What `submitCard` needs: the payment, the hosted page's token and the posted form. */
 export interface SubmitCardCommand {
+  /** The payment awaiting card data. */
   readonly paymentId: string;
   /** The secret token of the hosted page URL. */
   readonly token: string;

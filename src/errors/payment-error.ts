@@ -1,6 +1,8 @@
 /** One problem found while validating input: where it is and what is wrong. Never echoes card data. */
 export interface ValidationIssue {
+  /** Dotted path of the field (`billing.address.country`); empty for the input as a whole. */
   readonly path: string;
+  /** What is wrong, in words; never card data. */
   readonly message: string;
 }
 
@@ -36,6 +38,7 @@ export type PaymentError =
     }
   | { readonly code: 'internal_error'; readonly message: string; readonly retryable: false };
 
+/** The stable `code` of a `PaymentError`: switch on it, its members never change meaning. */
 export type PaymentErrorCode = PaymentError['code'];
 
 /**
@@ -48,6 +51,7 @@ export function summarizeIssues(errors: readonly ValidationIssue[]): string {
   return only.path === '' ? only.message : `${only.path}: ${only.message}`;
 }
 
+/** Builds each `PaymentError` with its usual message, for adapters and hosts that answer as the engine does. */
 export const paymentError = {
   validation: (errors: readonly ValidationIssue[]): PaymentError => ({
     code: 'validation_failed',

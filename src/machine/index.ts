@@ -7,6 +7,7 @@ export {
   type PaymentMachineContext,
   type PaymentMachineInput,
   type PaymentMachineOptions,
+  type ResolvedPaymentMachineOptions,
 } from './payment-machine.js';
 export {
   PAYMENT_MACHINE_EVENT_TYPES,

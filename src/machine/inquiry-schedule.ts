@@ -17,6 +17,7 @@ export const DEFAULT_INQUIRY_DELAYS: readonly number[] = [
   24 * HOUR,
 ];
 
+/** The delay before inquiry number `attempt` (0-based) from `delays`; past the end, the last one repeats. */
 export function inquiryDelay(attempt: number, delays: readonly number[] = DEFAULT_INQUIRY_DELAYS): number {
   const last = delays[delays.length - 1] ?? HOUR;
   return delays[Math.min(Math.max(0, attempt), delays.length - 1)] ?? last;

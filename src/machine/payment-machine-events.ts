@@ -21,14 +21,17 @@ export type PaymentMachineEvent =
   | { readonly type: 'authorization.unknown'; readonly at: number }
   | { readonly type: 'inquiry.answered'; readonly at: number; readonly outcome: InquiryAnswer };
 
+/** What an acquirer inquiry found, as the machine takes it (`pending`: no final answer yet). */
 export type InquiryAnswer =
   | { readonly kind: 'approved' }
   | { readonly kind: 'declined'; readonly reason: FailureReason }
   | { readonly kind: 'not_found' }
   | { readonly kind: 'pending' };
 
+/** The `type` of a `PaymentMachineEvent`. */
 export type PaymentMachineEventType = PaymentMachineEvent['type'];
 
+/** Every `PaymentMachineEventType`, for diagrams and property tests. */
 export const PAYMENT_MACHINE_EVENT_TYPES: readonly PaymentMachineEventType[] = [
   'card.submitted',
   'authentication.not_required',

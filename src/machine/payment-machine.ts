@@ -18,6 +18,7 @@ export interface PaymentMachineContext {
   readonly notFoundAnswers: number;
 }
 
+/** What a new payment's machine starts from: its flow and the time it was created (epoch ms). */
 export interface PaymentMachineInput {
   readonly flow: PaymentFlow;
   readonly at: number;
@@ -47,8 +48,10 @@ export interface PaymentMachineOptions {
   readonly notFoundIsFinalAfterInquiries?: number;
 }
 
+/** `PaymentMachineOptions` with every default filled in. */
 export type ResolvedPaymentMachineOptions = Required<PaymentMachineOptions>;
 
+/** The lifecycle policy a machine has when `PaymentMachineOptions` leaves a field out. */
 export const DEFAULT_PAYMENT_MACHINE_OPTIONS: ResolvedPaymentMachineOptions = {
   hostedPageTimeoutMs: 60 * 60 * 1000,
   challengeTimeoutMs: 10 * 60 * 1000,
@@ -293,6 +296,7 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
   });
 }
 
+/** The lifecycle machine `createPaymentMachine` builds (an XState v5 `StateMachine`). */
 export type PaymentMachine = ReturnType<typeof createPaymentMachine>;
 
 /** The machine with default policy (used for the diagram and by default in the engine). */

@@ -16,6 +16,7 @@ export interface LifecycleState {
   readonly context: PaymentMachineContext;
 }
 
+/** What one `stepPayment` (or `startPayment`) gives back: the next state and context, the actions to carry out, the snapshot. */
 export interface StepResult extends LifecycleState {
   /** Effects to perform, in order. */
   readonly actions: readonly PaymentMachineAction[];

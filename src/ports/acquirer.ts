@@ -3,6 +3,7 @@ import type { FailureReason } from '../domain/failure-reason.js';
 import type { ThreeDSOutcome } from '../domain/three-ds.js';
 import type { PortFailure, PortResult } from './port-result.js';
 
+/** What the engine asks the acquirer to authorize: one payment's amount, card and 3DS outcome. */
 export interface AuthorizationRequest {
   /** The idempotency key towards the acquirer: one payment, one authorization. */
   readonly paymentId: string;
@@ -13,6 +14,7 @@ export interface AuthorizationRequest {
   readonly threeDS: ThreeDSOutcome | null;
 }
 
+/** The acquirer's answer to `authorize` (and to `inquire`, when it knows): approved, declined or unknown. */
 export type AuthorizationOutcome =
   | {
       readonly kind: 'approved';

@@ -1,6 +1,7 @@
 import type { CardData } from '../domain/card.js';
 import type { PortFailure, PortResult } from './port-result.js';
 
+/** `unavailable`: the vault could not be reached; `retryable` says whether the same call may succeed. */
 export type CardVaultError = PortFailure<'unavailable'>;
 
 /**
@@ -10,6 +11,7 @@ export type CardVaultError = PortFailure<'unavailable'>;
  * compliant vault; the in-memory adapter keeps it in process memory only.
  */
 export interface CardVault {
+  /** Keeps the card of `paymentId` until `take` or `expiresAt` (epoch ms), replacing any it held. */
   put(paymentId: string, card: CardData, expiresAt: number): PortResult<void, CardVaultError>;
   /** Returns and forgets the card, or null when it is gone (expired, taken, process restarted). */
   take(paymentId: string): PortResult<CardData | null, CardVaultError>;

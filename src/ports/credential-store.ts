@@ -1,21 +1,29 @@
 import type { PortFailure, PortResult } from './port-result.js';
 
 /** An authenticated API client: one partner, a set of its profiles, PCI DSS status. */
+/** An API client, as a bearer token identifies it: one partner's, for some of its profiles. */
 export interface Client {
+  /**
+   * Unique among all clients of all partners, and never given to another client later:
+   * `Idempotency-Key`s are scoped by it, so two clients sharing one would meet each other's keys.
+   */
   readonly id: string;
   /** URL-safe (`isTenancyId`): it becomes a path segment of the payment's links. */
   readonly partnerId: string;
   /** Profiles that belong to `partnerId` now; a store leaves out any that moved to another partner. */
   readonly profileIds: readonly string[];
+  /** May send card data (the direct flow); otherwise only hosted payments. */
   readonly pciDssCompliant: boolean;
 }
 
+/** A merchant's profile: payments are made under one, and the hosted page shows its name. */
 export interface Profile {
   readonly id: string;
   readonly partnerId: string;
   readonly name: string;
 }
 
+/** The store could not answer (its database is down); the API answers 503. */
 export type CredentialStoreError = PortFailure<'unavailable'>;
 
 /**

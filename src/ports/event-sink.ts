@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../domain/domain-event.js';
 import type { PortFailure, PortResult } from './port-result.js';
 
+/** `unavailable`: the event was not delivered; `retryable: false` defers only this event (see `EventSink`). */
 export type EventSinkError = PortFailure<'unavailable'>;
 
 /** What the engine hands `publish` beside the event. */
@@ -16,5 +17,6 @@ export interface PublishOptions {
 
 /** Where domain events go (webhooks, a queue, a log). Delivery is at least once, in order per payment. */
 export interface EventSink {
+  /** Delivers one event; `ok` once it is delivered, `err` to have it offered again later. */
   publish(event: DomainEvent, options?: PublishOptions): PortResult<void, EventSinkError>;
 }

@@ -7,6 +7,7 @@ export interface StoredResponse {
   readonly body: string;
 }
 
+/** What `begin` found for a key: started (the caller owns it), in progress, mismatch or completed. */
 export type IdempotencyBegin =
   /**
    * The caller now owns the key: run the request, then `complete` or `release` it (passing the
@@ -33,15 +34,19 @@ export type IdempotencyBegin =
   /** The first request completed: replay its answer. */
   | { readonly kind: 'completed'; readonly response: StoredResponse };
 
+/** `unavailable`: the store could not be reached; `retryable` says whether the same call may succeed. */
 export type IdempotencyStoreError = PortFailure<'unavailable'>;
 
+/** One `Idempotency-Key` of one client. */
 export interface IdempotencyKeyRef {
   /** Keys are scoped per client: two clients may use the same key. */
   readonly clientId: string;
   readonly key: string;
 }
 
+/** What `begin` receives: the key, the request's fingerprint, the time and how long to keep the entry. */
 export interface IdempotencyBeginRequest extends IdempotencyKeyRef {
+  /** A digest of the request; a retry must send the same one, or `begin` answers `mismatch`. */
   readonly fingerprint: string;
   /** Epoch milliseconds. Also the owner's token: `complete` and `release` pass it as `startedAt`. */
   readonly now: number;

@@ -1,10 +1,15 @@
+/** A `Logger` method's level, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Structured logger, compatible with pino's `(object, message)` calling convention. */
 export interface Logger {
+  /** Detail for debugging: port calls, finished commands. */
   debug(fields: Record<string, unknown>, message: string): void;
+  /** Normal events: failed commands, background ticks that did work. */
   info(fields: Record<string, unknown>, message: string): void;
+  /** Something to look at: a refused event, abandoned work. */
   warn(fields: Record<string, unknown>, message: string): void;
+  /** Something broke: a defect, a failed background tick. */
   error(fields: Record<string, unknown>, message: string): void;
   /**
    * Whether a level is written at all (pino has the same method). The engine then skips building
@@ -14,6 +19,7 @@ export interface Logger {
   isLevelEnabled?(level: LogLevel): boolean;
 }
 
+/** A `Logger` that writes nothing: the engine's default. */
 export const silentLogger: Logger = {
   debug: () => undefined,
   info: () => undefined,

@@ -10,6 +10,7 @@ import type { PortFailure, PortResult } from './port-result.js';
  */
 export type RepositoryError = PortFailure<'conflict' | 'unavailable'>;
 
+/** One page of `list`: records newest first, and the cursor of the next page. */
 export interface PaymentPage {
   readonly items: readonly PaymentRecord[];
   /** Pass as `after` to get the next page; null on the last page. */
@@ -27,6 +28,7 @@ export interface PaymentListQuery {
   readonly after?: string;
 }
 
+/** What `findDue` found for the sweeper: payments to expire and payments to inquire about. */
 export interface DuePayments {
   /** `awaiting_card_data` / `awaiting_challenge` whose `expiresAt` <= now. */
   readonly expiries: readonly PaymentRecord[];
@@ -34,7 +36,9 @@ export interface DuePayments {
   readonly inquiries: readonly PaymentRecord[];
 }
 
+/** An undelivered event of the outbox, in the order it was stored (`sequence`). */
 export interface OutboxEntry {
+  /** Position in the outbox; `markDelivered` and `deferDelivery` name the entry by it. */
   readonly sequence: number;
   readonly event: DomainEvent;
   /** How many deliveries of this event have failed so far (0 for a new event). */
@@ -61,6 +65,7 @@ export interface PaymentRepository {
    * and nothing is written.
    */
   update(record: PaymentRecord, events: readonly DomainEvent[]): PortResult<void, RepositoryError>;
+  /** The stored record of payment `id`, or null when there is none. */
   load(id: string): PortResult<PaymentRecord | null, RepositoryError>;
   /**
    * The profile's payments, newest first (createdAt desc, id desc), at most `limit`; `after` is a
@@ -70,6 +75,7 @@ export interface PaymentRepository {
    * (and, when given, of the partner) reads as unknown: an empty page, `nextCursor` null.
    */
   list(query: PaymentListQuery): PortResult<PaymentPage, RepositoryError>;
+  /** Payments whose deadline (`expiresAt`) or next inquiry (`nextInquiryAt`) is at or before `now`, at most `limit` of each. */
   findDue(query: { now: number; limit: number }): PortResult<DuePayments, RepositoryError>;
   /**
    * Undelivered outbox entries that are due at `now`, oldest first: an entry is due unless it

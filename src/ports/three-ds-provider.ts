@@ -2,6 +2,7 @@ import type { CardData } from '../domain/card.js';
 import type { BrowserData } from '../domain/contact.js';
 import type { PortFailure, PortResult } from './port-result.js';
 
+/** What the engine sends to authenticate a cardholder: the payment, the card and the browser data. */
 export interface AuthenticationRequest {
   readonly paymentId: string;
   readonly profileId: string;
@@ -11,6 +12,7 @@ export interface AuthenticationRequest {
   readonly browser: BrowserData;
 }
 
+/** The outcome of `authenticate`: the kinds follow EMV 3DS `transStatus`. */
 export type AuthenticationResult =
   /** The issuer or scheme requires no SCA for this card. */
   | { readonly kind: 'not_required' }
@@ -36,6 +38,7 @@ export type AuthenticationResult =
   /** 3DS could not be performed (U). */
   | { readonly kind: 'unavailable'; readonly transStatus: 'U'; readonly transactionId: string };
 
+/** The outcome of a challenge, read from the ACS result (`cres`) by `resolveChallenge`. */
 export type ChallengeResult =
   | { readonly kind: 'accepted'; readonly transStatus: 'Y' | 'A'; readonly eci: string }
   | { readonly kind: 'refused'; readonly transStatus: 'N' };
@@ -48,6 +51,7 @@ export type ThreeDSError = PortFailure<'unavailable' | 'invalid_challenge'>;
 
 /** EMV 3-D Secure server (the 3DS Server / MPI the engine talks to). */
 export interface ThreeDSProvider {
+  /** Runs the 3DS lookup (AReq/ARes) for a payment: frictionless outcome, challenge or refusal. */
   authenticate(request: AuthenticationRequest): PortResult<AuthenticationResult, ThreeDSError>;
   /**
    * Verifies the ACS result (`cres`) for this payment and transaction and reads its outcome.

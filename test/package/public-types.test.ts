@@ -1,0 +1,174 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  DEFAULT_PAYMENT_MACHINE_OPTIONS,
+  type DomainEvent,
+  type InternalState,
+  type PaymentError,
+  type PaymentErrorCode,
+  type PaymentMachineOptions,
+  type PublicState,
+  type ResolvedPaymentMachineOptions,
+} from 'paystate';
+import {
+  DEFAULT_OPENAPI_SERVERS,
+  writeAnswer,
+  type BodyReadFailure,
+  type HttpRequest,
+  type JsonSchema,
+  type OpenApiDocument,
+  type OpenApiExample,
+  type OpenApiHeader,
+  type OpenApiInfo,
+  type OpenApiMediaType,
+  type OpenApiMethod,
+  type OpenApiOperation,
+  type OpenApiOptions,
+  type OpenApiParameter,
+  type OpenApiPathItem,
+  type OpenApiReference,
+  type OpenApiRequestBody,
+  type OpenApiResponse,
+  type OpenApiSecurityScheme,
+  type OpenApiServer,
+  type OpenApiTag,
+  type WriteAnswerOptions,
+} from 'paystate/http';
+import type { Result } from 'neverthrow';
+import type { CredentialInputError, PostgresCredentialStore } from 'paystate/postgres';
+
+/**
+ * Every type a public signature uses can be named from the entry that exports the signature, and
+ * the unions a consumer switches on are closed. Checked by `tsc` (`npm run typecheck`); the
+ * assertions also run, trivially, under vitest.
+ */
+
+/** Exhaustive over a union: fails to compile when a member is added and not handled. */
+const exhaustive = (value: never): never => {
+  throw new Error(`unhandled ${String(value)}`);
+};
+
+describe('public types', () => {
+  it('names the types the core signatures use', () => {
+    expectTypeOf(DEFAULT_PAYMENT_MACHINE_OPTIONS).toEqualTypeOf<ResolvedPaymentMachineOptions>();
+    expectTypeOf<ResolvedPaymentMachineOptions>().toEqualTypeOf<Required<PaymentMachineOptions>>();
+  });
+
+  it('names the types the paystate/http signatures use', () => {
+    expectTypeOf(writeAnswer).parameter(3).toEqualTypeOf<WriteAnswerOptions | undefined>();
+    expectTypeOf<HttpRequest['readBody']>().returns.resolves.toEqualTypeOf<Result<Uint8Array, BodyReadFailure>>();
+    expectTypeOf<BodyReadFailure>().toEqualTypeOf<'too_large' | 'unreadable'>();
+    expectTypeOf(DEFAULT_OPENAPI_SERVERS).toEqualTypeOf<readonly OpenApiServer[]>();
+    expectTypeOf<OpenApiOptions['info']>().toEqualTypeOf<Partial<OpenApiInfo> | undefined>();
+    expectTypeOf<OpenApiDocument['paths'][string]>().toEqualTypeOf<OpenApiPathItem>();
+    expectTypeOf<OpenApiPathItem[OpenApiMethod]>().toEqualTypeOf<OpenApiOperation | undefined>();
+    expectTypeOf<OpenApiDocument['tags'][number]>().toEqualTypeOf<OpenApiTag>();
+    expectTypeOf<OpenApiDocument['components']['securitySchemes'][string]>().toEqualTypeOf<OpenApiSecurityScheme>();
+    expectTypeOf<OpenApiOperation['requestBody']>().toEqualTypeOf<OpenApiRequestBody | undefined>();
+    expectTypeOf<OpenApiOperation['responses'][string]>().toEqualTypeOf<OpenApiResponse>();
+    expectTypeOf<NonNullable<OpenApiOperation['parameters']>[number]>().toEqualTypeOf<
+      OpenApiParameter | OpenApiReference
+    >();
+    expectTypeOf<NonNullable<OpenApiResponse['headers']>[string]>().toEqualTypeOf<OpenApiHeader>();
+    expectTypeOf<NonNullable<OpenApiResponse['content']>[string]>().toEqualTypeOf<OpenApiMediaType>();
+    expectTypeOf<NonNullable<OpenApiMediaType['examples']>[string]>().toEqualTypeOf<OpenApiExample>();
+    expectTypeOf<OpenApiMediaType['schema']>().toEqualTypeOf<JsonSchema>();
+  });
+
+  it('names the errors of the paystate/postgres credential store', () => {
+    type PutProfileError =
+      Awaited<ReturnType<PostgresCredentialStore['putProfile']>> extends infer R
+        ? R extends { isErr(): this is { error: infer E } }
+          ? E
+          : never
+        : never;
+    expectTypeOf<CredentialInputError>().toMatchTypeOf<PutProfileError>();
+  });
+
+  it('lets a consumer switch exhaustively on error codes, states and event types', () => {
+    const describe = (error: PaymentError): string => {
+      switch (error.code) {
+        case 'validation_failed':
+          return error.errors.map((issue) => issue.path).join(', ');
+        case 'invalid_state':
+          return error.state;
+        case 'unavailable':
+          return error.outcome ?? error.message;
+        case 'unauthorized':
+        case 'forbidden_profile':
+        case 'direct_flow_not_permitted':
+        case 'not_found':
+        case 'conflict':
+        case 'idempotency_in_progress':
+        case 'idempotency_key_reused':
+        case 'internal_error':
+          return error.message;
+        default:
+          return exhaustive(error);
+      }
+    };
+    const retryableCode = (code: PaymentErrorCode): boolean => {
+      switch (code) {
+        case 'conflict':
+        case 'idempotency_in_progress':
+        case 'unavailable':
+          return true;
+        case 'validation_failed':
+        case 'invalid_state':
+        case 'unauthorized':
+        case 'forbidden_profile':
+        case 'direct_flow_not_permitted':
+        case 'not_found':
+        case 'idempotency_key_reused':
+        case 'internal_error':
+          return false;
+        default:
+          return exhaustive(code);
+      }
+    };
+    const settled = (state: PublicState): boolean => {
+      switch (state) {
+        case 'processing':
+          return false;
+        case 'succeeded':
+        case 'failed':
+        case 'expired':
+          return true;
+        default:
+          return exhaustive(state);
+      }
+    };
+    const waitsForCardholder = (state: InternalState): boolean => {
+      switch (state) {
+        case 'awaiting_card_data':
+        case 'awaiting_challenge':
+          return true;
+        case 'authenticating':
+        case 'authorizing':
+        case 'succeeded':
+        case 'failed':
+        case 'expired':
+          return false;
+        default:
+          return exhaustive(state);
+      }
+    };
+    const final = (event: DomainEvent): boolean => {
+      switch (event.type) {
+        case 'payment.created':
+        case 'payment.action_required':
+          return false;
+        case 'payment.succeeded':
+        case 'payment.failed':
+        case 'payment.expired':
+          return true;
+        default:
+          return exhaustive(event.type);
+      }
+    };
+    expectTypeOf(describe).returns.toBeString();
+    expectTypeOf(retryableCode).returns.toBeBoolean();
+    expectTypeOf(settled).returns.toBeBoolean();
+    expectTypeOf(waitsForCardholder).returns.toBeBoolean();
+    expectTypeOf(final).returns.toBeBoolean();
+  });
+});
