@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { Client } from '../../src/ports/credential-store.js';
+import { clientMayActOn, type Client } from '../../src/ports/credential-store.js';
 import { problem, type Problem } from './problem-details.js';
 
 /**
@@ -14,7 +14,7 @@ export function checkPartner(client: Client, partnerId: string): Result<void, Pr
 
 /** A profile the client may not act on: 403 `forbidden_profile`. */
 export function checkProfile(client: Client, profileId: string): Result<void, Problem> {
-  return client.profileIds.includes(profileId)
+  return clientMayActOn(client, profileId)
     ? ok(undefined)
     : err(problem('forbidden_profile', 'This client may not act on this profile'));
 }

@@ -2,7 +2,7 @@ import { err, ok } from 'neverthrow';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import { paymentError } from '../errors/payment-error.js';
 import { startPayment } from '../machine/step-payment.js';
-import type { Client } from '../ports/credential-store.js';
+import { clientMayActOn, type Client } from '../ports/credential-store.js';
 import { parseCreatePaymentRequest } from '../schemas/index.js';
 import { summarizeCard } from '../domain/card.js';
 import { drive } from './drive-payment.js';
@@ -40,7 +40,7 @@ function carriesCardData(body: unknown): boolean {
 
 export async function createPayment(ctx: EngineContext, command: CreatePaymentCommand): Outcome<WorkingPayment> {
   const { client, profileId } = command;
-  if (!client.profileIds.includes(profileId)) return err(paymentError.forbiddenProfile(profileId));
+  if (!clientMayActOn(client, profileId)) return err(paymentError.forbiddenProfile(profileId));
   // Decided before validation so that a non-compliant client's card data is not even parsed.
   if (carriesCardData(command.body) && !client.pciDssCompliant) {
     return err(paymentError.directFlowNotPermitted());

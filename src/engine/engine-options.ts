@@ -11,8 +11,8 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
    */
   readonly hostedPageUrl?: (payment: { readonly id: string; readonly token: string }) => string;
   /**
-   * Time limits of port calls, in milliseconds. A call that has not answered fails as
-   * `unavailable` after its limit, and at most an eighth of it later.
+   * Time limits of port calls, in milliseconds (from 1 to 2^31 - 1). A call that has not
+   * answered fails as `unavailable` after its limit, and at most an eighth of it later.
    */
   readonly timeouts?: {
     readonly acquirerMs?: number;
@@ -20,7 +20,7 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
     readonly storageMs?: number;
     readonly eventSinkMs?: number;
   };
-  /** Bounded retries of transient failures (storage, inquiries, event delivery). Default 2. */
+  /** Bounded retries of transient failures (storage, inquiries, event delivery): a whole number from 0. Default 2. */
   readonly retries?: number;
   /** How many due payments or outbox events one batch (and one `sweep()` or `deliverEvents()` call) handles at most. Default 100. */
   readonly batchSize?: number;
@@ -100,6 +100,7 @@ export interface ResolvedEngineOptions {
  * was stored, so the intent commit (with its retries) and the acquirer call must end well before.
  */
 export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEngineOptions {
+  checkCallOptions(options);
   const resolved = resolveDefaults(options);
   const { deliveryFirstDelayMs: first, deliveryMaxDelayMs: max } = resolved;
   if (!Number.isSafeInteger(first) || first < 1 || !Number.isSafeInteger(max) || max < first || max > MAX_DELAY_MS) {
@@ -152,6 +153,30 @@ function leaseTimes(
     claimHoldMs: Math.ceil(storage + inquiry + 2 * storage),
     cardGraceMs: Math.ceil(2 * storage),
   };
+}
+
+/**
+ * The options every port call depends on, checked before anything is derived from them: a
+ * time-out that is not a number from 1 ms to what a timer holds, or a `retries` that is not a whole
+ * number from 0, is a `RangeError` (a negative or `NaN` limit made every call time out at once);
+ * a `hostedPageUrl` that is not a function is a `TypeError` (every hosted create failed).
+ */
+function checkCallOptions(options: PaymentEngineOptions): void {
+  for (const name of ['acquirerMs', 'threeDSMs', 'storageMs', 'eventSinkMs'] as const) {
+    const value: unknown = options.timeouts?.[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !(value >= 1 && value <= MAX_DELAY_MS)) {
+      throw new RangeError(`timeouts.${name} needs milliseconds from 1 to ${MAX_DELAY_MS} (got ${String(value)})`);
+    }
+  }
+  const retries: unknown = options.retries;
+  if (retries !== undefined && (typeof retries !== 'number' || !Number.isSafeInteger(retries) || retries < 0)) {
+    throw new RangeError(`retries needs a whole number of at least 0 (got ${String(retries)})`);
+  }
+  const url: unknown = options.hostedPageUrl;
+  if (url !== undefined && typeof url !== 'function') {
+    throw new TypeError(`hostedPageUrl needs a function of the payment's id and token (got ${typeof url})`);
+  }
 }
 
 function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {

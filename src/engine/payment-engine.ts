@@ -109,6 +109,8 @@ export interface PaymentEngine {
 const loggableIds = (ids: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, loggableId(id)]));
 
+const noIds = () => ({});
+
 function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<A, PaymentError> {
   ctx.logger.error({ command, cause: describeDefect(error) }, 'engine defect');
   return err(paymentError.internal());
@@ -120,12 +122,14 @@ function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<
  * a `Result` (`runEffect`). Either way a failure becomes `err(PaymentError)`, and a defect (a bug,
  * an adapter that threw) becomes `internal_error` after it is logged, never a rejected promise.
  * It logs how the command ended (failures at info, successes at debug), with the ids the client
- * sent made `loggableId` only when a line is written, and maps its value.
+ * sent read and made `loggableId` only when a line is written (`ids` reads them: a command given
+ * without its object, from plain JavaScript, is a defect answered `internal_error`, not a throw),
+ * and maps its value.
  */
 function runCommand<T, A>(
   ctx: EngineContext,
   command: string,
-  ids: Readonly<Record<string, string>>,
+  ids: () => Readonly<Record<string, string>>,
   step: () => Outcome<T>,
   map: (value: T) => A,
 ): ResultAsync<A, PaymentError> {
@@ -142,12 +146,12 @@ function runCommand<T, A>(
         if (result.isErr()) {
           if (logsAt(ctx.logger, 'info')) {
             const ms = ctx.ports.clock.now() - started;
-            ctx.logger.info({ command, ...loggableIds(ids), code: result.error.code, ms }, 'command failed');
+            ctx.logger.info({ command, ...loggableIds(ids()), code: result.error.code, ms }, 'command failed');
           }
           return err(result.error);
         }
         if (logsAt(ctx.logger, 'debug')) {
-          ctx.logger.debug({ command, ...loggableIds(ids), ms: ctx.ports.clock.now() - started }, 'command done');
+          ctx.logger.debug({ command, ...loggableIds(ids()), ms: ctx.ports.clock.now() - started }, 'command done');
         }
         return ok(map(result.value));
       },
@@ -234,7 +238,16 @@ const identity = <T>(value: T): T => value;
 const frozen = <T>(value: T): T => deepFreeze(value);
 
 /** Builds a payment engine on the given ports. */
+/** The ports an engine cannot run without: a `TypeError` at construction rather than a defect in every command. */
+const REQUIRED_PORTS = ['repository', 'acquirer', 'threeDS', 'cardVault', 'clock', 'ids'] as const;
+
 export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine {
+  for (const name of REQUIRED_PORTS) {
+    const port: unknown = config[name];
+    if (typeof port !== 'object' || port === null) {
+      throw new TypeError(`createPaymentEngine needs a ${name} port (got ${port === null ? 'null' : typeof port})`);
+    }
+  }
   const options = config.options ?? {};
   const machine = createPaymentMachine(options);
   const ctx: EngineContext = {
@@ -245,7 +258,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     inspection: createInspection(machine, options.inspect),
   };
   const runProgram = <A>(command: string, program: () => Effect.Effect<A, PaymentError>) =>
-    runCommand(ctx, command, {}, () => runEffect(program()), identity);
+    runCommand(ctx, command, noIds, () => runEffect(program()), identity);
   // One delivery at a time per engine, so one process never publishes an event twice.
   const deliveryLock = Effect.unsafeMakeSemaphore(1);
   const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
@@ -299,24 +312,54 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   return {
     machine: ctx.machine,
     createPayment: (command) =>
-      runCommand(ctx, 'createPayment', { profileId: command.profileId }, () => createPayment(ctx, command), publicView),
+      runCommand(
+        ctx,
+        'createPayment',
+        () => ({ profileId: command.profileId }),
+        () => createPayment(ctx, command),
+        publicView,
+      ),
     newPaymentId: () => newPaymentId(ctx),
     submitCard: (command) =>
-      runCommand(ctx, 'submitCard', { paymentId: command.paymentId }, () => submitCard(ctx, command), publicView),
+      runCommand(
+        ctx,
+        'submitCard',
+        () => ({ paymentId: command.paymentId }),
+        () => submitCard(ctx, command),
+        publicView,
+      ),
     completeChallenge: (command) =>
       runCommand(
         ctx,
         'completeChallenge',
-        { paymentId: command.paymentId },
+        () => ({ paymentId: command.paymentId }),
         () => completeChallenge(ctx, command),
         publicView,
       ),
     getPayment: (query) =>
-      runCommand(ctx, 'getPayment', { paymentId: query.paymentId }, () => getPayment(ctx, query), frozen),
+      runCommand(
+        ctx,
+        'getPayment',
+        () => ({ paymentId: query.paymentId }),
+        () => getPayment(ctx, query),
+        frozen,
+      ),
     listPayments: (query) =>
-      runCommand(ctx, 'listPayments', { profileId: query.profileId }, () => listPayments(ctx, query), frozen),
+      runCommand(
+        ctx,
+        'listPayments',
+        () => ({ profileId: query.profileId }),
+        () => listPayments(ctx, query),
+        frozen,
+      ),
     getPaymentRecord: (paymentId) =>
-      runCommand(ctx, 'getPaymentRecord', { paymentId }, () => loadPayment(ctx, paymentId), identity),
+      runCommand(
+        ctx,
+        'getPaymentRecord',
+        () => ({ paymentId }),
+        () => loadPayment(ctx, paymentId),
+        identity,
+      ),
     sweep: () => runProgram('sweep', () => sweep(ctx)),
     deliverEvents: () => runProgram('deliverEvents', () => deliver),
     startBackgroundWorker: (workerOptions = {}) => {

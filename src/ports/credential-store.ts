@@ -34,3 +34,13 @@ export interface CredentialStore {
   authenticate(token: string): PortResult<Client | null, CredentialStoreError>;
   findProfile(profileId: string): PortResult<Profile | null, CredentialStoreError>;
 }
+
+/**
+ * Whether `client` may act on `profileId`: one of its `profileIds`, compared whole. A store that
+ * hands out `profileIds` as a string (plain JavaScript, a column read as text) allows nothing,
+ * where `includes` on the string would have taken any part of it (`profile_12` allowing
+ * `profile_1`).
+ */
+export function clientMayActOn(client: Client, profileId: string): boolean {
+  return Array.isArray(client.profileIds) && client.profileIds.includes(profileId);
+}

@@ -7,7 +7,13 @@ export type {
 } from './acquirer.js';
 export type { CardVault, CardVaultError } from './card-vault.js';
 export type { Clock } from './clock.js';
-export type { Client, CredentialStore, CredentialStoreError, Profile } from './credential-store.js';
+export {
+  clientMayActOn,
+  type Client,
+  type CredentialStore,
+  type CredentialStoreError,
+  type Profile,
+} from './credential-store.js';
 export type { EventSink, EventSinkError, PublishOptions } from './event-sink.js';
 export type { IdGenerator } from './id-generator.js';
 export { guardLogger, logsAt, silentLogger, type Logger, type LogLevel } from './logger.js';

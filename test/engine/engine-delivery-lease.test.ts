@@ -81,7 +81,7 @@ describe('lease times derived from the time-outs (found by a reviewing helper)',
   });
 
   it('refuses time-outs that would need a lease longer than 2^31 - 1 ms', () => {
-    expect(() => makeEngineHarness({ timeouts: { eventSinkMs: 2 ** 31 } })).toThrow(/lease/);
+    expect(() => makeEngineHarness({ timeouts: { eventSinkMs: 2 ** 31 - 1 } })).toThrow(/lease/);
     expect(() => makeEngineHarness({ timeouts: { eventSinkMs: 600_000 } })).not.toThrow();
   });
 });
