@@ -216,9 +216,6 @@ async function demo(args: readonly string[]): Promise<void> {
       1,
     );
   }
-  printBanner(server, config, values.config === undefined);
-  if (databaseUrl !== undefined) process.stdout.write('Storage: Postgres (payments survive a restart).\n\n');
-
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
@@ -252,6 +249,10 @@ async function demo(args: readonly string[]): Promise<void> {
     }, 250);
     watch.unref();
   }
+  // Only now, with the signal handlers in place: a SIGTERM sent as soon as the banner is read
+  // must stop the server gracefully, not kill the process with the default action.
+  printBanner(server, config, values.config === undefined);
+  if (databaseUrl !== undefined) process.stdout.write('Storage: Postgres (payments survive a restart).\n\n');
 }
 
 // A closed pipe (`paystate demo | head -1`, a `tee` stopped by Ctrl+C) must not crash the
