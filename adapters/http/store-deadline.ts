@@ -82,28 +82,35 @@ export function credentialStoreUnavailable(): Problem {
 
 /**
  * One credential store call with the deadline `storeTimeoutMs`: its result, or `err` with code
- * `timeout` (logged). A throw or a rejection before the deadline is left to the caller (a defect
- * of the adapter: 500); one after it is logged.
+ * `timeout` (logged). A throw or a rejection (a defect of the adapter: expected failures are `err`
+ * values) is logged and read as unavailable, as the idempotency store's are: the request answers
+ * 503, never a 500 for what the client sent.
  */
-export function callCredentialStore<T>(
+export async function callCredentialStore<T>(
   deps: Pick<HttpDeps, 'logger' | 'storeTimeoutMs'>,
   call: 'authenticate' | 'findProfile',
   run: () => PortResult<T, CredentialStoreError>,
 ): Promise<Result<T, CredentialStoreError | StoreTimedOut>> {
   const what = `The credential store's ${call}`;
-  return withDeadline(run(), deps.storeTimeoutMs, what, (late) => {
-    if ('defect' in late) {
-      deps.logger.error(
-        { error: late.defect, call },
-        'credential store rejected after its deadline (a defect of the adapter)',
-      );
-    }
-  }).then((result) => {
-    if (result.isErr() && result.error.code === 'timeout') {
-      deps.logger.error({ call, timeoutMs: deps.storeTimeoutMs }, 'credential store did not answer in time');
-    }
-    return result;
-  });
+  const threw = (error: unknown, after?: true) => {
+    deps.logger.error(
+      { error, call, ...(after && { afterDeadline: true }) },
+      'credential store threw (a defect of the adapter); read as unavailable',
+    );
+    return err({ code: 'unavailable' as const, message: `${what} threw`, retryable: false });
+  };
+  let result: Result<T, CredentialStoreError | StoreTimedOut>;
+  try {
+    result = await withDeadline(run(), deps.storeTimeoutMs, what, (late) => {
+      if ('defect' in late) threw(late.defect, true);
+    });
+  } catch (error) {
+    return threw(error);
+  }
+  if (result.isErr() && result.error.code === 'timeout') {
+    deps.logger.error({ call, timeoutMs: deps.storeTimeoutMs }, 'credential store did not answer in time');
+  }
+  return result;
 }
 
 /**

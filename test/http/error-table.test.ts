@@ -265,7 +265,7 @@ describe.each(SERVER_KINDS)('error table (decisions.md section 5) served by %s',
 });
 
 describe.each(SERVER_KINDS)('500 internal_error is a bug, never an answer to input, served by %s', (kind) => {
-  it('a credential store that throws is answered 500 problem+json and logged', async () => {
+  it('a credential store that throws is answered 503 problem+json (as a throwing idempotency store is) and logged', async () => {
     const api = makeApi();
     const server = await serve(kind, {
       ...api,
@@ -283,9 +283,14 @@ describe.each(SERVER_KINDS)('500 internal_error is a bug, never an answer to inp
     });
     try {
       const answer = await post(`${server.base}/v1/profiles/${MAIN}/payments`, TOKENS.alphaCompliant, hostedRequest());
-      expectProblem(answer, 500, 'internal_error');
+      expectProblem(answer, 503, 'unavailable');
       expect(answer.text).not.toContain('bug in the credential store');
-      expect(api.unhandled()).toHaveLength(1);
+      const thrown = api.logs.filter((line) => line.message.startsWith('credential store threw'));
+      expect(thrown.map((line) => [line.level, line.fields['call']])).toEqual([['error', 'authenticate']]);
+      expect(api.unhandled()).toEqual([]);
+      // The profile resource reads the store too.
+      const profile = await get(`${server.base}/v1/partners/partner_alpha/profiles/${MAIN}`, TOKENS.alphaCompliant);
+      expectProblem(profile, 503, 'unavailable');
     } finally {
       await server.close();
     }
