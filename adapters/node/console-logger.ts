@@ -60,7 +60,12 @@ function singleLine(text: string): string {
  * (so log times as ISO strings, not as epoch milliseconds). Logging never throws.
  */
 export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger {
-  const threshold = options.level === 'silent' ? LOG_LEVELS.length : LOG_LEVELS.indexOf(options.level ?? 'info');
+  const level: unknown = options.level ?? 'info';
+  // An unknown level ('verbose', 'trace' from another logger's vocabulary) read as -1: debug on.
+  if (level !== 'silent' && !(LOG_LEVELS as readonly unknown[]).includes(level)) {
+    throw new RangeError(`level needs one of ${[...LOG_LEVELS, 'silent'].join(', ')} (got ${String(level)})`);
+  }
+  const threshold = level === 'silent' ? LOG_LEVELS.length : LOG_LEVELS.indexOf(level as LogLevel);
   const stream = options.stream ?? process.stdout;
   const clock = options.clock ?? systemClock;
 

@@ -88,6 +88,14 @@ describe('createConsoleLogger', () => {
     expect(all.lines).toHaveLength(1);
   });
 
+  it('refuses a level it does not know instead of writing everything (another logger’s "verbose")', () => {
+    for (const level of ['verbose', 'trace', 'INFO', '']) {
+      expect(() => capture({ level: level as 'info' })).toThrow(
+        new RangeError(`level needs one of debug, info, warn, error, silent (got ${level})`),
+      );
+    }
+  });
+
   it('redacts card numbers in messages and fields, plain or grouped', () => {
     const { logger, lines } = capture();
     logger.error(
