@@ -57,7 +57,7 @@ export interface BackgroundWorker {
    * the ports use (`await worker.stop(); await postgres.close()`). The engine's commands are not
    * affected: they go on with their retries. Resolves once both loops have stopped or been
    * abandoned, and logs a warning when anything was abandoned; calling it again gives the same
-   * promise.
+   * promise, whatever its options.
    *
    * `waitMs`: default 5000; 0 abandons what is under way at once; `Infinity` waits for it, whatever
    * its time-outs and retries make that. A `RangeError` unless from 0 to 2^31 - 1 or `Infinity`.
@@ -402,8 +402,10 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
       const fibers = loops.map(({ fiber }) => fiber);
       let stopped: Promise<void> | undefined;
       return {
-        stop: (stopOptions = {}) => {
-          const waitMs = stopWaitOf(stopOptions);
+        stop: (stopOptions) => {
+          // Stopped already: the same promise, whatever is asked this time.
+          if (stopped !== undefined) return stopped;
+          const waitMs = stopWaitOf(stopOptions ?? {});
           stopping = true;
           stopped ??= Effect.runPromise(
             Effect.gen(function* () {

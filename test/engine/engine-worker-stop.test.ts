@@ -154,6 +154,22 @@ describe('background worker: stop() does not wait for a hung port call (found by
     expect(abandonedLog(h)).toBeUndefined();
   });
 
+  it('once stopped, answers the same promise to any later stop, whatever it asks (found by a reviewing helper)', async () => {
+    const h = makeEngineHarness();
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
+    const first = worker.stop();
+    expect(worker.stop({ waitMs: -1 })).toBe(first);
+    expect(worker.stop(null as unknown as undefined)).toBe(first);
+    await first;
+    expect(worker.stop({ waitMs: Number.NaN })).toBe(first);
+  });
+
+  it('takes a stop(null) from plain JavaScript as stop()', async () => {
+    const h = makeEngineHarness();
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
+    await expect(worker.stop(null as unknown as undefined)).resolves.toBeUndefined();
+  });
+
   it.each([-1, Number.NaN, 0.5 - 1, 2 ** 31, Number.NEGATIVE_INFINITY])('refuses waitMs %s', async (waitMs) => {
     const h = makeEngineHarness();
     const worker = h.engine.startBackgroundWorker({ intervalMs: 60_000 });
