@@ -6,7 +6,7 @@ import type { Logger } from '../../src/ports/logger.js';
 import { canonicalJson } from './canonical-json.js';
 import type { HttpAnswer } from './http-answer.js';
 import { problem, problemAnswer, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
-import { withDeadline, type LateSettlement, type StoreTimedOut } from './store-deadline.js';
+import { callStoreWithDeadline, type StoreThrew, type StoreTimedOut } from './store-deadline.js';
 
 /** How long a completed answer is replayed: 24 hours (decisions.md section 6). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -115,37 +115,14 @@ export interface IdempotentOutcome {
   readonly settle: 'complete' | 'release' | 'leave';
 }
 
-/**
- * Calls the store with the deadline `timeoutMs`. A store that throws or rejects (a defect of the
- * adapter: expected failures are `err` values) is logged and read as unavailable, so that a
- * request answers 503 or its own answer, never a 500 for what the client sent. A store that does
- * not answer in time is `err` with code `timeout`; what it answers later goes to `late` (a
- * rejection then is logged).
- */
-async function callStore<T>(
+/** Calls the store with the deadline `timeoutMs` (`callStoreWithDeadline`); a time-out is logged by the caller, with what it means for the key. */
+function callStore<T>(
   deps: Pick<IdempotencyDeps, 'logger' | 'timeoutMs'>,
   call: 'begin' | 'complete' | 'release',
   run: () => PortResult<T, IdempotencyStoreError>,
   late?: (result: Result<T, IdempotencyStoreError>) => void,
-): Promise<Result<T, IdempotencyStoreError | StoreTimedOut>> {
-  const { logger } = deps;
-  const threw = (error: unknown, after?: true) => {
-    logger.error(
-      { error, call, ...(after && { afterDeadline: true }) },
-      'idempotency store threw (a defect of the adapter); read as unavailable',
-    );
-    return err({ code: 'unavailable' as const, message: `The idempotency store's ${call} threw`, retryable: false });
-  };
-  const onLate = (settlement: LateSettlement<T, IdempotencyStoreError>) => {
-    if ('defect' in settlement) threw(settlement.defect, true);
-    else late?.(settlement.result);
-  };
-  try {
-    // A time-out is logged by the caller, with what it means for the key.
-    return await withDeadline(run(), deps.timeoutMs, `The idempotency store's ${call}`, onLate);
-  } catch (error) {
-    return threw(error);
-  }
+): Promise<Result<T, IdempotencyStoreError | StoreTimedOut | StoreThrew>> {
+  return callStoreWithDeadline(deps.logger, 'idempotency store', call, deps.timeoutMs, run, late);
 }
 
 /**

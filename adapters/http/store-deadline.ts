@@ -1,5 +1,6 @@
 import { err, type Result } from 'neverthrow';
 import type { CredentialStore, CredentialStoreError } from '../../src/ports/credential-store.js';
+import type { Logger } from '../../src/ports/logger.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import { problem, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
 import type { HttpDeps } from './route-context.js';
@@ -80,33 +81,55 @@ export function credentialStoreUnavailable(): Problem {
   });
 }
 
+/** A store call's failure when the store threw or rejected: read as unavailable. */
+export interface StoreThrew {
+  readonly code: 'unavailable';
+  readonly message: string;
+  readonly retryable: false;
+}
+
 /**
- * One credential store call with the deadline `storeTimeoutMs`: its result, or `err` with code
- * `timeout` (logged). A throw or a rejection (a defect of the adapter: expected failures are `err`
- * values) is logged and read as unavailable, as the idempotency store's are: the request answers
- * 503, never a 500 for what the client sent.
+ * One call of a store the HTTP layer uses (`store` names it in logs), with the deadline
+ * `timeoutMs`: its result, or `err` with code `timeout`. A throw or a rejection (a defect of the
+ * adapter: expected failures are `err` values) is logged and read as unavailable, so that a
+ * request answers 503 or its own answer, never a 500 for what the client sent. An answer after
+ * the deadline goes to `late` (a rejection then is logged).
+ */
+export async function callStoreWithDeadline<T, E>(
+  logger: Logger,
+  store: 'credential store' | 'idempotency store',
+  call: string,
+  timeoutMs: number,
+  run: () => PortResult<T, E>,
+  late?: (result: Result<T, E>) => void,
+): Promise<Result<T, E | StoreTimedOut | StoreThrew>> {
+  const threw = (error: unknown, after?: true) => {
+    logger.error(
+      { error, call, ...(after && { afterDeadline: true }) },
+      `${store} threw (a defect of the adapter); read as unavailable`,
+    );
+    return err({ code: 'unavailable' as const, message: `The ${store}'s ${call} threw`, retryable: false as const });
+  };
+  try {
+    return await withDeadline(run(), timeoutMs, `The ${store}'s ${call}`, (settlement) => {
+      if ('defect' in settlement) threw(settlement.defect, true);
+      else late?.(settlement.result);
+    });
+  } catch (error) {
+    return threw(error);
+  }
+}
+
+/**
+ * One credential store call with the deadline `storeTimeoutMs` (`callStoreWithDeadline`); a
+ * time-out is logged here.
  */
 export async function callCredentialStore<T>(
   deps: Pick<HttpDeps, 'logger' | 'storeTimeoutMs'>,
   call: 'authenticate' | 'findProfile',
   run: () => PortResult<T, CredentialStoreError>,
-): Promise<Result<T, CredentialStoreError | StoreTimedOut>> {
-  const what = `The credential store's ${call}`;
-  const threw = (error: unknown, after?: true) => {
-    deps.logger.error(
-      { error, call, ...(after && { afterDeadline: true }) },
-      'credential store threw (a defect of the adapter); read as unavailable',
-    );
-    return err({ code: 'unavailable' as const, message: `${what} threw`, retryable: false });
-  };
-  let result: Result<T, CredentialStoreError | StoreTimedOut>;
-  try {
-    result = await withDeadline(run(), deps.storeTimeoutMs, what, (late) => {
-      if ('defect' in late) threw(late.defect, true);
-    });
-  } catch (error) {
-    return threw(error);
-  }
+): Promise<Result<T, CredentialStoreError | StoreTimedOut | StoreThrew>> {
+  const result = await callStoreWithDeadline(deps.logger, 'credential store', call, deps.storeTimeoutMs, run);
   if (result.isErr() && result.error.code === 'timeout') {
     deps.logger.error({ call, timeoutMs: deps.storeTimeoutMs }, 'credential store did not answer in time');
   }
