@@ -1,6 +1,6 @@
 import { containsCardNumber } from '../../src/domain/card-number.js';
-import { maskDigits } from '../../src/domain/mask-digits.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import { errorHeadline } from '../../src/engine/describe-defect.js';
 import { loggableId } from '../../src/engine/loggable-id.js';
 import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { PaymentError, ValidationIssue } from '../../src/errors/payment-error.js';
@@ -403,7 +403,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
         // Only the kind and a digit-masked message: nothing that could carry card data.
         {
           paymentId: loggableId(paymentId),
-          error: error instanceof Error ? `${maskDigits(error.name)}: ${maskDigits(error.message)}` : typeof error,
+          error: errorHeadline(error),
         },
         'hosted page: unexpected error',
       );

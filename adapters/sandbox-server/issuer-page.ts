@@ -1,5 +1,5 @@
-import { maskDigits } from '../../src/domain/mask-digits.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import { errorHeadline } from '../../src/engine/describe-defect.js';
 import { loggableId } from '../../src/engine/loggable-id.js';
 import { formatAmount } from '../hosted-page/amount-format.js';
 import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
@@ -294,7 +294,7 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
       app.logger.error(
         {
           paymentId: loggableId(paymentId),
-          error: error instanceof Error ? `${maskDigits(error.name)}: ${maskDigits(error.message)}` : typeof error,
+          error: errorHeadline(error),
         },
         'sandbox issuer: unexpected error',
       );

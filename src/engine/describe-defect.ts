@@ -26,10 +26,18 @@ export function describeDefect(error: unknown): string {
   if (!(error instanceof Error)) return `non-error defect (${typeof error})`;
   try {
     const frames = framesOf(String(error.stack ?? ''), error);
-    return [`${maskDigits(String(error.name))}: ${maskDigits(String(error.message))}`, ...frames.slice(0, 8)].join(
-      '\n',
-    );
+    return [errorHeadline(error), ...frames.slice(0, 8)].join('\n');
   } catch {
     return 'a defect that could not be described';
   }
+}
+
+/**
+ * An error's kind and message for a log line, digits masked (`TypeError: bad [digits]`), without
+ * its stack; for a thrown value that is not an `Error`, its type.
+ */
+export function errorHeadline(error: unknown): string {
+  return error instanceof Error
+    ? `${maskDigits(String(error.name))}: ${maskDigits(String(error.message))}`
+    : typeof error;
 }
