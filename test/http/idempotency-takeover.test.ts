@@ -1,11 +1,18 @@
 import { err } from 'neverthrow';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryCardVault, createSequentialIdGenerator } from '../../adapters/memory/index.js';
-import { createServer as createExpressServer, paystate } from '../../adapters/express/index.js';
-import { createFetchHandler, createNodeListener, IDEMPOTENCY_STALE_AFTER_MS } from '../../adapters/http/index.js';
-import { createPaymentEngine, type IdempotencyStore, type PaymentRepository } from '../../src/index.js';
+import { createFetchHandler, IDEMPOTENCY_STALE_AFTER_MS } from '../../adapters/http/index.js';
+import type { IdempotencyStore, PaymentRepository } from '../../src/index.js';
 import { directRequest, hostedRequest } from '../support/requests.js';
-import { makeApi, serve, SERVER_KINDS, TOKENS, type ApiHarness, type RunningServer } from './support/api-harness.js';
+import {
+  engineOver,
+  makeApi,
+  OPTION_ENTRY_POINTS,
+  serve,
+  SERVER_KINDS,
+  TOKENS,
+  type ApiHarness,
+  type RunningServer,
+} from './support/api-harness.js';
 import { post, type Answer } from './support/client.js';
 import { expectProblem } from './support/expect-problem.js';
 
@@ -86,19 +93,7 @@ describe.each(SERVER_KINDS)('Idempotency-Key after a crash (stale takeover), ser
   ) {
     api = makeApi();
     crash = crashableStore(api.handlerOptions.idempotency);
-    const engine =
-      wrap === undefined
-        ? api.engine
-        : createPaymentEngine({
-            repository: wrap(api.repository),
-            acquirer: api.acquirer,
-            threeDS: api.threeDS,
-            cardVault: createMemoryCardVault(api.clock),
-            clock: api.clock,
-            ids: createSequentialIdGenerator(11),
-            ...(api.handlerOptions.logger !== undefined && { logger: api.handlerOptions.logger }),
-            options: { retries: 0 },
-          });
+    const engine = wrap === undefined ? api.engine : engineOver(api, wrap(api.repository));
     server = await serve(kind, {
       ...api,
       handlerOptions: { ...api.handlerOptions, ...options, engine, idempotency: crash.store },
@@ -313,12 +308,7 @@ describe('idempotencyStaleAfterMs', () => {
 
 describe('idempotencyTtlMs (found by a reviewer: not checked at all)', () => {
   const DAY = 24 * 60 * 60 * 1000;
-  const entryPoints = [
-    ['createFetchHandler', createFetchHandler],
-    ['createNodeListener', createNodeListener],
-    ['paystate() in Express', paystate],
-    ['createServer(options) in Express', createExpressServer],
-  ] as const;
+  const entryPoints = OPTION_ENTRY_POINTS;
 
   it.each(entryPoints)(
     '%s: must be a whole number of milliseconds of at least 1, or a RangeError that names it',

@@ -1,11 +1,18 @@
 import { err } from 'neverthrow';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenApiDocument } from '../../adapters/http/index.js';
-import { createMemoryCardVault, createSequentialIdGenerator } from '../../adapters/memory/index.js';
-import { createPaymentEngine, type PaymentRepository } from '../../src/index.js';
+import type { PaymentRepository } from '../../src/index.js';
 import { createDocumentValidator, type DocumentValidator } from '../openapi/support/document-validator.js';
 import { hostedRequest } from '../support/requests.js';
-import { makeApi, serve, SERVER_KINDS, TOKENS, type ApiHarness, type RunningServer } from './support/api-harness.js';
+import {
+  engineOver,
+  makeApi,
+  serve,
+  SERVER_KINDS,
+  TOKENS,
+  type ApiHarness,
+  type RunningServer,
+} from './support/api-harness.js';
 import { get, post, type Answer } from './support/client.js';
 import { expectProblem } from './support/expect-problem.js';
 
@@ -48,15 +55,9 @@ describe.each(SERVER_KINDS)('a create whose outcome is unknown (payment_may_exis
         return err(lost);
       },
     };
-    const engine = createPaymentEngine({
-      repository,
-      acquirer: api.acquirer,
-      threeDS: api.threeDS,
-      cardVault: createMemoryCardVault(api.clock),
-      clock: api.clock,
-      ids: createSequentialIdGenerator(11),
-      ...(api.handlerOptions.logger !== undefined && { logger: api.handlerOptions.logger }),
-      options: { retries: 0, hostedPageUrl: ({ id, token }) => `https://pay.test/${id}?token=${token}` },
+    const engine = engineOver(api, repository, {
+      retries: 0,
+      hostedPageUrl: ({ id, token }) => `https://pay.test/${id}?token=${token}`,
     });
     server = await serve(kind, { ...api, handlerOptions: { ...api.handlerOptions, engine } });
     payments = `${server.base}/v1/profiles/${MAIN}/payments`;

@@ -1,14 +1,17 @@
 import { err, type Result } from 'neverthrow';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer as createExpressServer, paystate } from '../../adapters/express/index.js';
-import {
-  createFetchHandler,
-  createNodeListener,
-  STORE_TIMEOUT_MS as DEFAULT_STORE_TIMEOUT_MS,
-} from '../../adapters/http/index.js';
+import { createFetchHandler, STORE_TIMEOUT_MS as DEFAULT_STORE_TIMEOUT_MS } from '../../adapters/http/index.js';
 import type { CredentialStore, IdempotencyBegin, IdempotencyStore, IdempotencyStoreError } from '../../src/index.js';
 import { hostedRequest } from '../support/requests.js';
-import { makeApi, serve, SERVER_KINDS, TOKENS, type ApiHarness, type RunningServer } from './support/api-harness.js';
+import {
+  makeApi,
+  OPTION_ENTRY_POINTS,
+  serve,
+  SERVER_KINDS,
+  TOKENS,
+  type ApiHarness,
+  type RunningServer,
+} from './support/api-harness.js';
 import { get, post, type Answer } from './support/client.js';
 import { expectProblem } from './support/expect-problem.js';
 
@@ -233,12 +236,7 @@ describe.each(SERVER_KINDS)('store calls have a deadline (storeTimeoutMs), serve
 });
 
 describe('storeTimeoutMs', () => {
-  const entryPoints = [
-    ['createFetchHandler', createFetchHandler],
-    ['createNodeListener', createNodeListener],
-    ['paystate() in Express', paystate],
-    ['createServer(options) in Express', createExpressServer],
-  ] as const;
+  const entryPoints = OPTION_ENTRY_POINTS;
 
   it.each(entryPoints)(
     '%s: a whole number of milliseconds of at least 1, or a RangeError that names it',

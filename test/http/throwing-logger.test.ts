@@ -1,15 +1,14 @@
 import type { RequestListener } from 'node:http';
-import { ok } from 'neverthrow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HttpAnswer } from '../../adapters/http/http-answer.js';
 import { createNodeListener, serveNodeRequest, type FetchHandlerOptions } from '../../adapters/http/index.js';
 import { createNodeRequestListener } from '../../adapters/node/index.js';
-import type { IdempotencyStore, Logger } from '../../src/index.js';
+import type { Logger } from '../../src/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { hostedRequest } from '../support/requests.js';
 import { makeApi, TOKENS } from './support/api-harness.js';
 import { call, get, post, type Answer } from './support/client.js';
 import { expectProblem } from './support/expect-problem.js';
+import { replayingUnwritable, UNWRITABLE } from './support/unwritable-answer.js';
 
 /** A host logger whose `error` throws (a log transport that failed); `everything` makes every method throw. */
 function throwingLogger(everything = false): Logger & { readonly calls: string[] } {
@@ -24,21 +23,6 @@ function throwingLogger(everything = false): Logger & { readonly calls: string[]
   const pick = (level: string) => (everything || level === 'error' ? boom(level) : quiet(level));
   return { calls, debug: pick('debug'), info: pick('info'), warn: pick('warn'), error: pick('error') };
 }
-
-/** An answer node refuses to write: a control character in a header value (ERR_INVALID_CHAR). */
-const UNWRITABLE: HttpAnswer = {
-  status: 201,
-  headers: { 'content-type': 'application/json', location: '/v1/payments/bad\u0001id' },
-  body: '{"id":"payment_1"}',
-};
-
-/** An idempotency store that replays the unwritable answer for every key. */
-const replayingUnwritable: IdempotencyStore = {
-  begin: () => ok({ kind: 'completed', response: UNWRITABLE }),
-  complete: () => ok(undefined),
-  release: () => ok(undefined),
-  purgeExpired: () => ok(0),
-};
 
 /** The answer, or a failure that says the server never gave one (instead of the test timing out). */
 function answerWithin(answer: Promise<Answer>, ms = 2000): Promise<Answer> {

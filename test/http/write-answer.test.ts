@@ -1,37 +1,16 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
-import { ok } from 'neverthrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paystate } from '../../adapters/express/index.js';
 import type { ApiHandler } from '../../adapters/http/api-handler.js';
-import type { HttpAnswer } from '../../adapters/http/http-answer.js';
 import { createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
 import { serveNodeRequest } from '../../adapters/http/node-listener.js';
-import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { hostedRequest } from '../support/requests.js';
 import { makeApi, TOKENS, type LogLine } from './support/api-harness.js';
 import { call, post } from './support/client.js';
 import { expectProblem } from './support/expect-problem.js';
-
-/** An answer node refuses to write: a control character in a header value (ERR_INVALID_CHAR). */
-const UNWRITABLE: HttpAnswer = {
-  status: 201,
-  headers: {
-    'content-type': 'application/json',
-    'x-request-note': 'fine',
-    location: '/v1/partners/p/profiles/shop\u0001eu/payments/payment_1',
-  },
-  body: '{"id":"payment_1"}',
-};
-
-/** An idempotency store that replays the unwritable answer for every key (as one kept from before might). */
-const replayingUnwritable: IdempotencyStore = {
-  begin: () => ok({ kind: 'completed', response: UNWRITABLE }),
-  complete: () => ok(undefined),
-  release: () => ok(undefined),
-  purgeExpired: () => ok(0),
-};
+import { replayingUnwritable, UNWRITABLE } from './support/unwritable-answer.js';
 
 afterEach(closeAll);
 

@@ -23,7 +23,12 @@ import {
   createSandboxAcquirer,
   createSandboxThreeDSProvider,
 } from '../../../adapters/sandbox/index.js';
-import { createPaymentEngine, type Logger } from '../../../src/index.js';
+import {
+  createPaymentEngine,
+  type Logger,
+  type PaymentEngineOptions,
+  type PaymentRepository,
+} from '../../../src/index.js';
 
 /** Two partners; alpha has two profiles. Tokens are test values. */
 export const CONFIG: SandboxConfig = {
@@ -183,6 +188,35 @@ export function makeApi(options: ApiHarnessOptions = {}) {
 }
 
 export type ApiHarness = ReturnType<typeof makeApi>;
+
+/**
+ * An engine on the harness's clock, acquirer, 3DS provider and logger over another repository
+ * (one a test wraps to lose answers or crash), to put in `handlerOptions.engine`.
+ */
+export function engineOver(
+  api: ApiHarness,
+  repository: PaymentRepository,
+  options: PaymentEngineOptions = { retries: 0 },
+) {
+  return createPaymentEngine({
+    repository,
+    acquirer: api.acquirer,
+    threeDS: api.threeDS,
+    cardVault: createMemoryCardVault(api.clock),
+    clock: api.clock,
+    ids: createSequentialIdGenerator(11),
+    ...(api.handlerOptions.logger !== undefined && { logger: api.handlerOptions.logger }),
+    options,
+  });
+}
+
+/** Every entry point that takes the handler's options, each of which must check them alike. */
+export const OPTION_ENTRY_POINTS = [
+  ['createFetchHandler', createFetchHandler],
+  ['createNodeListener', createNodeListener],
+  ['paystate() in Express', paystate],
+  ['createServer(options) in Express', createExpressServer],
+] as const;
 
 /** How the handler is served in a test. */
 export type ServerKind =
