@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { containsCardNumber } from '../domain/card-number.js';
 import type { ValidationIssue } from '../errors/payment-error.js';
 
 type Segment = string | number;
@@ -162,9 +163,17 @@ function cap(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+// A key that holds a card number as a reader would see it (full-width digits, digits of other scripts,
+// invisible characters between them: `containsCardNumber`) is masked whole: ASCII patterns miss those.
+function safeSegment(segment: Segment): string {
+  if (typeof segment === 'number') return String(segment);
+  return containsCardNumber(segment) ? REDACTED : cap(segment.replace(CARD_LIKE_IN_PATH, REDACTED), MAX_SEGMENT);
+}
+
 function safePath(path: readonly Segment[]): string {
-  const joined = path.map((s) => cap(String(s).replace(CARD_LIKE_IN_PATH, REDACTED), MAX_SEGMENT)).join('.');
-  return cap(joined.replace(CARD_LIKE_IN_PATH, REDACTED), MAX_PATH);
+  const joined = cap(path.map(safeSegment).join('.').replace(CARD_LIKE_IN_PATH, REDACTED), MAX_PATH);
+  // Groups of a number split over several keys ("４２４２.４２４２…").
+  return containsCardNumber(joined) ? REDACTED : joined;
 }
 
 function safeMessage(message: string): string {

@@ -36,6 +36,27 @@ describe('card data never appears in an issue', () => {
     expect(issues).toEqual([{ path: 'billing.address.[redacted]', message: 'Unknown field' }]);
   });
 
+  it('masks card numbers in keys written in full-width or other digits, or with invisible characters', () => {
+    const fullWidth = '４２４２４２４２４２４２４２４２';
+    const arabicIndic = '٤٢٤٢٤٢٤٢٤٢٤٢٤٢٤٢';
+    const zeroWidth = '4242\u200b4242\u200b4242\u200b4242';
+    for (const key of [fullWidth, arabicIndic, zeroWidth, `pan ${fullWidth}`]) {
+      const text = JSON.stringify(issuesOf({ ...directRequest(), [key]: 1 }));
+      expect(text, key).not.toContain(key);
+      expect(text.normalize('NFKC')).not.toMatch(/4242.?4242.?4242.?4242/);
+      expect(issuesOf({ ...directRequest(), [key]: 1 })).toEqual([{ path: '[redacted]', message: 'Unknown field' }]);
+    }
+  });
+
+  it('masks a card number whose groups are split over nested keys', () => {
+    const issues = finalizeIssues([{ path: ['４２４２', '４２４２', '４２４２', '４２４２'], message: 'Unknown field' }]);
+    expect(issues).toEqual([{ path: '[redacted]', message: 'Unknown field' }]);
+  });
+
+  it('keeps keys with few digits or digits that make no card number', () => {
+    expect(finalizeIssues([{ path: ['ｆｉｅｌｄ１', 0, 'x'], message: 'm' }])).toEqual([{ path: 'ｆｉｅｌｄ１.0.x', message: 'm' }]);
+  });
+
   it('never repeats a bad number, CVC or expiry in a message', () => {
     const request = {
       ...directRequest(),
