@@ -42,7 +42,7 @@ export interface ProblemDocument {
 }
 
 /** The HTTP status of each problem code. */
-export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = {
+export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = Object.freeze({
   invalid_json: 400,
   validation_failed: 400,
   unauthorized: 401,
@@ -59,7 +59,7 @@ export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = {
   idempotency_key_reused: 422,
   internal_error: 500,
   unavailable: 503,
-};
+});
 
 const TITLES: Readonly<Record<ProblemCode, string>> = {
   invalid_json: 'The request body is not valid JSON',
@@ -99,14 +99,14 @@ export type ServerProblemCode =
   | 'method_not_implemented';
 
 /** The HTTP status of each server-layer problem code. */
-export const SERVER_PROBLEM_STATUS: Readonly<Record<ServerProblemCode, number>> = {
+export const SERVER_PROBLEM_STATUS: Readonly<Record<ServerProblemCode, number>> = Object.freeze({
   malformed_request: 400,
   request_timeout: 408,
   payload_too_large: 413,
   expectation_failed: 417,
   headers_too_large: 431,
   method_not_implemented: 501,
-};
+});
 
 const SERVER_TITLES: Readonly<Record<ServerProblemCode, string>> = {
   malformed_request: 'Malformed request',

@@ -43,11 +43,11 @@ const EXPIRING_STATES: ReadonlySet<PaymentRecord['state']> = new Set(['awaiting_
 const conflict = (message: string): RepositoryError => ({ code: 'conflict', message, retryable: false });
 
 /** The error `injectFailure` uses when none is given. */
-export const injectedUnavailable: RepositoryError = {
+export const injectedUnavailable: RepositoryError = Object.freeze({
   code: 'unavailable',
   message: 'Injected failure: the payment store is unavailable',
   retryable: true,
-};
+});
 
 const expiryKey = (record: PaymentRecord): IndexKey | null =>
   EXPIRING_STATES.has(record.state) && record.expiresAt !== null ? { time: record.expiresAt, id: record.id } : null;

@@ -7,7 +7,7 @@ import type { LogLevel } from '../../src/ports/logger.js';
 
 export type { LogLevel };
 /** The levels of `LogLevel`, lowest first: a logger writes its `level` and those after it. */
-export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['debug', 'info', 'warn', 'error']);
 
 /** Anything with a `write(string)`: `process.stdout`, a file stream, a test collector. */
 export interface LogStream {

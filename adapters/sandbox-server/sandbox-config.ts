@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { err, ok, type Result } from 'neverthrow';
+import { deepFreeze } from '../../src/domain/immutable.js';
 import { parseSandboxConfig, type SandboxConfig, type SandboxConfigError } from '../memory/sandbox-config.js';
 import bundled from './sandbox-config.json' with { type: 'json' };
 
@@ -8,7 +9,7 @@ import bundled from './sandbox-config.json' with { type: 'json' };
  * three clients — PCI DSS compliant (direct and hosted flow, both profiles), hosted only (both
  * profiles), and hosted only on the second profile. Its tokens are public: sandbox use only.
  */
-export const BUNDLED_SANDBOX_CONFIG: SandboxConfig = parseSandboxConfig(bundled)._unsafeUnwrap();
+export const BUNDLED_SANDBOX_CONFIG: SandboxConfig = deepFreeze(parseSandboxConfig(bundled)._unsafeUnwrap());
 
 /** Why `readSandboxConfigFile` failed: the file could not be read, is not JSON, or is not a valid config. */
 export type SandboxConfigFileError =

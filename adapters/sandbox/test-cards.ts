@@ -1,4 +1,5 @@
 import type { CardScheme } from '../../src/domain/card.js';
+import { deepFreeze } from '../../src/domain/immutable.js';
 import type { FailureReason } from '../../src/domain/failure-reason.js';
 
 /** How the simulated 3DS server answers the lookup for a card. */
@@ -63,7 +64,7 @@ const SUCCEEDED = { state: 'succeeded' } as const;
  * The sandbox test cards. Any future expiry and any CVC of the right length work; the outcome is
  * decided by the number alone. Numbers not listed here behave as `SANDBOX_DEFAULT_CARD_BEHAVIOUR`.
  */
-export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = [
+export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
   {
     number: '4242424242424242',
     scheme: 'visa',
@@ -234,20 +235,20 @@ export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = [
     description:
       'Visa, no 3DS required; the authorization times out (outcome unknown) and a later inquiry says approved.',
   },
-];
+]);
 
 /**
  * What the sandbox does with any card number that is not in `SANDBOX_TEST_CARDS`: no 3DS required,
  * approved, reported as a consumer card issued in the merchant's country. The simulators do not
  * validate numbers (the core does that before they are called).
  */
-export const SANDBOX_DEFAULT_CARD_BEHAVIOUR: SandboxCardBehaviour = {
+export const SANDBOX_DEFAULT_CARD_BEHAVIOUR: SandboxCardBehaviour = deepFreeze({
   threeDS: 'not_required',
   authorization: APPROVED,
   cardType: 'consumer',
   region: 'domestic',
   issuingCountry: SANDBOX_MERCHANT_COUNTRY,
-};
+});
 
 const BY_NUMBER: ReadonlyMap<string, SandboxTestCard> = new Map(SANDBOX_TEST_CARDS.map((card) => [card.number, card]));
 

@@ -1,13 +1,13 @@
 import type { Payment } from './payment.js';
 
 /** Every `DomainEvent` `type`, in lifecycle order. */
-export const DOMAIN_EVENT_TYPES = [
+export const DOMAIN_EVENT_TYPES = Object.freeze([
   'payment.created',
   'payment.action_required',
   'payment.succeeded',
   'payment.failed',
   'payment.expired',
-] as const;
+] as const);
 /** One of `DOMAIN_EVENT_TYPES`: what happened to the payment. */
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 

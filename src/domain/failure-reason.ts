@@ -1,5 +1,5 @@
 /** Why a payment ended in `failed` (decisions.md section 1). */
-export const FAILURE_REASONS = [
+export const FAILURE_REASONS = Object.freeze([
   'authentication_refused',
   'authentication_rejected',
   'declined',
@@ -7,7 +7,7 @@ export const FAILURE_REASONS = [
   'expired_card',
   'invalid_card',
   'processing_error',
-] as const;
+] as const);
 
 /** One of `FAILURE_REASONS`: a failed payment's `failure_reason`. */
 export type FailureReason = (typeof FAILURE_REASONS)[number];

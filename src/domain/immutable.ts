@@ -51,3 +51,25 @@ export function isDeepFrozen(value: unknown, base?: object): boolean {
   }
   return true;
 }
+
+/**
+ * A set nobody can change: a frozen view with the reading members of `ReadonlySet` over a set of
+ * its own (`Object.freeze` does not stop a `Set`'s `add`). For exported constants.
+ */
+export function frozenSet<T>(values: Iterable<T>): ReadonlySet<T> {
+  const set = new Set(values);
+  const view: ReadonlySet<T> = {
+    get size() {
+      return set.size;
+    },
+    has: (value) => set.has(value),
+    forEach: (callback, thisArg?: unknown) => {
+      for (const value of set) callback.call(thisArg, value, value, view);
+    },
+    entries: () => set.entries(),
+    keys: () => set.keys(),
+    values: () => set.values(),
+    [Symbol.iterator]: () => set.values(),
+  };
+  return Object.freeze(view);
+}

@@ -52,7 +52,7 @@ export function summarizeIssues(errors: readonly ValidationIssue[]): string {
 }
 
 /** Builds each `PaymentError` with its usual message, for adapters and hosts that answer as the engine does. */
-export const paymentError = {
+export const paymentError = Object.freeze({
   validation: (errors: readonly ValidationIssue[]): PaymentError => ({
     code: 'validation_failed',
     message: summarizeIssues(errors),
@@ -103,4 +103,4 @@ export const paymentError = {
     ...(outcome !== undefined && { outcome }),
   }),
   internal: (message = 'Internal error'): PaymentError => ({ code: 'internal_error', message, retryable: false }),
-} as const;
+} as const);

@@ -6,7 +6,7 @@ const HOUR = 60 * MINUTE;
  * Delay before the n-th inquiry (0-based) about an authorization whose outcome is unknown:
  * quick at first, then hourly, then daily (the "janitor" pattern of mature engines).
  */
-export const DEFAULT_INQUIRY_DELAYS: readonly number[] = [
+export const DEFAULT_INQUIRY_DELAYS: readonly number[] = Object.freeze([
   10 * SECOND,
   30 * SECOND,
   2 * MINUTE,
@@ -15,7 +15,7 @@ export const DEFAULT_INQUIRY_DELAYS: readonly number[] = [
   HOUR,
   6 * HOUR,
   24 * HOUR,
-];
+]);
 
 /** The delay before inquiry number `attempt` (0-based) from `delays`; past the end, the last one repeats. */
 export function inquiryDelay(attempt: number, delays: readonly number[] = DEFAULT_INQUIRY_DELAYS): number {

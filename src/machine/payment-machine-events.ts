@@ -32,7 +32,7 @@ export type InquiryAnswer =
 export type PaymentMachineEventType = PaymentMachineEvent['type'];
 
 /** Every `PaymentMachineEventType`, for diagrams and property tests. */
-export const PAYMENT_MACHINE_EVENT_TYPES: readonly PaymentMachineEventType[] = [
+export const PAYMENT_MACHINE_EVENT_TYPES: readonly PaymentMachineEventType[] = Object.freeze([
   'card.submitted',
   'authentication.not_required',
   'authentication.succeeded',
@@ -48,4 +48,4 @@ export const PAYMENT_MACHINE_EVENT_TYPES: readonly PaymentMachineEventType[] = [
   'authorization.declined',
   'authorization.unknown',
   'inquiry.answered',
-];
+]);

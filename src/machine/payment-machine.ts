@@ -52,14 +52,14 @@ export interface PaymentMachineOptions {
 export type ResolvedPaymentMachineOptions = Required<PaymentMachineOptions>;
 
 /** The lifecycle policy a machine has when `PaymentMachineOptions` leaves a field out. */
-export const DEFAULT_PAYMENT_MACHINE_OPTIONS: ResolvedPaymentMachineOptions = {
+export const DEFAULT_PAYMENT_MACHINE_OPTIONS: ResolvedPaymentMachineOptions = Object.freeze({
   hostedPageTimeoutMs: 60 * 60 * 1000,
   challengeTimeoutMs: 10 * 60 * 1000,
   authorizeWhenAuthenticationUnavailable: true,
   authorizationStaleAfterMs: 2 * 60 * 1000,
   inquiryDelaysMs: DEFAULT_INQUIRY_DELAYS,
   notFoundIsFinalAfterInquiries: 3,
-};
+});
 
 /**
  * Side effects the machine asks for, as data. The engine performs them through ports:

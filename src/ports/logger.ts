@@ -20,13 +20,13 @@ export interface Logger {
 }
 
 /** A `Logger` that writes nothing: the engine's default. */
-export const silentLogger: Logger = {
+export const silentLogger: Logger = Object.freeze({
   debug: () => undefined,
   info: () => undefined,
   warn: () => undefined,
   error: () => undefined,
   isLevelEnabled: () => false,
-};
+});
 
 /** True unless the logger says the level is off. */
 export function logsAt(logger: Logger, level: LogLevel): boolean {

@@ -5,7 +5,7 @@ import { stringRules } from './string-rules.js';
 import { atMostCharacters, isWellFormedText, NO_CARD_NUMBER, NOT_UNICODE } from './text.js';
 
 /** Colour depths EMV 3DS accepts, plus 30, which browsers report and which is sent on as 24. */
-export const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 30, 32, 48] as const;
+export const COLOR_DEPTHS = Object.freeze([1, 4, 8, 15, 16, 24, 30, 32, 48] as const);
 
 const HEADER_MAX = 2048;
 

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../../src/domain/immutable.js';
 import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
 import { ROUTES } from '../routes/route-table.js';
 import { componentSchemas, createSchemaRegistry } from './component-schemas.js';
@@ -34,9 +35,9 @@ export interface OpenApiOptions {
 }
 
 /** The servers of the committed document: the sandbox that `npm run demo` starts. */
-export const DEFAULT_OPENAPI_SERVERS: readonly OpenApiServer[] = [
+export const DEFAULT_OPENAPI_SERVERS: readonly OpenApiServer[] = deepFreeze([
   { url: 'http://127.0.0.1:3000', description: 'The paystate sandbox (`npm run demo`)' },
-];
+]);
 
 const SECURITY_SCHEME = 'bearerAuth';
 

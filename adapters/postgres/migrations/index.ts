@@ -7,11 +7,12 @@ import { writeId } from './0006-write-id.js';
 import { outboxRetries } from './0007-outbox-retries.js';
 import { idempotencyReservations } from './0008-idempotency-reservations.js';
 import type { Migration } from './migration.js';
+import { deepFreeze } from '../../../src/domain/immutable.js';
 
 export type { Migration } from './migration.js';
 
 /** Every migration this version of paystate ships, in version order. */
-export const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration[] = deepFreeze([
   paymentsAndOutbox,
   idempotencyKeys,
   credentials,
@@ -20,4 +21,4 @@ export const MIGRATIONS: readonly Migration[] = [
   writeId,
   outboxRetries,
   idempotencyReservations,
-];
+]);
