@@ -16,17 +16,24 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startSandboxServer } from '../adapters/sandbox-server/index.js';
 import { hostedRequest } from '../test/support/requests.js';
-import { percentile } from './measure.js';
+import { collectGarbage, percentile } from './measure.js';
 
 /** What autocannon reports that this benchmark reads. */
 interface AutocannonResult {
+  /** Every response, whatever its status. */
   readonly requests: { readonly average: number; readonly total: number };
+  /** Of 2xx responses only. */
   readonly latency: { readonly p50: number; readonly p99: number; readonly average: number };
+  readonly statusCodeStats: Readonly<Record<string, { readonly count: number } | undefined>>;
   readonly non2xx: number;
   readonly errors: number;
   readonly timeouts: number;
+  /** Seconds the run took. */
   readonly duration: number;
 }
+
+/** The status both endpoints answer a good create with; only such answers count as throughput. */
+const EXPECTED_STATUS = 201;
 
 interface AutocannonOptions {
   readonly url: string;
@@ -43,18 +50,24 @@ type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const SERVE_FLAG = '--http-bench-serve';
+/** The sandbox's sweeper interval (its default), and how long `settle` waits for a sweep. */
+const SWEEP_INTERVAL_MS = 1000;
+const SETTLE_MS = SWEEP_INTERVAL_MS + 500;
 const TOKEN = 'sandbox_hosted_only_token';
 const PROFILE = 'profile_webshop';
 
 /** Figures of one endpoint. */
 export interface EndpointFigures {
-  /** Requests per second: the median over the runs of each run's mean. */
+  /**
+   * Requests answered 201 per second: the median over the runs of each run's count of them
+   * divided by its duration. Other answers, errors and time-outs are not counted.
+   */
   readonly requestsPerSecond: number;
-  /** Over all runs. */
+  /** Requests answered 201, over all runs. */
   readonly totalRequests: number;
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
-  /** Responses with another status than expected, connection errors and time-outs. */
+  /** Responses with another status than 201, connection errors and time-outs, over all runs. */
   readonly failures: number;
 }
 
@@ -109,12 +122,24 @@ function bareJsonListener(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-/** Child process: both servers on free ports; reports them to the parent, runs until killed. */
+/**
+ * Child process: both servers on free ports; reports them to the parent, runs until killed. On
+ * `settle` it waits for a sweep of the sandbox's background worker (which delivers the events of
+ * the creates before) and collects garbage, then answers `settled`: work the create runs left
+ * behind is done before the next run, rather than falling on whichever endpoint runs next.
+ */
 async function serve(): Promise<void> {
-  const sandbox = await startSandboxServer({ port: 0 });
+  const sandbox = await startSandboxServer({ port: 0, sweepIntervalMs: SWEEP_INTERVAL_MS });
   const bare = createServer(bareJsonListener);
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const ports: ServerPorts = { sandbox: sandbox.port, bare: (bare.address() as AddressInfo).port };
+  process.on('message', (message) => {
+    if (message !== 'settle') return;
+    setTimeout(() => {
+      collectGarbage();
+      process.send?.('settled');
+    }, SETTLE_MS);
+  });
   process.send?.(ports);
   process.on('disconnect', () => {
     bare.close();
@@ -131,16 +156,40 @@ function startServers(): Promise<{ child: ChildProcess; ports: ServerPorts }> {
   });
 }
 
+/** Asks the servers' process to settle (see `serve`) and collects this process's garbage too. */
+function settle(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`benchmark server exited with code ${code}`));
+    child.once('exit', onExit);
+    child.once('message', () => {
+      child.off('exit', onExit);
+      collectGarbage();
+      resolve();
+    });
+    child.send('settle');
+  });
+}
+
 const median = (values: readonly number[]): number => percentile(values, 50);
 
-/** One endpoint's runs as one figure: medians of the rates and latencies, sums of the counts. */
-function figures(results: readonly AutocannonResult[]): EndpointFigures {
+/** Responses answered `EXPECTED_STATUS` in one run. */
+const answered = (result: AutocannonResult): number => result.statusCodeStats[String(EXPECTED_STATUS)]?.count ?? 0;
+
+/**
+ * One endpoint's runs as one figure: medians of the rates and latencies, sums of the counts. Only
+ * responses with the expected status count as throughput: an endpoint that answers errors fast
+ * must not look fast. autocannon's own `requests` counts every response, whatever its status.
+ */
+export function endpointFigures(results: readonly AutocannonResult[]): EndpointFigures {
   return {
-    requestsPerSecond: Math.round(median(results.map((result) => result.requests.average))),
-    totalRequests: results.reduce((sum, result) => sum + result.requests.total, 0),
+    requestsPerSecond: Math.round(median(results.map((result) => answered(result) / result.duration))),
+    totalRequests: results.reduce((sum, result) => sum + answered(result), 0),
     latencyP50Ms: median(results.map((result) => result.latency.p50)),
     latencyP99Ms: median(results.map((result) => result.latency.p99)),
-    failures: results.reduce((sum, result) => sum + result.non2xx + result.errors + result.timeouts, 0),
+    failures: results.reduce(
+      (sum, result) => sum + (result.requests.total - answered(result)) + result.errors + result.timeouts,
+      0,
+    ),
   };
 }
 
@@ -172,7 +221,9 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
     const bare = (seconds: number) => load(ports.bare, '/payments', {}, seconds);
 
     if (warmup > 0) {
+      await settle(child);
       await bare(warmup);
+      await settle(child);
       await create(warmup);
     }
     // Interleaved, so that whatever else the machine does falls on both endpoints alike. (The
@@ -180,11 +231,18 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
     const bareRuns: AutocannonResult[] = [];
     const createRuns: AutocannonResult[] = [];
     for (let round = 0; round < rounds; round++) {
+      await settle(child);
       bareRuns.push(await bare(duration));
+      await settle(child);
       createRuns.push(await create(duration));
     }
-    const bareJson = figures(bareRuns);
-    const createPayment = figures(createRuns);
+    const bareJson = endpointFigures(bareRuns);
+    const createPayment = endpointFigures(createRuns);
+    if (bareJson.totalRequests === 0 || createPayment.totalRequests === 0) {
+      throw new Error(
+        `no request answered ${EXPECTED_STATUS} (bare: ${bareJson.failures} failures, create: ${createPayment.failures} failures)`,
+      );
+    }
     const ratio = bareJson.requestsPerSecond === 0 ? 0 : createPayment.requestsPerSecond / bareJson.requestsPerSecond;
     const result: HttpBenchResult = {
       durationSeconds: duration,

@@ -27,7 +27,7 @@ import { createPaymentEngine } from '../src/index.js';
 import { startTestDatabase } from '../test/postgres/support/embedded-postgres.js';
 import { countingRepository } from '../test/postgres/support/postgres-engine.js';
 import { directRequest } from '../test/support/requests.js';
-import { percentile } from './measure.js';
+import { collectGarbage, percentile } from './measure.js';
 
 export interface PostgresBenchOptions {
   /** Seconds each of (a) and (b) is measured, in total. Default 12. */
@@ -116,8 +116,13 @@ export interface Throughput {
   readonly machineCpuBusy: number;
 }
 
-/** Runs `one` from `clients` concurrent loops for `seconds`. */
+/**
+ * Runs `one` from `clients` concurrent loops for `seconds`, after a full garbage collection (so
+ * that no run pays for the garbage of the one before). A lifecycle under way at the deadline is
+ * finished and counted, and the time it takes is measured too.
+ */
 async function concurrently(clients: number, seconds: number, one: () => Promise<void>): Promise<Throughput> {
+  collectGarbage();
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
@@ -151,6 +156,9 @@ const newPool = (connectionString: string, max: number, schema?: string) => {
   const pool = new pg.Pool({
     connectionString,
     max,
+    // Connections stay open while the pool waits for its turn in the interleaved runs (pg closes
+    // idle ones after 10 s by default, and the next run would pay for connecting again).
+    idleTimeoutMillis: 0,
     // Awaited by the pool before the connection runs anything else.
     ...(schema === undefined
       ? {}
@@ -273,7 +281,7 @@ function combine(runs: readonly Throughput[], seconds: readonly number[]): Throu
 }
 
 /**
- * (a) and (b), interleaved in `rounds` (a, b, a, b, …) so that the disk's and the server's
+ * (a) and (b), interleaved in `rounds` (a, b, b, a, a, b, …) so that the disk's and the server's
  * drifts (checkpoints, WAL recycling) fall on both alike.
  */
 async function throughputs(url: string, admin: pg.Pool, clients: number, seconds: number, rounds: number) {
@@ -296,9 +304,20 @@ async function throughputs(url: string, admin: pg.Pool, clients: number, seconds
   const directRuns: Throughput[] = [];
   const slice = seconds / rounds;
   try {
+    // Untimed, on the pools the runs use: every connection open and every statement prepared on
+    // it before anything is timed, on both sides.
+    await concurrently(clients, 0.5, engine.one);
+    await concurrently(clients, 0.5, direct.one);
+    // Each round starts with the side the one before ended with (a b, b a, a b, …): neither
+    // always runs first, on a table that grows with every run, after the other's writes.
     for (let round = 0; round < rounds; round++) {
-      engineRuns.push(await concurrently(clients, slice, engine.one));
-      directRuns.push(await concurrently(clients, slice, direct.one));
+      if (round % 2 === 0) {
+        engineRuns.push(await concurrently(clients, slice, engine.one));
+        directRuns.push(await concurrently(clients, slice, direct.one));
+      } else {
+        directRuns.push(await concurrently(clients, slice, direct.one));
+        engineRuns.push(await concurrently(clients, slice, engine.one));
+      }
     }
   } finally {
     await enginePool.end();
@@ -409,6 +428,12 @@ async function sizedReads(
     await schemaAdmin.end();
   }
   const pool = newPool(url, 1, schema);
+  // Through the pool the reads use (its search_path): every payment is there to be read.
+  const { rows } = await pool.query<{ stored: string }>('SELECT count(*) AS stored FROM paystate_payments');
+  if (Number(rows[0]?.stored) !== stored) {
+    await pool.end();
+    throw new Error(`${schema} holds ${rows[0]?.stored ?? 'no'} payments, not ${stored}`);
+  }
   const repository = createPostgresPaymentRepository({ pool });
   const idOf = (n: number) => `payment_${n.toString(16).padStart(32, '0')}`;
   const random = () => 1 + Math.floor(Math.random() * stored);

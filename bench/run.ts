@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark in one run, so ratios compare figures measured together.
- * Sections whose adapters are not built yet are skipped with a note.
+ * A section that cannot be loaded is reported as failed and the run exits non-zero: a broken
+ * benchmark must not look like a complete run.
  */
 import { printCoreBench, runCoreBench } from './core-bench.js';
 
@@ -11,12 +12,20 @@ for (const [name, module, run, print] of [
   ['http', './http-bench.js', 'runHttpBench', 'printHttpBench'],
   ['postgres', './postgres-bench.js', 'runPostgresBench', 'printPostgresBench'],
 ] as const) {
-  const loaded = (await import(module).catch(() => null)) as Record<string, (arg?: unknown) => unknown> | null;
-  const runner = loaded?.[run];
-  if (runner === undefined) {
-    console.log(`\n== ${name}: not available ==`);
+  let loaded: Record<string, (arg?: unknown) => unknown>;
+  try {
+    loaded = (await import(module)) as Record<string, (arg?: unknown) => unknown>;
+  } catch (error) {
+    console.log(`\n== ${name}: FAILED to load: ${error instanceof Error ? error.message : String(error)} ==`);
+    process.exitCode = 1;
     continue;
   }
-  const figures = await runner({ print: false, log: (line: string) => console.log(line) });
-  loaded?.[print]?.(figures);
+  const runner = loaded[run];
+  const printer = loaded[print];
+  if (runner === undefined || printer === undefined) {
+    console.log(`\n== ${name}: FAILED: ${module} lacks ${runner === undefined ? run : print} ==`);
+    process.exitCode = 1;
+    continue;
+  }
+  printer(await runner({ print: false, log: (line: string) => console.log(line) }));
 }
