@@ -1,5 +1,14 @@
 /** Card schemes paystate recognises by BIN (cards-and-3ds.md). */
-export const CARD_SCHEMES = Object.freeze(['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay', 'maestro'] as const);
+export const CARD_SCHEMES = Object.freeze([
+  'visa',
+  'mastercard',
+  'amex',
+  'discover',
+  'diners',
+  'jcb',
+  'unionpay',
+  'maestro',
+] as const);
 /** One of `CARD_SCHEMES`. */
 export type CardScheme = (typeof CARD_SCHEMES)[number];
 

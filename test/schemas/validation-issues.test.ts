@@ -49,12 +49,16 @@ describe('card data never appears in an issue', () => {
   });
 
   it('masks a card number whose groups are split over nested keys', () => {
-    const issues = finalizeIssues([{ path: ['４２４２', '４２４２', '４２４２', '４２４２'], message: 'Unknown field' }]);
+    const issues = finalizeIssues([
+      { path: ['４２４２', '４２４２', '４２４２', '４２４２'], message: 'Unknown field' },
+    ]);
     expect(issues).toEqual([{ path: '[redacted]', message: 'Unknown field' }]);
   });
 
   it('keeps keys with few digits or digits that make no card number', () => {
-    expect(finalizeIssues([{ path: ['ｆｉｅｌｄ１', 0, 'x'], message: 'm' }])).toEqual([{ path: 'ｆｉｅｌｄ１.0.x', message: 'm' }]);
+    expect(finalizeIssues([{ path: ['ｆｉｅｌｄ１', 0, 'x'], message: 'm' }])).toEqual([
+      { path: 'ｆｉｅｌｄ１.0.x', message: 'm' },
+    ]);
   });
 
   it('never repeats a bad number, CVC or expiry in a message', () => {
