@@ -3,7 +3,13 @@ import type { Clock } from '../../src/ports/clock.js';
 /** Where a `createTestClock()` starts: 2026-01-15T12:00:00.000Z. */
 export const DEFAULT_TEST_CLOCK_START = Date.UTC(2026, 0, 15, 12);
 
-/** A `Clock` that only moves when told to. */
+/**
+ * A `Clock` that only moves when told to. It is the time the engine reads (deadlines, due
+ * payments and events, back-offs kept in records and in memory), not the time it waits: port
+ * time-outs, retry back-offs and the background worker's interval run on real timers, so
+ * `advance` neither fires a time-out nor ends a back-off, and a port that hangs in a test takes
+ * its real `timeouts` to give up (give it a short one).
+ */
 export interface TestClock extends Clock {
   /** Moves time forward by `ms` (>= 0) and returns the new time. */
   advance(ms: number): number;

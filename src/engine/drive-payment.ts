@@ -10,6 +10,7 @@ import type { AuthorizationOutcome } from '../ports/acquirer.js';
 import type { AuthenticationResult } from '../ports/three-ds-provider.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
+import { describeDefect } from './describe-defect.js';
 import { loadPayment } from './load-payment.js';
 import { done } from './outcome.js';
 import type { Outcome } from './outcome.js';
@@ -279,8 +280,18 @@ async function takeCard(ctx: EngineContext, paymentId: string): Promise<CardData
 
 /**
  * Forgets the card kept for a challenge once the payment no longer waits for one (refused,
- * expired, or authorized): called only by the command whose write moved the payment on.
+ * expired, or authorized): called only by the command whose write moved the payment on. Best
+ * effort, after that write: a vault that fails or throws leaves the card to go at its deadline
+ * (`CardVault`). A throw made the command that had stored a refused challenge answer
+ * `internal_error`, and the sweep that had stored an expiry count an error.
  */
 export async function dropCard(ctx: EngineContext, paymentId: string): Promise<void> {
-  await takeCard(ctx, paymentId);
+  try {
+    await takeCard(ctx, paymentId);
+  } catch (defect) {
+    ctx.logger.error(
+      { paymentId, cause: describeDefect(defect) },
+      'card vault threw when the card was dropped; it goes at its deadline',
+    );
+  }
 }

@@ -11,6 +11,7 @@ import type { PaymentRepository } from '../ports/payment-repository.js';
 import type { ThreeDSProvider } from '../ports/three-ds-provider.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 import type { Inspection } from './inspection.js';
+import type { SweepSetAside } from './sweep-set-aside.js';
 
 /** The ports an engine reaches the world through. */
 export interface PaymentEnginePorts {
@@ -39,6 +40,11 @@ export interface EngineContext {
   readonly machine: PaymentMachine;
   readonly options: ResolvedEngineOptions;
   readonly inspection: Inspection | undefined;
+  /**
+   * Payments the sweeper could not handle, set aside with a back-off so that they do not head
+   * every batch; one per engine, shared by `sweep()` and the background worker.
+   */
+  readonly setAside: SweepSetAside;
   /**
    * Given only to the background worker's programs: aborted once `stop()` abandons the work under
    * way. From then on no port call of that work makes another attempt (no retry, no confirming

@@ -3,7 +3,10 @@ import type { PaymentMachineOptions } from '../machine/payment-machine.js';
 import type { Inspect } from './inspection.js';
 import { longestCallMs } from './run-port.js';
 
-/** Tuning of the engine. Every field has a default. */
+/**
+ * Tuning of the engine. Every field has a default. Of the lifecycle policy it extends, the engine
+ * refuses an `inquiryDelaysMs` delay of 0 (see `checkInquiryDelays`), which the machine alone takes.
+ */
 export interface PaymentEngineOptions extends PaymentMachineOptions {
   /**
    * URL of the hosted payment page for a payment, given its id and its secret page token.
@@ -12,7 +15,8 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
   readonly hostedPageUrl?: (payment: { readonly id: string; readonly token: string }) => string;
   /**
    * Time limits of port calls, in milliseconds (from 1 to 2^31 - 1). A call that has not
-   * answered fails as `unavailable` after its limit, and at most an eighth of it later.
+   * answered fails as `unavailable` after its limit, and at most an eighth of it later (a
+   * millisecond or so for a limit under 8 ms).
    */
   readonly timeouts?: {
     readonly acquirerMs?: number;
@@ -119,6 +123,7 @@ export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEng
       throw new RangeError(`${name} needs a whole number of at least 1 (got ${String(value)})`);
     }
   }
+  checkInquiryDelays(options.inquiryDelaysMs);
   const staleAfter = options.authorizationStaleAfterMs ?? DEFAULT_PAYMENT_MACHINE_OPTIONS.authorizationStaleAfterMs;
   const worstCase = (resolved.retries + 1) * resolved.storageTimeoutMs + resolved.acquirerTimeoutMs;
   if (staleAfter < worstCase * 1.5) {
@@ -135,6 +140,23 @@ export function resolveEngineOptions(options: PaymentEngineOptions): ResolvedEng
     );
   }
   return resolved;
+}
+
+/**
+ * An inquiry delay of 0 is no back-off: the payment is due again at the very time it was asked,
+ * so a background tick, which runs batches back to back while they are full, asked it again in
+ * each of them, and `notFoundIsFinalAfterInquiries` answers of `not_found` came within a moment,
+ * before a lagging acquirer could know the authorization, failing a payment it may yet approve.
+ * (The machine itself takes 0: it only computes the next inquiry.) A `RangeError`.
+ */
+function checkInquiryDelays(delays: readonly number[] | undefined): void {
+  for (const delay of delays ?? []) {
+    if (!(delay > 0)) {
+      throw new RangeError(
+        `inquiryDelaysMs needs delays of more than 0 ms: a payment asked again at once is asked again and again (got ${String(delay)})`,
+      );
+    }
+  }
 }
 
 /** The longest a batch's leases must last, from the time-outs and retries (`ResolvedEngineOptions`). */

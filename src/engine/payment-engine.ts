@@ -29,6 +29,7 @@ import type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-pa
 import { submitCard } from './submit-card.js';
 import type { SubmitCardCommand } from './submit-card.js';
 import { addSweepReports, emptySweepReport, sweep, sweepBatch } from './sweep.js';
+import { createSweepSetAside, SET_ASIDE_BATCHES } from './sweep-set-aside.js';
 import type { SweepReport } from './sweep.js';
 import { publicView } from './working-payment.js';
 
@@ -106,8 +107,11 @@ export interface PaymentEngine {
   readonly machine: PaymentMachine;
 }
 
-const loggableIds = (ids: Readonly<Record<string, string>>): Record<string, string> =>
-  Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, loggableId(id)]));
+/** The ids a client sent, as a log line may show them: one that is no string (plain JavaScript) by its type. */
+const loggableIds = (ids: Readonly<Record<string, unknown>>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(ids).map(([name, id]) => [name, typeof id === 'string' ? loggableId(id) : `[${typeof id}]`]),
+  );
 
 const noIds = () => ({});
 
@@ -129,7 +133,7 @@ function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<
 function runCommand<T, A>(
   ctx: EngineContext,
   command: string,
-  ids: () => Readonly<Record<string, string>>,
+  ids: () => Readonly<Record<string, unknown>>,
   step: () => Outcome<T>,
   map: (value: T) => A,
 ): ResultAsync<A, PaymentError> {
@@ -140,9 +144,11 @@ function runCommand<T, A>(
   } catch (error) {
     pending = Promise.reject(error);
   }
+  // What runs once the step has ended (its log line, `map`) must not throw either: a throw there
+  // rejected the `ResultAsync` the caller holds.
   return new ResultAsync(
-    pending.then(
-      (result): Result<A, PaymentError> => {
+    pending
+      .then((result): Result<A, PaymentError> => {
         if (result.isErr()) {
           if (logsAt(ctx.logger, 'info')) {
             const ms = ctx.ports.clock.now() - started;
@@ -154,9 +160,8 @@ function runCommand<T, A>(
           ctx.logger.debug({ command, ...loggableIds(ids()), ms: ctx.ports.clock.now() - started }, 'command done');
         }
         return ok(map(result.value));
-      },
-      (error: unknown) => defect<A>(ctx, command, error),
-    ),
+      })
+      .catch((error: unknown) => defect<A>(ctx, command, error)),
   );
 }
 
@@ -250,12 +255,14 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   }
   const options = config.options ?? {};
   const machine = createPaymentMachine(options);
+  const resolved = resolveEngineOptions(options);
   const ctx: EngineContext = {
     ports: config,
     logger: guardLogger(config.logger ?? silentLogger),
     machine,
-    options: resolveEngineOptions(options),
+    options: resolved,
     inspection: createInspection(machine, options.inspect),
+    setAside: createSweepSetAside(SET_ASIDE_BATCHES * resolved.batchSize),
   };
   const runProgram = <A>(command: string, program: () => Effect.Effect<A, PaymentError>) =>
     runCommand(ctx, command, noIds, () => runEffect(program()), identity);
@@ -282,11 +289,14 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
   const sweepTick = (worker: EngineContext, stopRequested: () => boolean) =>
     total(
       'sweep',
-      drain(sweepBatch(worker, stopRequested), max, stopRequested, {
-        start: emptySweepReport,
-        add: (sum, batch) => addSweepReports(sum, batch.report),
-        progressed: (batch) => handled(batch.report) > 0,
-      }),
+      // A tick handles each payment once (see `sweepBatch`).
+      Effect.suspend(() =>
+        drain(sweepBatch(worker, stopRequested, new Set()), max, stopRequested, {
+          start: emptySweepReport,
+          add: (sum, batch) => addSweepReports(sum, batch.report),
+          progressed: (batch) => handled(batch.report) > 0,
+        }),
+      ),
       (report) => {
         if (handled(report) > 0) ctx.logger.info({ part: 'sweep', ...report }, 'background tick');
       },

@@ -59,7 +59,7 @@ export interface PortTrace {
 type Pending<T, E> = ResultAsync<T, E> | Promise<Result<T, E>>;
 
 const isPending = <T, E>(value: PortResult<T, E>): value is Pending<T, E> =>
-  typeof (value as { then?: unknown }).then === 'function';
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 function tracer(trace: PortTrace | undefined): (outcome: string) => void {
   if (trace === undefined) return () => undefined;
@@ -140,7 +140,18 @@ function watchAnswer<T, E extends PortFailure<string>>(
       if (done) return;
       done = true;
       cancel();
-      settle({ outcome: portResult(result, log) });
+      // An answer that is no `Result` is the adapter's defect. Thrown from here it left the wait
+      // without a settlement (its deadline already cancelled: the caller waited for ever) and
+      // rejected a promise nobody handles (an unhandled rejection ends a Node process).
+      let outcome: Result<T, PortCallFailure<E>>;
+      try {
+        outcome = portResult(result, log);
+      } catch (defect) {
+        log('defect');
+        settle({ defect });
+        return;
+      }
+      settle({ outcome });
     },
     (defect: unknown) => {
       if (done) return;
@@ -177,14 +188,26 @@ function awaitAnswer<T, E extends PortFailure<string>>(
   });
 }
 
-/** A port's own result as the engine awaits it, logged. */
+/**
+ * A port's own result as the engine awaits it, logged. Throws a `TypeError` (a defect of the
+ * adapter) for an answer that is no `Result`, or a failure that is no object; the error names
+ * neither, as it could hold card data.
+ */
 function portResult<T, E extends PortFailure<string>>(
   result: Result<T, E>,
   log: (outcome: string) => void,
 ): Result<T, PortCallFailure<E>> {
+  const answer: unknown = result;
+  if (typeof answer !== 'object' || answer === null || typeof (answer as { isOk?: unknown }).isOk !== 'function') {
+    throw new TypeError(`a port answered ${answer === null ? 'null' : typeof answer}, not a Result`);
+  }
   if (result.isOk()) {
     log('ok');
     return result as unknown as Result<T, PortCallFailure<E>>;
+  }
+  const failure: unknown = result.error;
+  if (typeof failure !== 'object' || failure === null) {
+    throw new TypeError(`a port failed with ${failure === null ? 'null' : typeof failure}, not a port failure`);
   }
   log(result.error.code);
   return err({ kind: 'port', error: result.error });

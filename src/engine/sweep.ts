@@ -19,7 +19,10 @@ export interface SweepReport {
   readonly stillUnknown: number;
   /** Payments another writer changed first (handled by them). */
   readonly conflicts: number;
-  /** Payments that could not be handled (storage unavailable): tried again next tick. */
+  /**
+   * Payments that could not be handled (storage unavailable, an adapter that threw): tried again
+   * at the next batch, then set aside with a back-off while they keep failing (`SweepSetAside`).
+   */
   readonly errors: number;
 }
 
@@ -124,51 +127,81 @@ export interface SweepBatch {
  * for later (they stay due, and claimed by this instance until the claim lapses); those under way
  * are finished, unless `ctx.abandon` is aborted: then none of their port calls makes another
  * attempt (a retry, the load that confirms a failed write, dropping the card), and the batch is
- * interrupted.
+ * interrupted. Payments set aside after failing (`EngineContext.setAside`) are passed by, and so
+ * are those in `tick`, the payments earlier batches of the same background tick handled: a
+ * payment due again at once (an inquiry delay shorter than a batch) waits for the next tick
+ * instead of being asked again and again while the tick drains.
  */
 export function sweepBatch(
   ctx: EngineContext,
   stopRequested: () => boolean = () => false,
+  tick?: Set<string>,
 ): Effect.Effect<SweepBatch, PaymentError> {
   return Effect.gen(function* () {
     const limit = ctx.options.batchSize;
-    const due = yield* callPort(() => ctx.ports.repository.findDue({ now: ctx.ports.clock.now(), limit }), {
+    const { setAside } = ctx;
+    const now = ctx.ports.clock.now();
+    // Payments set aside may head what is due: reading as many more finds the others.
+    const asked = limit + setAside.waitingCount(now);
+    const due = yield* callPort(() => ctx.ports.repository.findDue({ now, limit: asked }), {
       ...(ctx.abandon !== undefined ? { abandon: ctx.abandon } : {}),
       timeoutMs: ctx.options.storageTimeoutMs,
       retries: ctx.options.retries,
       retryTimeouts: true,
     }).pipe(Effect.mapError(toPaymentError('payment storage')));
+    const open = (record: PaymentRecord) => !setAside.waiting(record.id, now) && tick?.has(record.id) !== true;
+    const expiries = due.expiries.filter(open).slice(0, limit);
+    const inquiries = due.inquiries.filter(open).slice(0, limit);
+    /** Counts a failure of the payment (`SweepSetAside`); for its log line, how long it is set aside, if it is. */
+    const setAsideAfterFailure = (record: PaymentRecord): { setAsideMs?: number } => {
+      const at = ctx.ports.clock.now();
+      const setAsideMs = setAside.failed(record.id, at) - at;
+      return setAsideMs > 0 ? { setAsideMs } : {};
+    };
     const work = [
-      ...due.expiries.map((record) => [record, () => expire(ctx, record)] as const),
-      ...due.inquiries.map((record) => [record, () => reconcile(ctx, record, stopRequested)] as const),
-    ].map(([record, handle]) =>
-      Effect.suspend(() => (stopRequested() ? Effect.succeed<Handled>('skipped') : handle())).pipe(
+      ...expiries.map((record) => [record, () => expire(ctx, record)] as const),
+      ...inquiries.map((record) => [record, () => reconcile(ctx, record, stopRequested)] as const),
+    ].map(([record, handle]) => {
+      tick?.add(record.id);
+      return Effect.suspend(() => (stopRequested() ? Effect.succeed<Handled>('skipped') : handle())).pipe(
+        Effect.tap((handled) =>
+          Effect.sync(() => {
+            if (handled !== 'skipped') setAside.handled(record.id);
+          }),
+        ),
         Effect.catchAll((error) =>
           // A write the background worker's stop abandoned (`ctx.abandon`) failed for that: the
           // tick is being abandoned, which the worker logs once.
           ctx.abandon?.aborted === true
             ? Effect.interrupt
             : Effect.sync((): Handled => {
-                if (error.code === 'conflict') return 'conflicts';
-                ctx.logger.warn({ paymentId: record.id, code: error.code }, 'sweeper could not handle a payment');
+                if (error.code === 'conflict') {
+                  setAside.handled(record.id);
+                  return 'conflicts';
+                }
+                ctx.logger.warn(
+                  { paymentId: record.id, code: error.code, ...setAsideAfterFailure(record) },
+                  'sweeper could not handle a payment',
+                );
                 return 'errors';
               }),
         ),
         // An adapter that throws for one payment is that payment's error: the others of the
-        // batch, and later batches, go on (it would otherwise fail every batch it heads). A
-        // storage write that keeps throwing leaves the payment due, ahead of later ones; an
-        // acquirer inquiry that throws does not (`reconcile` backs it off).
+        // batch, and later batches, go on (it would otherwise fail every batch it heads). An
+        // acquirer inquiry that throws is backed off in the record (`reconcile`); a payment whose
+        // write or claim keeps failing or throwing is set aside (`SweepSetAside`): either way it
+        // no longer heads every batch.
         Effect.catchAllDefect((defect) =>
           Effect.sync((): Handled => {
             ctx.logger.error(
-              { paymentId: record.id, cause: describeDefect(defect) },
+              { paymentId: record.id, cause: describeDefect(defect), ...setAsideAfterFailure(record) },
               'sweeper could not handle a payment: adapter defect',
             );
             return 'errors';
           }),
         ),
-      ),
-    );
+      );
+    });
     const results = yield* Effect.all(work, { concurrency: ctx.options.sweepConcurrency });
     const count = (kind: Handled) => results.filter((result) => result === kind).length;
     const report: SweepReport = {
@@ -178,7 +211,7 @@ export function sweepBatch(
       conflicts: count('conflicts'),
       errors: count('errors'),
     };
-    return { report, full: due.expiries.length >= limit || due.inquiries.length >= limit };
+    return { report, full: due.expiries.length >= asked || due.inquiries.length >= asked };
   });
 }
 
