@@ -34,7 +34,8 @@ export function logsAt(logger: Logger, level: LogLevel): boolean {
 }
 
 /**
- * The host's logger, made unable to throw: a line that cannot be written is lost, and never takes
+ * The host's logger, made unable to throw or to reject (an `async` method's failure): a line that
+ * cannot be written is lost, and never takes
  * the command or the background loop that wrote it along (a log transport that threw once used
  * to stop the background worker for good). Methods are looked up at each call, as pino swaps
  * them when its level changes.
@@ -45,7 +46,11 @@ export function guardLogger(logger: Logger): Logger {
     (level: LogLevel) =>
     (fields: Record<string, unknown>, message: string): void => {
       try {
-        logger[level](fields, message);
+        const returned: unknown = logger[level](fields, message);
+        // An async logger's failure is a rejected promise: handled here, or Node ends the process.
+        if (typeof (returned as { then?: unknown } | null | undefined)?.then === 'function') {
+          Promise.resolve(returned).catch(() => undefined);
+        }
       } catch {
         // Lost: there is nowhere left to say so.
       }
