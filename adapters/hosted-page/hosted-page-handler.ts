@@ -201,6 +201,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       csrf: ticket.field,
       redirectUrl: record.redirectUrl,
       assetPrefix: 'assets/',
+      expiresInMs: record.expiresAt === null ? null : record.expiresAt - now(),
       ...extra,
       ...(options.testCards !== undefined && { testCards: options.testCards }),
     });
@@ -212,8 +213,18 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     );
   }
 
-  async function statusContext(record: PaymentRecord): Promise<StatusContext> {
-    return { summary: await summaryOf(record), redirectUrl: record.redirectUrl, assetPrefix: 'assets/', testMode };
+  /** The page of a payment, relative to itself: `{id}?token=…`. */
+  const pageHref = (record: PaymentRecord, token: string) =>
+    `${encodeURIComponent(record.id)}?token=${encodeURIComponent(token)}`;
+
+  async function statusContext(record: PaymentRecord, token: string): Promise<StatusContext> {
+    return {
+      summary: await summaryOf(record),
+      redirectUrl: record.redirectUrl,
+      assetPrefix: 'assets/',
+      testMode,
+      pageHref: pageHref(record, token),
+    };
   }
 
   /** Waits while another request's 3DS lookup or authorization runs, up to `settleTimeoutMs`. */
@@ -230,13 +241,13 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   }
 
   /** After a post that found the payment no longer awaiting card data. */
-  async function afterTheFact(request: Request, record: PaymentRecord): Promise<Response> {
+  async function afterTheFact(request: Request, record: PaymentRecord, token: string): Promise<Response> {
     const current = await settled(record);
     if (current.state === 'awaiting_challenge' && current.nextRedirect !== null && !isPastDeadline(current)) {
       return seeOther(current.nextRedirect);
     }
     if (IN_FLIGHT.has(current.state)) return seeOther(current.redirectUrl);
-    const context = await statusContext(current);
+    const context = await statusContext(current, token);
     return statusResponse(request, 200, isPastDeadline(current) ? expiredPage(context) : statePage(current, context));
   }
 
@@ -250,7 +261,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     }
     log(record.id, `view_${record.state}`, started);
     if (record.state === 'awaiting_card_data' && !isPastDeadline(record)) return formPage(request, record, token, 200);
-    const context = await statusContext(record);
+    const context = await statusContext(record, token);
     return statusResponse(request, 200, isPastDeadline(record) ? expiredPage(context) : statePage(record, context));
   }
 
@@ -285,17 +296,14 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
           'For your security, the card form must be sent from the payment page itself, in the browser that opened it. Reload the payment page and enter your card details again.',
         tone: 'failure',
         icon: 'info',
-        action: {
-          href: `${encodeURIComponent(record.id)}?token=${encodeURIComponent(token)}`,
-          label: 'Reload the payment page',
-        },
+        action: { href: pageHref(record, token), label: 'Reload the payment page' },
         assetPrefix: 'assets/',
         testMode,
       });
     }
     if (record.state !== 'awaiting_card_data' || isPastDeadline(record)) {
       log(record.id, `submit_${record.state}`, started);
-      return afterTheFact(request, record);
+      return afterTheFact(request, record, token);
     }
 
     const values = {
@@ -364,7 +372,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
               'The payment could not be processed just now and your card has not been charged. Please try again.',
           });
         }
-        return afterTheFact(request, current);
+        return afterTheFact(request, current, token);
       }
     }
   }

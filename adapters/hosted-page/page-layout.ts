@@ -6,18 +6,18 @@ export interface LayoutOptions {
   readonly main: SafeHtml;
   /** Relative URL prefix of the assets from the page (`assets/` for `{basePath}/{id}`). */
   readonly assetPrefix: string;
-  /** Loads the page script (only the card form needs it). */
+  /** Loads the page script (the card form, and a page that checks a payment in progress again). */
   readonly script?: boolean;
   /** Shows the "Test mode" marker. */
   readonly testMode?: boolean;
-  /** Reloads the page after this many seconds (a payment still being processed). */
-  readonly refreshSeconds?: number;
 }
 
 /**
  * The HTML document around every hosted page: metadata that keeps the page out of search
  * engines and its URL (which holds a token) out of `Referer`, the same-origin style sheet and
- * script, and a `<main>` landmark.
+ * script, and a `<main>` landmark. No `<meta http-equiv="refresh">`: a page that reloads by
+ * itself on a timer the cardholder cannot stop fails WCAG 2.2.1 (technique F41); the page script
+ * does that, with a control to stop it.
  */
 export function renderLayout(options: LayoutOptions): string {
   const document = html`<!doctype html>
@@ -29,7 +29,6 @@ export function renderLayout(options: LayoutOptions): string {
         <meta name="robots" content="noindex, nofollow" />
         <meta name="color-scheme" content="light" />
         <meta name="format-detection" content="telephone=no" />
-        ${options.refreshSeconds !== undefined && html`<meta http-equiv="refresh" content="${options.refreshSeconds}" /> `}
         <title>${options.title}</title>
         <link rel="stylesheet" href="${options.assetPrefix}${PAGE_ASSETS.css.name}" />
         ${options.script === true && html`<script src="${options.assetPrefix}${PAGE_ASSETS.js.name}" defer></script> `}

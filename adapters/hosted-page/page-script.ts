@@ -1,17 +1,63 @@
-import { SCHEME_LABELS } from './card-messages.js';
+import { CARD_FIELD_LABELS, SCHEME_LABELS } from './card-messages.js';
 import { CARD_RULES_SCRIPT } from './card-rules-script.js';
+
+/** How long before the payment expires the page warns the cardholder (in an alert). */
+export const WARN_BEFORE_MS = 2 * 60_000;
 
 /**
  * The hosted page's script, served as a same-origin file (`script-src 'self'`). It is an
  * enhancement: the form posts and is checked on the server without it. With it, the page
  * formats the card number and expiry as they are typed, shows the detected scheme, checks each
  * field inline (Luhn, expiry, CVC length for the scheme) with the server's messages, fills the
- * 3DS browser data into hidden fields, and shows progress while the payment runs.
+ * 3DS browser data into hidden fields, and shows progress while the payment runs. It also keeps
+ * the cardholder informed: a field's message is announced when they leave the field, the time left
+ * is kept up to date with a warning before the payment expires, and a page of a payment in progress
+ * checks again by itself, with a button to stop that.
  */
 export const PAGE_SCRIPT = String.raw`(function () {
 'use strict';
 ${CARD_RULES_SCRIPT}
 var SCHEME_LABELS = ${JSON.stringify(SCHEME_LABELS)};
+var WARN_BEFORE_MS = ${WARN_BEFORE_MS};
+var REFRESH_OFF_KEY = 'paystate-refresh-off';
+
+// A payment in progress: open the page again every few seconds, unless the cardholder stopped
+// that (remembered for the tab) or is on a link (a reload would take their place away).
+function autoRefresh(box) {
+  var seconds = Number(box.getAttribute('data-seconds')) || 3;
+  var toggle = document.getElementById('refresh-toggle');
+  var note = document.getElementById('refresh-note');
+  var again = document.getElementById('check-again');
+  var off = false;
+  var timer = null;
+  try { off = window.sessionStorage.getItem(REFRESH_OFF_KEY) === '1'; } catch (e) { off = false; }
+  function tick() {
+    timer = null;
+    var active = document.activeElement;
+    if (active && active.tagName === 'A') { schedule(); return; }
+    window.location.replace(again ? again.href : window.location.href);
+  }
+  function schedule() { if (!off && timer === null) timer = setTimeout(tick, seconds * 1000); }
+  function show() {
+    note.textContent = off
+      ? 'Automatic checking is off. Use Check again to see the result.'
+      : 'This page checks for the result every ' + seconds + ' seconds.';
+    toggle.textContent = off ? 'Check automatically' : 'Stop checking automatically';
+  }
+  toggle.addEventListener('click', function () {
+    off = !off;
+    try { window.sessionStorage.setItem(REFRESH_OFF_KEY, off ? '1' : '0'); } catch (e) { /* not kept */ }
+    if (off && timer !== null) { clearTimeout(timer); timer = null; }
+    show();
+    schedule();
+  });
+  if (off) show();
+  box.hidden = false;
+  schedule();
+}
+
+var refreshBox = document.getElementById('auto-refresh');
+if (refreshBox) autoRefresh(refreshBox);
 
 var form = document.getElementById('card-form');
 if (!form) return;
@@ -23,6 +69,7 @@ var fields = {
   holder_name: function (v) { return nameError(v); }
 };
 var order = ['number', 'expiry', 'cvc', 'holder_name'];
+var LABELS = ${JSON.stringify(CARD_FIELD_LABELS)};
 var touched = {};
 var submitting = false;
 
@@ -59,6 +106,15 @@ function check(name) {
   var message = fields[name](input(name).value);
   showError(name, message);
   return message;
+}
+
+// The message of a field the cardholder just left, said without taking the focus away (WCAG
+// 4.1.3): the focus is on the next field by then, and its own description is read there.
+function announce(text) {
+  var region = document.getElementById('field-status');
+  if (!region) return;
+  region.textContent = '';
+  setTimeout(function () { region.textContent = text; }, 50);
 }
 
 function caretAfterDigits(field, text, digitsBefore) {
@@ -171,7 +227,8 @@ order.forEach(function (name) {
     if (submitting || pressingPay || event.relatedTarget === payButton) return;
     if (input(name).value.trim() === '' && !touched[name]) return;
     touched[name] = true;
-    check(name);
+    var message = check(name);
+    if (message) announce(LABELS[name] + ': ' + message);
   });
   if (input(name).getAttribute('aria-invalid') === 'true') touched[name] = true;
 });
@@ -198,6 +255,7 @@ form.addEventListener('submit', function (event) {
     event.preventDefault();
     var status = document.getElementById('pay-status');
     status.textContent = invalid.length === 1 ? 'One field needs your attention.' : invalid.length + ' fields need your attention.';
+    if (document.title.indexOf('Error: ') !== 0) document.title = 'Error: ' + document.title;
     input(invalid[0]).focus();
     return;
   }
@@ -206,6 +264,38 @@ form.addEventListener('submit', function (event) {
 });
 
 window.addEventListener('pageshow', function (event) { if (event.persisted) setBusy(false); });
+
+// The time left (WCAG 2.2.1): the line above the fields counts down by the minute, and an alert
+// warns a little before the payment expires, and again when it has.
+function timeLimit(line) {
+  var left = Number(line.getAttribute('data-expires-in'));
+  if (!(left > 0)) return;
+  var deadline = Date.now() + left;
+  var warning = document.getElementById('time-warning');
+  function minutesLeft() { return Math.max(0, Math.ceil((deadline - Date.now()) / 60000)); }
+  function update() {
+    var minutes = minutesLeft();
+    if (minutes === 0) {
+      line.textContent = 'The time to complete this payment has run out.';
+      if (warning) warning.textContent = 'This payment has expired. Return to the shop to start again.';
+      return;
+    }
+    line.textContent = 'You have ' + minutes + ' minute' + (minutes === 1 ? '' : 's') + ' to complete this payment.';
+    setTimeout(update, Math.min(60000, deadline - Date.now()));
+  }
+  // A timer of more than 2^31 - 1 ms fires at once: a payment that long away gets no warning.
+  if (warning && left - WARN_BEFORE_MS < 2147483647) {
+    setTimeout(function () {
+      if (Date.now() >= deadline) return;
+      var minutes = minutesLeft();
+      warning.textContent = 'Only ' + minutes + ' minute' + (minutes === 1 ? '' : 's') +
+        ' left to complete this payment. After that, you will need to return to the shop and start again.';
+    }, Math.max(0, left - WARN_BEFORE_MS));
+  }
+  setTimeout(update, Math.min(60000, left));
+}
+var limitLine = document.getElementById('time-limit');
+if (limitLine) timeLimit(limitLine);
 
 collectBrowserData();
 showScheme(cardDigits(input('number').value));

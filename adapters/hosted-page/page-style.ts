@@ -1,8 +1,9 @@
 /**
  * The hosted page's style sheet, served as a same-origin file (`style-src 'self'`): a centred
- * panel on a quiet background, large touch targets, visible focus, colours with at least 4.5:1
- * contrast for text and 3:1 for field borders, one column at phone width, and no motion for
- * people who asked for less.
+ * panel on a quiet background, large touch targets, visible focus (a solid ring of at least 3:1
+ * against the page, also on a field marked invalid), colours with at least 4.5:1 contrast for
+ * text and 3:1 for field borders, one column at phone width, and no motion for people who asked
+ * for less.
  */
 export const PAGE_CSS = `
 *, *::before, *::after { box-sizing: border-box; }
@@ -38,6 +39,12 @@ form, .message { padding: 24px 32px 28px; }
   margin: 0 0 20px; padding: 12px 14px; border-radius: 10px; border: 1px solid #fca5a5; background: #fef2f2; color: #7f1d1d;
 }
 .alert:focus { outline: 3px solid #b91c1c; outline-offset: 2px; }
+.time-limit { margin: 0 0 16px; color: #374151; font-size: 0.9375rem; }
+.time-warning {
+  margin: 0 0 16px; padding: 10px 14px; border-radius: 10px; border: 1px solid #b45309; background: #fffbeb; color: #78350f;
+  font-weight: 600;
+}
+.time-warning:empty { margin: 0; padding: 0; border: 0; }
 .alert p { margin: 0; }
 .alert ul { margin: 6px 0 0; padding-left: 20px; }
 .alert a { color: #7f1d1d; font-weight: 600; }
@@ -50,13 +57,13 @@ form, .message { padding: 24px 32px 28px; }
 .field input {
   display: block; width: 100%; height: 48px; margin: 0; padding: 0 14px; font: inherit; font-size: 1rem; color: #111827;
   background: #fff; border: 1px solid #7b818c; border-radius: 10px; appearance: none;
-  transition: border-color 0.15s, box-shadow 0.15s;
+  transition: border-color 0.15s;
 }
 .field input::placeholder { color: #6b7280; }
 .field input:hover { border-color: #4b5563; }
-.field input:focus { outline: none; border-color: #1d4ed8; box-shadow: 0 0 0 3px rgba(29, 78, 216, 0.35); }
+.field input:focus { outline: 3px solid #1d4ed8; outline-offset: 1px; border-color: #1d4ed8; }
 .field input[aria-invalid="true"] { border-color: #b91c1c; }
-.field input[aria-invalid="true"]:focus { box-shadow: 0 0 0 3px rgba(185, 28, 28, 0.3); }
+.field input[aria-invalid="true"]:focus { outline-color: #b91c1c; border-color: #b91c1c; }
 .field input[readonly] { background: #f9fafb; }
 #number { letter-spacing: 0.02em; font-variant-numeric: tabular-nums; }
 .scheme {
@@ -91,6 +98,14 @@ form, .message { padding: 24px 32px 28px; }
 .secure svg { flex: none; }
 .back { margin: 20px 0 0; font-size: 0.9375rem; text-align: center; }
 .back a, .message a.link { color: #1f2937; }
+.refresh { margin: 0 0 12px; }
+.message .refresh p { margin: 0 0 4px; font-size: 0.9375rem; }
+.link-button {
+  min-height: 44px; padding: 0 8px; border: 0; background: none; color: #1f2937; font: inherit; font-size: 0.9375rem;
+  text-decoration: underline; cursor: pointer;
+}
+.link-button:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; border-radius: 4px; }
+.message .check-again { margin: 16px 0 0; }
 a:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; border-radius: 4px; }
 .message { text-align: center; }
 .message h1 { margin: 12px 0 8px; font-size: 1.375rem; line-height: 1.3; }

@@ -19,6 +19,8 @@ export interface PaymentFormView extends PaymentSummary {
   readonly csrf: string;
   readonly redirectUrl: string;
   readonly assetPrefix: string;
+  /** How long the page has left before the payment expires (null: no deadline). */
+  readonly expiresInMs: number | null;
   /** What the cardholder typed, echoed back after an error: never the card number or the CVC. */
   readonly values?: { readonly expiry?: string; readonly holder_name?: string };
   readonly errors?: FieldErrors;
@@ -96,10 +98,15 @@ const FIELD_SPECS: Readonly<Record<CardField, FieldSpec>> = {
   },
 };
 
+/**
+ * The error summary after a failed post. With a wrong field, the first wrong field takes the
+ * focus (its message is its description); with only a problem of the form as a whole, the
+ * summary does, so that focus lands on what went wrong rather than at the top of the page.
+ */
 function renderAlert(view: PaymentFormView): SafeHtml {
   const invalid = CARD_FIELDS.filter((name) => view.errors?.[name] !== undefined);
   if (invalid.length === 0 && view.formError === undefined) return html``;
-  return html`<div class="alert" id="form-alert" role="alert">
+  return html`<div class="alert" id="form-alert" role="alert" tabindex="-1" ${invalid.length === 0 && html` autofocus`}>
     ${view.formError !== undefined && html`<p>${view.formError}</p> `}${
       invalid.length > 0 &&
       html`<p>Please check the card details:</p>
@@ -125,9 +132,23 @@ function renderTestCards(cards: readonly TestCardHint[] | undefined): SafeHtml {
   </details> `;
 }
 
+/**
+ * How long the cardholder has (WCAG 2.2.1): said up front, and kept up to date by the page script,
+ * which also warns in `#time-warning` (an alert) shortly before the payment expires.
+ */
+function renderTimeLimit(expiresInMs: number | null): SafeHtml {
+  if (expiresInMs === null || expiresInMs <= 0) return html``;
+  const minutes = Math.max(1, Math.ceil(expiresInMs / 60_000));
+  return html`<p id="time-limit" class="time-limit" data-expires-in="${Math.floor(expiresInMs)}">
+      You have ${minutes} minute${minutes === 1 ? '' : 's'} to complete this payment.
+    </p>
+    <p id="time-warning" class="time-warning" role="alert"></p> `;
+}
+
 /** The hosted payment page: the payment summary and the card form. */
 export function renderPaymentFormPage(view: PaymentFormView): string {
   const firstInvalid = CARD_FIELDS.find((name) => view.errors?.[name] !== undefined);
+  const failed = firstInvalid !== undefined || view.formError !== undefined;
   const main = html`<section class="panel" aria-labelledby="page-title">
       <h1 id="page-title" class="visually-hidden">Pay ${view.merchantName}</h1>
       ${renderSummary(view)}
@@ -138,7 +159,8 @@ export function renderPaymentFormPage(view: PaymentFormView): string {
         autocomplete="on"
         aria-busy="false"
       >
-        ${renderAlert(view)}<input type="hidden" name="token" value="${view.token}" />
+        ${renderAlert(view)}${renderTimeLimit(view.expiresInMs)}
+        <input type="hidden" name="token" value="${view.token}" />
         <input type="hidden" name="${CSRF_FIELD}" value="${view.csrf}" />
         ${BROWSER_FIELDS.map((name) => html`<input type="hidden" name="${name}" value="${name === 'javascript_enabled' ? 'false' : ''}" /> `)}${renderField(view, FIELD_SPECS.number, firstInvalid === 'number')}
         <div class="row">
@@ -151,6 +173,7 @@ export function renderPaymentFormPage(view: PaymentFormView): string {
           ><span class="pay-text-busy">Processing…</span>
         </button>
         <p id="pay-status" class="status" role="status" aria-live="polite"></p>
+        <p id="field-status" class="visually-hidden" role="status" aria-live="polite"></p>
         <p class="secure">
           ${icon('lock', 16)}<span>Secure payment. Your card number and security code are never stored.</span>
         </p>
@@ -159,7 +182,8 @@ export function renderPaymentFormPage(view: PaymentFormView): string {
     ${renderTestCards(view.testCards)}
     <p class="back"><a href="${view.redirectUrl}">Cancel and return to ${view.merchantName}</a></p>`;
   return renderLayout({
-    title: `Pay ${view.amount} to ${view.merchantName}`,
+    // The title tells a page that came back with errors from the one first shown (WCAG 2.4.2, 3.3.1).
+    title: `${failed ? 'Error: ' : ''}Pay ${view.amount} to ${view.merchantName}`,
     main,
     assetPrefix: view.assetPrefix,
     script: true,

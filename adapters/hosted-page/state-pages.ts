@@ -8,6 +8,8 @@ export interface StatusContext {
   readonly redirectUrl: string;
   readonly assetPrefix: string;
   readonly testMode: boolean;
+  /** The page's own URL (relative, with the token): where a payment in progress is checked again. */
+  readonly pageHref: string;
 }
 
 const back = (context: StatusContext) => ({
@@ -90,11 +92,11 @@ export function statePage(record: PaymentRecord, context: StatusContext): Status
         ...common,
         title: 'Processing payment',
         heading: 'Your payment is being processed',
-        message: `This page updates by itself. You can also return to ${context.summary.merchantName}, which will show the result.`,
+        message: `This usually takes a few seconds. You can also return to ${context.summary.merchantName}, which will show the result.`,
         tone: 'neutral',
         icon: 'clock',
         action: back(context),
-        refreshSeconds: 3,
+        refresh: { href: context.pageHref, seconds: 3 },
       };
   }
 }

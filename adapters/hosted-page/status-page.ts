@@ -15,8 +15,23 @@ export interface StatusPageView {
   /** The main button, e.g. back to the merchant. */
   readonly action?: { readonly href: string; readonly label: string };
   readonly assetPrefix: string;
-  readonly refreshSeconds?: number;
+  /**
+   * A payment still in progress: the page script opens `href` again every `seconds` (with a
+   * button to stop that), and without it the cardholder follows the "Check again" link.
+   */
+  readonly refresh?: { readonly href: string; readonly seconds: number };
   readonly testMode?: boolean;
+}
+
+/**
+ * What the page script shows on a page that checks again by itself: how often, and a button
+ * that stops it (WCAG 2.2.1). Hidden without the script, which does the checking.
+ */
+function renderRefresh(seconds: number): SafeHtml {
+  return html`<div id="auto-refresh" class="refresh" data-seconds="${seconds}" hidden>
+    <p id="refresh-note" role="status">This page checks for the result every ${seconds} seconds.</p>
+    <button id="refresh-toggle" class="link-button" type="button">Stop checking automatically</button>
+  </div>`;
 }
 
 /** A page with one message and at most one button: payment finished, expired, in progress, not found. */
@@ -27,14 +42,16 @@ export function renderStatusPage(view: StatusPageView): string {
       <div class="badge badge-${view.tone}">${icon(view.icon, 28)}</div>
       <h1 id="page-title">${view.heading}</h1>
       <p>${view.message}</p>
+      ${view.refresh !== undefined && renderRefresh(view.refresh.seconds)}
       ${view.action !== undefined && html`<a class="button" href="${view.action.href}">${view.action.label}</a> `}
+      ${view.refresh !== undefined && html`<p class="check-again"><a class="link" id="check-again" href="${view.refresh.href}">Check again</a></p> `}
     </div>
   </section>`;
   return renderLayout({
     title: view.title,
     main,
     assetPrefix: view.assetPrefix,
-    ...(view.refreshSeconds !== undefined && { refreshSeconds: view.refreshSeconds }),
+    script: view.refresh !== undefined,
     ...(view.testMode !== undefined && { testMode: view.testMode }),
   });
 }

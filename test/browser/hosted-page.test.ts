@@ -198,7 +198,9 @@ describe.skipIf(!HAS_CHROMIUM)('the hosted payment page in Chromium', () => {
     await page.getByLabel('Name on card').fill('Ada Lovelace');
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForLoadState();
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('This card number is not valid');
+    // The error summary; the page's other alert, the time warning, is empty until the time runs short.
+    const summary = page.getByRole('alert').filter({ hasText: 'Please check the card details' });
+    await expect(summary.textContent()).resolves.toContain('This card number is not valid');
     await expect(page.getByLabel('Card number').inputValue()).resolves.toBe('');
     await expect(page.getByLabel('Name on card').inputValue()).resolves.toBe('Ada Lovelace');
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('number');

@@ -1,6 +1,10 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startSandboxServer, type SandboxServer } from '../../../adapters/sandbox-server/index.js';
+import {
+  startSandboxServer,
+  type SandboxServer,
+  type SandboxServerOptions,
+} from '../../../adapters/sandbox-server/index.js';
 import { launchChromium } from './chromium.js';
 import { watchForErrors } from './flow.js';
 import { startMerchantServer, type MerchantServer } from './merchant-server.js';
@@ -18,10 +22,14 @@ export interface BrowserFixture {
 }
 
 /**
- * Starts Chromium, a sandbox server and a merchant server for the calling `describe` block
- * (stopped after it), and closes each test's browser context after the test.
+ * Starts Chromium, a sandbox server (with `serverOptions`, e.g. a test clock) and a merchant
+ * server for the calling `describe` block (stopped after it), and closes each test's browser
+ * context after the test.
  */
-export function useBrowserFixture(contextDefaults: BrowserContextOptions = {}): BrowserFixture {
+export function useBrowserFixture(
+  contextDefaults: BrowserContextOptions = {},
+  serverOptions: Omit<SandboxServerOptions, 'port'> = {},
+): BrowserFixture {
   let browser: Browser | undefined;
   let server: SandboxServer | undefined;
   let merchant: MerchantServer | undefined;
@@ -30,7 +38,7 @@ export function useBrowserFixture(contextDefaults: BrowserContextOptions = {}): 
   beforeAll(async () => {
     [browser, server, merchant] = await Promise.all([
       launchChromium(),
-      startSandboxServer({ port: 0 }),
+      startSandboxServer({ ...serverOptions, port: 0 }),
       startMerchantServer(),
     ]);
   });
