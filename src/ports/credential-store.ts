@@ -1,6 +1,5 @@
 import type { PortFailure, PortResult } from './port-result.js';
 
-/** An authenticated API client: one partner, a set of its profiles, PCI DSS status. */
 /** An API client, as a bearer token identifies it: one partner's, for some of its profiles. */
 export interface Client {
   /**
