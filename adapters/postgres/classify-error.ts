@@ -37,6 +37,8 @@ const RETRYABLE_SQLSTATES: Readonly<Record<string, string>> = {
   '57P02': 'server crashed (crash shutdown)',
   '57P03': 'server cannot accept connections yet',
   '57P05': 'idle session time-out (connection closed)',
+  '25P03': 'idle-in-transaction time-out (connection closed)',
+  '25P04': 'transaction time-out (connection closed)',
   '53100': 'disk full',
   '53200': 'out of memory',
   '53300': 'too many connections',
@@ -45,6 +47,14 @@ const RETRYABLE_SQLSTATES: Readonly<Record<string, string>> = {
   '58000': 'system error',
   '58030': 'I/O error',
 };
+
+/**
+ * SQLSTATEs of a FATAL error: the server ends the session (shut down, crashed, starting, or one of
+ * its time-outs for idle sessions, sessions idle in a transaction and, from PostgreSQL 17,
+ * transactions, which limits a single statement's implicit one too). Nothing of the statement was
+ * written; on another connection it may well succeed.
+ */
+const SESSION_ENDING_SQLSTATES: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '57P05', '25P03', '25P04']);
 
 /** Non-retryable SQLSTATEs worth naming on their own (their class's name would mislead). */
 const NAMED_SQLSTATES: Readonly<Record<string, string>> = {
@@ -97,7 +107,7 @@ export function isConnectionError(error: unknown): boolean {
   if (typeof fields.code === 'string') {
     if (CONNECTION_ERROR_CODES.has(fields.code)) return true;
     if (isSqlState(fields.code) && fields.code.startsWith('08')) return true;
-    if (['57P01', '57P02', '57P03', '57P05'].includes(fields.code)) return true;
+    if (SESSION_ENDING_SQLSTATES.has(fields.code)) return true;
   }
   const message = typeof fields.message === 'string' ? fields.message : '';
   return DRIVER_CONNECTION_MESSAGES.some((fragment) => message.includes(fragment));
@@ -107,8 +117,9 @@ export function isConnectionError(error: unknown): boolean {
  * Classifies anything the `pg` driver threw, in this one place:
  * - `23505` unique violation → `conflict` (another writer was first);
  * - serialization failures, deadlocks, lock and statement time-outs, server restarts, sessions
- *   closed for idling, a full disk, the server out of memory, too many connections and lost
- *   connections → `unavailable`, retryable (a bounded number of times, with back-off);
+ *   ended by a time-out (idle, idle in a transaction, transaction), a full disk, the server out
+ *   of memory, too many connections and lost connections → `unavailable`, retryable (a bounded
+ *   number of times, with back-off);
  * - everything else → `unavailable`, not retryable.
  *
  * The message names the SQLSTATE, its class and the table or constraint involved, never the

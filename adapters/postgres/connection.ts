@@ -1,4 +1,4 @@
-import pg, { type Pool } from 'pg';
+import pg, { type Pool, type PoolClient } from 'pg';
 
 /** Settings for a pool the adapter creates from a connection string. */
 export interface PostgresPoolOptions {
@@ -8,6 +8,16 @@ export interface PostgresPoolOptions {
   readonly connectionTimeoutMs?: number;
   /** Server-side limit of one statement, in ms (`statement_timeout`). Default 10000; 0 disables it. */
   readonly statementTimeoutMs?: number;
+  /**
+   * Client-side limit of one statement, in ms (`pg`'s `query_timeout`): a statement without an
+   * answer by then fails (retryably) and its connection is closed. It is for the connection that
+   * goes dark (a firewall or NAT forgets it, a failed-over server's address vanishes; no FIN, no
+   * RST), where the server cannot cancel anything and `pg` would wait as long as the kernel keeps
+   * the socket (about 15 minutes on Linux), holding the pool connection. Default: the statement
+   * time-out and 5 s more (15000), or none when the statement time-out is 0; 0 disables it.
+   * `migrate` lifts it for its own statements (it lifts the statement time-out too).
+   */
+  readonly queryTimeoutMs?: number;
   /** Closes connections idle for this long, in ms. Default 30000. */
   readonly idleTimeoutMs?: number;
   /** `application_name` shown in `pg_stat_activity`. Default `paystate`. */
@@ -38,12 +48,15 @@ export interface ResolvedConnection {
  * (a pool without an `error` listener would crash the process when the server restarts).
  */
 export function createPostgresPool(connectionString: string, options: PostgresPoolOptions = {}): Pool {
+  const statementTimeoutMs = options.statementTimeoutMs ?? 10_000;
+  const queryTimeoutMs = options.queryTimeoutMs ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 5_000 : 0);
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
-    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    statement_timeout: statementTimeoutMs,
+    ...(queryTimeoutMs > 0 && { query_timeout: queryTimeoutMs }),
     application_name: options.applicationName ?? 'paystate',
   });
   const onIdleError = options.onIdleError ?? (() => undefined);
@@ -63,3 +76,48 @@ export function resolveConnection(options: PostgresConnectionOptions): ResolvedC
     },
   };
 }
+
+/** A connection checked out of a pool for several statements (a transaction, a session lock). */
+export interface CheckedOutClient {
+  readonly client: PoolClient;
+  /**
+   * Gives the connection back to the pool, or closes it when it failed while checked out or
+   * `discard` is true. Once.
+   */
+  release(discard?: boolean): void;
+}
+
+/**
+ * Checks a connection out of the pool and listens for its `error` event until it is released.
+ * `pg-pool` takes its own listener off a client while it is checked out, and a `pg` client emits
+ * `error` when its connection dies (a backend terminated, a server restart, an idle-in-transaction
+ * time-out), also when a statement of it was running: unheard, that event is an uncaught exception
+ * that ends the process. Here it only marks the connection failed: the statement under way (or
+ * the next one) fails as well, and is classified as usual.
+ */
+export async function checkOut(pool: Pool): Promise<CheckedOutClient> {
+  const client = await pool.connect();
+  let failed = false;
+  const onError = (): void => {
+    failed = true;
+  };
+  client.on('error', onError);
+  let released = false;
+  return {
+    client,
+    release: (discard = false) => {
+      if (released) return;
+      released = true;
+      // The pool puts its own listener back (or closes the client) synchronously in `release`.
+      client.release(failed || discard ? true : undefined);
+      client.off('error', onError);
+    },
+  };
+}
+
+/**
+ * A per-statement `query_timeout` that lifts the pool's client-side limit (`queryTimeoutMs`), for
+ * statements that may rightly run long: `pg` takes 0 for "the connection's own", so the longest a
+ * timer holds (about 24.8 days) stands in for none.
+ */
+export const NO_QUERY_TIMEOUT = 2_147_483_647;

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 import {
   API_TOKEN_RULE,
   isApiToken,
@@ -15,7 +15,7 @@ import type { Client, CredentialStore, CredentialStoreError, Profile } from '../
 import type { PortResult } from '../../src/ports/port-result.js';
 import { parseSandboxConfig, type SandboxConfig } from '../memory/sandbox-config.js';
 import { asUnavailable, classifyPostgresError } from './classify-error.js';
-import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
+import { checkOut, resolveConnection, type CheckedOutClient, type PostgresConnectionOptions } from './connection.js';
 import { runStatement, type Statement } from './run-statement.js';
 
 export type PostgresCredentialStoreOptions = PostgresConnectionOptions & {
@@ -245,12 +245,13 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       const parsed = parseSandboxConfig(config);
       if (parsed.isErr()) return err({ code: 'invalid_config', message: parsed.error.message, retryable: false });
       const valid = parsed.value;
-      let client: PoolClient;
+      let checkedOut: CheckedOutClient;
       try {
-        client = await pool.connect();
+        checkedOut = await checkOut(pool);
       } catch (error) {
         return err(asUnavailable(classifyPostgresError(error)));
       }
+      const { client } = checkedOut;
       let broken = false;
       try {
         await client.query('BEGIN');
@@ -284,7 +285,7 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
         });
         return err(asUnavailable(classifyPostgresError(error)));
       } finally {
-        client.release(broken ? true : undefined);
+        checkedOut.release(broken);
       }
     },
 

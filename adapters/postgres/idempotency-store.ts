@@ -55,9 +55,15 @@ interface BeginRow {
  * one, and would replay it; it reads nothing instead and `begin` runs the statement again (a new
  * snapshot: the entry in progress). A caller that waited on another's takeover of a stale
  * attempt reads that attempt, in progress, which is what the entry is again.
+ *
+ * The read knows this call's own entry: started by this statement's write when it ran before
+ * and its answer was lost (the connection dropped after the commit). That entry is in progress
+ * with this call's reserved id ($6, unique per request), fingerprint, start and creation ($4):
+ * `started` again. A takeover keeps the stale attempt's reserved id, so a takeover whose answer
+ * was lost is not known as this call's: it reads as in progress.
  */
 const BEGIN: Statement = {
-  name: 'paystate_idempotency_begin',
+  name: 'paystate_idempotency_begin_v2',
   text: `
 WITH claimed AS (
   INSERT INTO paystate_idempotency_keys AS k
@@ -78,8 +84,13 @@ SELECT true AS started, c.reserved_id, c.takeover, NULL::text AS fingerprint, NU
        NULL::int AS response_status, NULL::jsonb AS response_headers, NULL::text AS response_body
 FROM claimed c
 UNION ALL
-SELECT false, NULL, NULL, k.fingerprint, k.status, k.response_status, k.response_headers, k.response_body
+SELECT mine, CASE WHEN mine THEN k.reserved_id END, CASE WHEN mine THEN false END,
+       k.fingerprint, k.status, k.response_status, k.response_headers, k.response_body
 FROM paystate_idempotency_keys k
+CROSS JOIN LATERAL (
+  SELECT $6::text IS NOT NULL AND k.reserved_id = $6 AND k.status = 'in_progress' AND k.fingerprint = $3
+         AND k.started_at = $4 AND k.created_at = $4 AS mine
+) AS own
 WHERE k.client_id = $1 AND k.key = $2 AND k.expires_at > $4 AND NOT EXISTS (SELECT 1 FROM claimed)`,
 };
 
@@ -108,6 +119,9 @@ const PURGE: Statement = {
 
 /** A concurrent first request can commit between the claim and the read of one statement: read again. */
 const BEGIN_ATTEMPTS = 5;
+
+/** How often `begin` runs again after a retryable failure (which may have lost a stored answer). */
+const LOST_ANSWER_RETRIES = 2;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -176,9 +190,18 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
         request.reservedId ?? null,
         staleCutoff(request),
       ];
+      let failures = 0;
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
         const result = await run<BeginRow>(BEGIN, values);
-        if (result.isErr()) return err(asUnavailable(result.error));
+        if (result.isErr()) {
+          // A lost connection may have lost the answer of a write that was stored: the statement
+          // run again finds that entry as this call's own (its reserved id), and answers started.
+          // Without a reserved id it could not tell that entry from another request's.
+          const again = result.error.retryable && request.reservedId !== undefined && failures < LOST_ANSWER_RETRIES;
+          if (!again) return err(asUnavailable(result.error));
+          failures += 1;
+          continue;
+        }
         const row = result.value.rows[0];
         if (row !== undefined) return ok(beginOutcome(row, request.fingerprint));
       }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { PortFailure } from '../../src/ports/port-result.js';
 import { classifyPostgresError } from './classify-error.js';
+import { checkOut, NO_QUERY_TIMEOUT, type CheckedOutClient } from './connection.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 /**
@@ -50,6 +51,23 @@ function unavailable(error: unknown, doing: string): MigrationError {
   return { code: 'unavailable', message: `${doing}: ${failure.message}`, retryable: failure.retryable };
 }
 
+/**
+ * A statement of `migrate`, without the pool's client-side time-out (`queryTimeoutMs`), as it runs
+ * without the statement time-out: a migration may rightly take long, or wait for a lock.
+ */
+function query<R extends QueryResultRow = QueryResultRow>(
+  client: PoolClient,
+  text: string,
+  values?: unknown[],
+): Promise<QueryResult<R>> {
+  const config: QueryConfig & { readonly query_timeout: number } = {
+    text,
+    ...(values !== undefined && { values }),
+    query_timeout: NO_QUERY_TIMEOUT,
+  };
+  return client.query<R>(config);
+}
+
 interface AppliedRow {
   readonly version: number;
   readonly name: string;
@@ -61,14 +79,17 @@ async function migrateWith(
   options: MigrateOptions,
 ): Promise<Result<MigrationReport, MigrationError>> {
   const migrations = [...(options.migrations ?? MIGRATIONS)].sort((a, b) => a.version - b.version);
-  await client.query(`
+  await query(
+    client,
+    `
     CREATE TABLE IF NOT EXISTS paystate_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
       checksum text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-  const { rows } = await client.query<AppliedRow>('SELECT version, name, checksum FROM paystate_migrations');
+    )`,
+  );
+  const { rows } = await query<AppliedRow>(client, 'SELECT version, name, checksum FROM paystate_migrations');
   const applied = new Map(rows.map((row) => [row.version, row]));
   const known = new Set(migrations.map((migration) => migration.version));
 
@@ -87,17 +108,17 @@ async function migrateWith(
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
     try {
-      await client.query('BEGIN');
-      await client.query('SET LOCAL statement_timeout = 0');
-      await client.query(migration.sql);
-      await client.query('INSERT INTO paystate_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+      await query(client, 'BEGIN');
+      await query(client, 'SET LOCAL statement_timeout = 0');
+      await query(client, migration.sql);
+      await query(client, 'INSERT INTO paystate_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
         migration.version,
         migration.name,
         checksumOf(migration),
       ]);
-      await client.query('COMMIT');
+      await query(client, 'COMMIT');
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await query(client, 'ROLLBACK').catch(() => undefined);
       const failure = classifyPostgresError(error);
       return err({
         code: failure.retryable ? 'unavailable' : 'migration_failed',
@@ -125,20 +146,23 @@ async function migrateWith(
  */
 export function migrate(pool: Pool, options: MigrateOptions = {}): ResultAsync<MigrationReport, MigrationError> {
   const run = async (): Promise<Result<MigrationReport, MigrationError>> => {
-    let client: PoolClient;
+    let checkedOut: CheckedOutClient;
     try {
-      client = await pool.connect();
+      checkedOut = await checkOut(pool);
     } catch (error) {
       return err(unavailable(error, 'Could not connect to migrate'));
     }
+    const { client } = checkedOut;
     let broken: unknown = undefined;
+    let locked = false;
     try {
       try {
         // The pool's statement time-out must not cut the wait for another migrator short.
-        await client.query('SET statement_timeout = 0');
+        await query(client, 'SET statement_timeout = 0');
         const deadline = Date.now() + (options.lockWaitMs ?? 10 * 60 * 1000);
         for (let waiting = false; ; waiting = true) {
-          const { rows } = await client.query<{ locked: boolean }>(
+          const { rows } = await query<{ locked: boolean }>(
+            client,
             `SELECT pg_try_advisory_lock(${MIGRATION_LOCK_KEY}) AS locked`,
           );
           if (rows[0]?.locked === true) break;
@@ -152,6 +176,7 @@ export function migrate(pool: Pool, options: MigrateOptions = {}): ResultAsync<M
           if (!waiting) options.onWaiting?.();
           await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
         }
+        locked = true;
       } catch (error) {
         broken = error;
         return err(unavailable(error, 'Could not take the migration lock'));
@@ -161,18 +186,18 @@ export function migrate(pool: Pool, options: MigrateOptions = {}): ResultAsync<M
       } catch (error) {
         broken = error;
         return err(unavailable(error, 'Could not read or record migrations'));
-      } finally {
-        if (broken === undefined) {
-          await client
-            .query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY}); RESET statement_timeout`)
-            .catch((error: unknown) => {
-              broken = error;
-            });
-        }
       }
     } finally {
+      // The connection goes back to the pool as it came: unlocked, with the pool's statement
+      // time-out (also when this migrator gave up waiting for the lock).
+      if (broken === undefined) {
+        const unlock = locked ? `SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY}); ` : '';
+        await query(client, `${unlock}RESET statement_timeout`).catch((error: unknown) => {
+          broken = error;
+        });
+      }
       // A connection in an unknown state is closed, not reused (closing also frees the lock).
-      client.release(broken === undefined ? undefined : true);
+      checkedOut.release(broken !== undefined);
     }
   };
   return new ResultAsync(run());

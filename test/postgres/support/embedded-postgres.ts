@@ -14,6 +14,11 @@ export interface TestDatabase {
   readonly name: string;
   /** True when the server is the embedded one this process started (not `DATABASE_URL`). */
   readonly embedded: boolean;
+  /**
+   * Stops and starts the embedded server (same port, same data), for tests of a server restart;
+   * null on a `DATABASE_URL` server.
+   */
+  readonly server: ServerControl | null;
   /** Drops the database and, for an embedded server, stops it and deletes its data folder. */
   close(): Promise<void>;
 }
@@ -29,10 +34,19 @@ export interface TestDatabaseOptions {
   readonly settings?: Readonly<Record<string, string>>;
 }
 
+/** The embedded server's process, stopped and started again by a test. */
+export interface ServerControl {
+  /** Fast shutdown (SIGINT): sessions are terminated (57P01), connections then refused. */
+  stop(): Promise<void>;
+  /** Starts the stopped server again and resolves once it accepts connections. */
+  start(): Promise<void>;
+}
+
 interface Server {
   /** Connection string of the server's maintenance database (`postgres`). */
   readonly adminUrl: string;
   readonly embedded: boolean;
+  readonly control: ServerControl | null;
   stop(): Promise<void>;
 }
 
@@ -76,7 +90,8 @@ async function startEmbeddedServer(options: TestDatabaseOptions): Promise<Server
       port,
       user: 'postgres',
       password,
-      persistent: false,
+      // Kept over a stop, so that a test can start the server again; deleted with `folder` below.
+      persistent: true,
       initdbFlags: ['--encoding=UTF8', '--no-sync'],
       postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
       createPostgresUser: process.getuid?.() === 0,
@@ -89,6 +104,7 @@ async function startEmbeddedServer(options: TestDatabaseOptions): Promise<Server
       return {
         adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
         embedded: true,
+        control: { stop: () => server.stop(), start: () => server.start() },
         stop: async () => {
           await server.stop();
           await rm(folder, { recursive: true, force: true });
@@ -104,7 +120,7 @@ async function startEmbeddedServer(options: TestDatabaseOptions): Promise<Server
 }
 
 function externalServer(url: string): Server {
-  return { adminUrl: url, embedded: false, stop: async () => undefined };
+  return { adminUrl: url, embedded: false, control: null, stop: async () => undefined };
 }
 
 function withDatabase(url: string, database: string): string {
@@ -144,6 +160,7 @@ export async function startTestDatabase(options: TestDatabaseOptions = {}): Prom
     connectionString: withDatabase(server.adminUrl, name),
     name,
     embedded: server.embedded,
+    server: server.control,
     close: async () => {
       if (closed) return;
       closed = true;

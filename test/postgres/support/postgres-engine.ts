@@ -15,6 +15,8 @@ import { createSandboxAcquirer, createSandboxThreeDSProvider } from '../../../ad
 import type {
   Acquirer,
   CardVault,
+  EventSink,
+  Logger,
   PaymentEngineOptions,
   PaymentRepository,
   ThreeDSProvider,
@@ -64,6 +66,9 @@ export interface PostgresEngineHarnessOptions {
   readonly cardVault?: CardVault;
   readonly options?: PaymentEngineOptions;
   readonly repository?: PostgresPaymentRepositoryTuning;
+  /** The engine's event sink instead of the harness's memory sink (which then receives nothing). */
+  readonly eventSink?: EventSink;
+  readonly logger?: Logger;
 }
 
 /**
@@ -98,7 +103,8 @@ export function makePostgresEngine(config: PostgresEngineHarnessOptions) {
     cardVault,
     clock,
     ids,
-    events,
+    events: config.eventSink ?? events,
+    ...(config.logger !== undefined && { logger: config.logger }),
     options: { retries: 2, ...config.options },
   });
 
