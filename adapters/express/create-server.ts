@@ -1,8 +1,9 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import type { Logger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { FetchHandler, FetchHandlerOptions } from '../http/fetch-handler.js';
 import { writeAnswer } from '../http/node-listener.js';
 import { problem, problemAnswer } from '../http/problem-details.js';
+import { requestIdSource } from '../http/request-id.js';
 import { logQuietly } from '../node/fetch-bridge.js';
 import { createExpressRouter } from './express-router.js';
 import { paystate } from './paystate.js';
@@ -17,6 +18,12 @@ export interface CreateServerOptions {
   readonly logger?: Logger;
   /** Prefix of the problem `type` URIs of the answers the app writes itself. Default `urn:paystate:problem:`. */
   readonly problemTypeBase?: string;
+  /**
+   * Makes the `Request-Id` of the answers the app writes itself (its `404`, `500` and `501`, a body
+   * parser's problem). Default: `req_` and 32 hex digits. One that throws or gives no header token
+   * falls back to the default (see `ApiOptions.requestId`).
+   */
+  readonly requestId?: () => string;
 }
 
 /**
@@ -24,15 +31,16 @@ export interface CreateServerOptions {
  * that rejected) is logged and answered `500 internal_error`, never Express's HTML page with
  * its stack trace; when the head already went out, the connection is closed.
  */
-function internalErrorHandler(options: CreateServerOptions): ErrorRequestHandler {
+function internalErrorHandler(options: CreateServerOptions, requestIds: () => string): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    logQuietly(options.logger, { method: req.method, error }, 'unhandled error in the Express app');
+    const requestId = requestIds();
+    logQuietly(options.logger, { method: req.method, error, requestId }, 'unhandled error in the Express app');
     if (res.headersSent) {
       res.destroy();
       return;
     }
     const answer = problemAnswer(problem('internal_error', 'An unexpected error occurred'), options.problemTypeBase);
-    writeAnswer(req, res, answer, options);
+    writeAnswer(req, res, answer, { ...options, requestId });
   };
 }
 
@@ -41,6 +49,7 @@ function given(options: CreateServerOptions): CreateServerOptions {
   return {
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
+    ...(options.requestId !== undefined && { requestId: options.requestId }),
   };
 }
 
@@ -56,7 +65,8 @@ function given(options: CreateServerOptions): CreateServerOptions {
  *   document under `problemTypeBase` and, when it is the server's fault, logged to `logger`.
  *
  * Either way, an error nothing else answered (a handler or `pages` that rejected) is logged and
- * answered `500 internal_error` as a problem document.
+ * answered `500 internal_error` as a problem document. Every answer the app writes itself carries
+ * a `Request-Id` (from `options.requestId`, the handler options' or the second argument's).
  */
 export function createServer(options: FetchHandlerOptions): Express;
 export function createServer(handler: FetchHandler, options?: CreateServerOptions): Express;
@@ -68,15 +78,18 @@ export function createServer(
   const app = express();
   app.disable('x-powered-by');
   const options = given(typeof source === 'function' ? handlerOptions : source);
+  const requestIds = requestIdSource(options.requestId, guardLogger(options.logger ?? silentLogger));
   if (typeof source === 'function') {
     app.use(createExpressRouter(source, options));
   } else {
     app.use(paystate(source));
     app.use((req, res) => {
-      writeAnswer(req, res, problemAnswer(problem('not_found', 'No such resource'), options.problemTypeBase));
+      writeAnswer(req, res, problemAnswer(problem('not_found', 'No such resource'), options.problemTypeBase), {
+        requestId: requestIds(),
+      });
     });
   }
   app.use(paystateErrorHandler(options));
-  app.use(internalErrorHandler(options));
+  app.use(internalErrorHandler(options, requestIds));
   return app;
 }

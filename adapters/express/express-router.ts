@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { guardLogger, silentLogger } from '../../src/ports/logger.js';
 import type { FetchHandler } from '../http/fetch-handler.js';
 import {
   isFetchMethod,
@@ -7,8 +8,19 @@ import {
   toFetchRequest,
   type SendFetchResponseOptions,
 } from '../node/fetch-bridge.js';
+import { requestIdSource, REQUEST_ID_HEADER } from '../http/request-id.js';
 import { stampExpressClientIp } from './client-address.js';
 import { consumedBody } from './consumed-body.js';
+
+/** Options of `createExpressRouter`. */
+export interface ExpressRouterOptions extends SendFetchResponseOptions {
+  /**
+   * Makes the `Request-Id` of the answers the router writes itself (the `501` for `TRACE` and
+   * `CONNECT`); the handler's answers carry the handler's own. Default: `req_` and 32 hex digits.
+   * One that throws or gives no header token falls back to the default (see `ApiOptions.requestId`).
+   */
+  readonly requestId?: () => string;
+}
 
 /**
  * Mounts any fetch-standard handler in Express: every request that reaches the router goes to
@@ -20,10 +32,12 @@ import { consumedBody } from './consumed-body.js';
  * node refuses to write (a header value with a control character) is logged to `options.logger`
  * and answered `500 internal_error`, its problem `type` under `options.problemTypeBase`.
  */
-export function createExpressRouter(handler: FetchHandler, options: SendFetchResponseOptions = {}): Router {
+export function createExpressRouter(handler: FetchHandler, options: ExpressRouterOptions = {}): Router {
   const router = express.Router();
+  const requestIds = requestIdSource(options.requestId, guardLogger(options.logger ?? silentLogger));
   router.use((req, res, next) => {
     if (!isFetchMethod(req.method)) {
+      res.setHeader(REQUEST_ID_HEADER, requestIds());
       sendNotImplemented(req, res, options.problemTypeBase);
       return;
     }

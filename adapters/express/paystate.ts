@@ -1,8 +1,10 @@
 import express, { type Router } from 'express';
+import { guardLogger, silentLogger } from '../../src/ports/logger.js';
 import { createApiHandler } from '../http/api-handler.js';
 import { normalizeBasePath } from '../http/base-path.js';
 import type { FetchHandlerOptions } from '../http/fetch-handler.js';
 import { serveNodeRequest, type NodeServeOptions } from '../http/node-listener.js';
+import { requestIdSource } from '../http/request-id.js';
 import { isFetchMethod, sendFetchResponse, toFetchRequest } from '../node/fetch-bridge.js';
 import { stampExpressClientIp } from './client-address.js';
 import { consumedBody } from './consumed-body.js';
@@ -24,9 +26,11 @@ export type PaystateExpressOptions = FetchHandlerOptions;
  * - Works whether or not the host registered `express.json()` before it (see `consumedBody`).
  * - A page response node refuses to write (a header value with a control character) is logged
  *   and answered `500 internal_error` (see `sendFetchResponse`).
+ * - Every answer of the API carries the request's `Request-Id` (see `requestId`).
  */
 export function paystate(options: PaystateExpressOptions): Router {
   const api = createApiHandler(options);
+  const requestIds = requestIdSource(options.requestId, guardLogger(options.logger ?? silentLogger));
   const fixedBase = options.basePath === undefined ? undefined : normalizeBasePath(options.basePath);
   const pages = options.pages;
   const router = express.Router();
@@ -47,6 +51,7 @@ export function paystate(options: PaystateExpressOptions): Router {
     const serve: NodeServeOptions = {
       basePath: fixedBase ?? req.baseUrl,
       target,
+      requestId: requestIds(),
       ...(body !== undefined && { body }),
       ...(options.logger !== undefined && { logger: options.logger }),
       ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
-import type { Logger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
+import { requestIdSource } from '../http/request-id.js';
 import { problem, problemAnswer, type Problem } from '../http/problem-details.js';
 import { writeAnswer } from '../http/node-listener.js';
 
@@ -64,6 +65,11 @@ export interface PaystateErrorHandlerOptions {
   readonly problemTypeBase?: string;
   /** Receives the parser errors answered `500` (the host's set-up, not the request). Default: none. */
   readonly logger?: Logger;
+  /**
+   * Makes the `Request-Id` of each problem it answers. Default: `req_` and 32 hex digits. One
+   * that throws or gives no header token falls back to the default (see `ApiOptions.requestId`).
+   */
+  readonly requestId?: () => string;
 }
 
 /**
@@ -71,20 +77,23 @@ export interface PaystateErrorHandlerOptions {
  * paystate (`express.json()`, `express.urlencoded()`, …: malformed JSON, too large, too many form
  * fields, bad charset or encoding, a body that does not decompress, a `verify` callback that
  * refused it) with paystate's problem documents instead of Express's HTML page, never quoting the
- * body. Mount it on the same path as `paystate()`: `app.use('/payments', paystateErrorHandler())`.
+ * body; each carries a `Request-Id`. Mount it on the same path as `paystate()`: `app.use('/payments', paystateErrorHandler())`.
  * Other errors go on to the next handler.
  */
 export function paystateErrorHandler(options: PaystateErrorHandlerOptions = {}): ErrorRequestHandler {
+  const logger = options.logger === undefined ? undefined : guardLogger(options.logger);
+  const requestIds = requestIdSource(options.requestId, logger ?? silentLogger);
   return (error: unknown, req, res, next) => {
     const found = typeof error === 'object' && error !== null ? problemOf(error) : undefined;
     if (found === undefined || res.headersSent) {
       next(error);
       return;
     }
+    const requestId = requestIds();
     if (found.code === 'internal_error') {
       const { type } = error as ParserError;
-      options.logger?.error({ method: req.method, type }, 'a body parser before paystate failed');
+      logger?.error({ method: req.method, type, requestId }, 'a body parser before paystate failed');
     }
-    writeAnswer(req, res, problemAnswer(found, options.problemTypeBase));
+    writeAnswer(req, res, problemAnswer(found, options.problemTypeBase), { requestId });
   };
 }

@@ -2,7 +2,7 @@ import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
-import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
+import { guardLogger, logsAt, silentLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
 import { authenticate } from './auth.js';
 import { stripBasePath } from './base-path.js';
 import { acceptsJson, notAcceptable } from './content-negotiation.js';
@@ -14,6 +14,7 @@ import type { HttpDeps, RouteHandler } from './route-context.js';
 import { createRouter, pathSegments } from './router.js';
 import { ROUTES } from './routes/route-table.js';
 import { millisecondsOption } from './milliseconds-option.js';
+import { REQUEST_ID_HEADER, requestIdSource, upstreamRequestId } from './request-id.js';
 import { STORE_TIMEOUT_MS } from './store-deadline.js';
 
 /** The ports and settings of the v1 API. */
@@ -54,13 +55,27 @@ export interface ApiOptions {
    * whole number of milliseconds of at least 1 (a safe integer).
    */
   readonly storeTimeoutMs?: number;
+  /**
+   * Makes the id of each request, sent back in the `Request-Id` header of every answer and put
+   * on every log line written for the request (`requestId`), by the API and by the engine command
+   * it runs. Default: `req_` and 32 lowercase hex digits from Web Crypto (`defaultRequestId`).
+   * Whatever it gives must be 1 to 200 visible ASCII characters holding no card number; when it
+   * throws or gives anything else, that request gets a default id (the first such failure is
+   * logged as a warning), never an error.
+   */
+  readonly requestId?: () => string;
 }
 
 /**
  * The API on plain data: the answer to a request under `/v1` (below `basePath`), or null for
  * any other path (pages, the host's own routes) without touching the request. Never rejects.
+ *
+ * `requestId`: the id the caller made for this request (paystate's entry points make one per
+ * request, whatever its path, and write the `Request-Id` header as they write the answer): the
+ * answer then comes without that header. Without it the API makes one and the answer carries it.
+ * Either way every log line of the request carries it as `requestId`.
  */
-export type ApiHandler = (request: HttpRequest, basePath: string) => Promise<HttpAnswer | null>;
+export type ApiHandler = (request: HttpRequest, basePath: string, requestId?: string) => Promise<HttpAnswer | null>;
 
 const ORIGIN = 'http://localhost';
 
@@ -99,6 +114,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   // A logger that throws loses its line, never the answer (a payment created and answered 500).
   const logger = guardLogger(options.logger ?? silentLogger);
   const limits = idempotencyLimits(options);
+  const requestIds = requestIdSource(options.requestId, logger);
   const deps: HttpDeps = {
     engine: options.engine,
     credentials: options.credentials,
@@ -119,7 +135,13 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     readonly clientId?: string;
   }
 
-  async function route(request: HttpRequest, path: string, basePath: string): Promise<Handled> {
+  async function route(
+    request: HttpRequest,
+    path: string,
+    basePath: string,
+    requestId: string,
+    log: Logger,
+  ): Promise<Handled> {
     const segments = pathSegments(path);
     const match = segments === null ? ({ kind: 'not_found' } as const) : router.match(request.method, segments);
     if (match.kind === 'not_found') {
@@ -133,7 +155,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       };
     }
     const name = match.route.name;
-    const client = await authenticate(deps, request.header('authorization'));
+    const client = await authenticate(deps, request.header('authorization'), log);
     if (client.isErr()) return { answer: answerOf(client.error), route: name };
     const clientId = client.value.id;
     if (!acceptsJson(request.header('accept'))) return { answer: answerOf(notAcceptable()), route: name, clientId };
@@ -145,30 +167,47 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       basePath,
       params: match.params,
       client: client.value,
+      requestId,
+      logger: log,
     });
     return { answer: result.isOk() ? result.value : answerOf(result.error), route: name, clientId };
   }
 
-  return async (request, basePath) => {
+  /** The answer with its `Request-Id`, when the caller does not write it. */
+  const withId = (answer: HttpAnswer, requestId: string, given: boolean): HttpAnswer =>
+    given ? answer : { ...answer, headers: { ...answer.headers, [REQUEST_ID_HEADER]: requestId } };
+
+  return async (request, basePath, given) => {
     const path = apiPath(request.target, basePath);
     if (path === null) return null;
     const started = deps.clock.now();
+    const requestId = given ?? requestIds();
+    // Every line written for this request carries its id (none is made for a silent logger).
+    const log = withLogFields(logger, { requestId });
     try {
-      const handled = await route(request, path, basePath);
-      logger.info(
-        {
-          method: request.method,
-          route: handled.route,
-          status: handled.answer.status,
-          ms: deps.clock.now() - started,
-          ...(handled.clientId !== undefined && { clientId: handled.clientId }),
-        },
-        'http request',
-      );
-      return handled.answer;
+      const handled = await route(request, path, basePath, requestId, log);
+      if (logsAt(log, 'info')) {
+        const upstream = upstreamRequestId(request.header('x-request-id'));
+        log.info(
+          {
+            method: request.method,
+            route: handled.route,
+            status: handled.answer.status,
+            ms: deps.clock.now() - started,
+            ...(handled.clientId !== undefined && { clientId: handled.clientId }),
+            ...(upstream !== undefined && { upstreamRequestId: upstream }),
+          },
+          'http request',
+        );
+      }
+      return withId(handled.answer, requestId, given !== undefined);
     } catch (error) {
-      logger.error({ method: request.method, error }, 'unhandled error in the HTTP API');
-      return answerOf(problem('internal_error', 'An unexpected error occurred'));
+      log.error({ method: request.method, error }, 'unhandled error in the HTTP API');
+      return withId(
+        answerOf(problem('internal_error', 'An unexpected error occurred')),
+        requestId,
+        given !== undefined,
+      );
     }
   };
 }

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { MAX_API_TOKEN_LENGTH } from '../../src/domain/tenancy-ids.js';
 import type { Client } from '../../src/ports/credential-store.js';
+import type { Logger } from '../../src/ports/logger.js';
 import { problem, type Problem } from './problem-details.js';
 import type { HttpDeps } from './route-context.js';
 import { callCredentialStore, credentialStoreUnavailable } from './store-deadline.js';
@@ -29,11 +30,12 @@ function unauthorized(detail: string, error?: 'invalid_token'): Problem {
  * Resolves the request's bearer token to a client through the credential store (the only port
  * called before a request is authorized). Missing, malformed and unknown tokens are all 401
  * with `WWW-Authenticate: Bearer`; a store that fails or does not answer within
- * `storeTimeoutMs` is 503.
+ * `storeTimeoutMs` is 503, logged to `logger` (the request's).
  */
 export async function authenticate(
   deps: Pick<HttpDeps, 'credentials' | 'logger' | 'storeTimeoutMs'>,
   authorization: string | null,
+  logger: Logger = deps.logger,
 ): Promise<Result<Client, Problem>> {
   if (authorization === null || authorization.trim() === '') {
     return err(unauthorized('Send the access token in an `Authorization: Bearer <token>` header'));
@@ -47,7 +49,7 @@ export async function authenticate(
       unauthorized('The Authorization header must be `Bearer <token>`', bearerScheme ? 'invalid_token' : undefined),
     );
   }
-  const found = await callCredentialStore(deps, 'authenticate', () => deps.credentials.authenticate(token));
+  const found = await callCredentialStore(deps, 'authenticate', () => deps.credentials.authenticate(token), logger);
   if (found.isErr()) return err(credentialStoreUnavailable());
   if (found.value === null) return err(unauthorized('The access token is not valid', 'invalid_token'));
   return ok(found.value);

@@ -1,3 +1,5 @@
+import { REQUEST_ID_HEADER } from './request-id.js';
+
 /**
  * An HTTP answer as plain data: what the routes produce, what the idempotency store keeps and
  * replays byte for byte. Header names are lower case.
@@ -36,11 +38,12 @@ export function textAnswer(
 const encoder = new TextEncoder();
 
 /**
- * The fetch `Response` for an answer, with its `Content-Length`; a `HEAD` request gets the
- * headers without the body.
+ * The fetch `Response` for an answer, with its `Content-Length` and, given the request's id, its
+ * `Request-Id`; a `HEAD` request gets the headers without the body.
  */
-export function toResponse(answer: HttpAnswer, method: string): Response {
+export function toResponse(answer: HttpAnswer, method: string, requestId?: string): Response {
   const bytes = encoder.encode(answer.body);
-  const headers = { ...answer.headers, 'content-length': String(bytes.byteLength) };
+  const headers: Record<string, string> = { ...answer.headers, 'content-length': String(bytes.byteLength) };
+  if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
   return new Response(method === 'HEAD' ? null : bytes, { status: answer.status, headers });
 }

@@ -56,5 +56,6 @@ export {
   type ProblemDocument,
 } from './problem-details.js';
 export { MAX_BODY_BYTES, type BodyReadFailure } from './read-body.js';
+export { defaultRequestId, REQUEST_ID_HEADER } from './request-id.js';
 export { STORE_TIMEOUT_MS } from './store-deadline.js';
 export type { ProfileResource } from './routes/get-profile.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { err, ok, type Result } from 'neverthrow';
-import type { Logger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
 import { stampClientIp } from '../hosted-page/client-ip.js';
 import {
   closeWhenBodyUnread,
@@ -17,11 +17,12 @@ import {
 } from '../node/fetch-bridge.js';
 import { createApiHandler, type ApiHandler } from './api-handler.js';
 import { normalizeBasePath } from './base-path.js';
-import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
+import { createIdentifiedFetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
 import type { HttpAnswer } from './http-answer.js';
 import type { HttpRequest } from './http-request.js';
 import { problem, problemAnswer } from './problem-details.js';
 import { concatChunks, declaresMoreThan, type BodyReadFailure } from './read-body.js';
+import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource } from './request-id.js';
 
 const EMPTY = new Uint8Array(0);
 const ignore = (): void => undefined;
@@ -73,6 +74,12 @@ export interface NodeServeOptions {
   readonly logger?: Logger;
   /** Prefix of the problem `type` of the `500` written when node refuses an answer. */
   readonly problemTypeBase?: string;
+  /**
+   * The request's id, made by the caller (1 to 200 visible ASCII characters): the API logs under
+   * it, and the answer is written with it as `Request-Id`. Default: the API makes one (and its
+   * answer carries it).
+   */
+  readonly requestId?: string;
 }
 
 /** Headers of which node keeps only the first field line in `req.headers` (it joins the others). */
@@ -138,11 +145,18 @@ export interface WriteAnswerOptions {
   readonly logger?: Logger;
   /** Prefix of the problem `type` of the `500` written instead. */
   readonly problemTypeBase?: string;
+  /** The request's id, written as `Request-Id` (on the `500` written instead too). Default: none. */
+  readonly requestId?: string;
 }
 
-function writeOnce(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): void {
+function writeOnce(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer, requestId?: string): void {
   closeWhenBodyUnread(req, res);
-  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body, 'utf8') });
+  const headers: Record<string, string | number> = {
+    ...answer.headers,
+    'content-length': Buffer.byteLength(answer.body, 'utf8'),
+  };
+  if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
+  res.writeHead(answer.status, headers);
   // A string body goes out in the same write as the head.
   res.end(req.method === 'HEAD' ? undefined : answer.body, 'utf8');
 }
@@ -159,20 +173,37 @@ export function writeAnswer(
   answer: HttpAnswer,
   options: WriteAnswerOptions = {},
 ): void {
+  writeAnswerWithId(req, res, answer, options, options.requestId);
+}
+
+/** `writeAnswer` with the request's id given apart from the options (shared by every request). */
+function writeAnswerWithId(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: HttpAnswer,
+  options: WriteAnswerOptions,
+  requestId: string | undefined,
+): void {
   try {
-    writeOnce(req, res, answer);
+    writeOnce(req, res, answer, requestId);
   } catch (error) {
-    logQuietly(options.logger, { method: req.method, status: answer.status, error }, 'could not write the answer');
+    logQuietly(
+      options.logger,
+      { method: req.method, status: answer.status, error, ...(requestId !== undefined && { requestId }) },
+      'could not write the answer',
+    );
     if (res.headersSent) {
       res.destroy();
       return;
     }
     // Headers of the refused answer that writeHead set before it failed must not go out.
     for (const name of Object.keys(answer.headers)) res.removeHeader(name);
+    // A request id node refused (a caller's, with a control character) is left off the 500.
     writeOnce(
       req,
       res,
       problemAnswer(problem('internal_error', 'The answer could not be written'), options.problemTypeBase),
+      requestId !== undefined && isRequestIdToken(requestId) ? requestId : undefined,
     );
   }
 }
@@ -180,7 +211,8 @@ export function writeAnswer(
 /**
  * Serves one node:http request: the API directly on the node objects (no fetch `Request` or
  * `Response` is built for it), anything else through `fallback` (pages, or the host's next
- * middleware). Resolves when the answer is handed to node.
+ * middleware). Resolves when the answer is handed to node. The answer carries `Request-Id`:
+ * `options.requestId`, or else the one the API made.
  */
 export async function serveNodeRequest(
   api: ApiHandler,
@@ -189,9 +221,21 @@ export async function serveNodeRequest(
   options: NodeServeOptions,
   fallback: () => Promise<void> | void,
 ): Promise<void> {
-  const answer = await api(fromNodeRequest(req, options), options.basePath);
+  return serveWithId(api, req, res, options, fallback, options.requestId);
+}
+
+/** `serveNodeRequest` with the request's id given apart from the options (shared by every request). */
+async function serveWithId(
+  api: ApiHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: NodeServeOptions,
+  fallback: () => Promise<void> | void,
+  requestId: string | undefined,
+): Promise<void> {
+  const answer = await api(fromNodeRequest(req, options), options.basePath, requestId);
   if (answer === null) await fallback();
-  else writeAnswer(req, res, answer, options);
+  else writeAnswerWithId(req, res, answer, options, requestId);
 }
 
 /** Options of `createNodeListener`: those of `createFetchHandler`, and where the client's address comes from. */
@@ -210,34 +254,42 @@ export interface NodeListenerOptions extends FetchHandlerOptions {
  * `http.createServer(createNodeListener(options)).listen(3000)`. Equivalent to bridging
  * `createFetchHandler(options)` with `createNodeRequestListener` from `paystate/node`, but
  * the API requests skip building fetch objects. The pages get the client's address in
- * `X-Paystate-Client-IP` (see `clientAddress`), as with `paystate()` in Express.
+ * `X-Paystate-Client-IP` (see `clientAddress`), as with `paystate()` in Express. Every answer it
+ * makes itself (the API's, its 404, the 500 of its last catch, the 501 for `TRACE`) carries the
+ * request's `Request-Id`.
  */
 export function createNodeListener(options: NodeListenerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const api = createApiHandler(options);
   const basePath = normalizeBasePath(options.basePath);
-  const fetchHandler: FetchHandler = createFetchHandler(options);
+  const fetchHandler = createIdentifiedFetchHandler(options);
+  const requestIds = requestIdSource(options.requestId, guardLogger(options.logger ?? silentLogger));
   const { clientAddress } = options;
   const sendOptions: SendFetchResponseOptions = {
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
   };
-  const fallback = (req: IncomingMessage, res: ServerResponse) => async () => {
+  const fallback = (req: IncomingMessage, res: ServerResponse, requestId: string) => async () => {
     if (!isFetchMethod(req.method)) {
+      res.setHeader(REQUEST_ID_HEADER, requestId);
       sendNotImplemented(req, res, options.problemTypeBase);
       return;
     }
     // The hosted page sends the cardholder's address to 3DS: the socket's, never the client's word.
     stampClientIp(req, clientAddress?.(req));
-    await sendFetchResponse(req, res, await fetchHandler(toFetchRequest(req)), sendOptions);
+    await sendFetchResponse(req, res, await fetchHandler(toFetchRequest(req), requestId), sendOptions);
   };
   const serve: NodeServeOptions = { basePath, ...sendOptions };
   return (req, res) => {
-    serveNodeRequest(api, req, res, serve, fallback(req, res)).catch((error: unknown) => {
+    const requestId = requestIds();
+    serveWithId(api, req, res, serve, fallback(req, res, requestId), requestId).catch((error: unknown) => {
       // The last catch: neither a throwing logger nor a failing write may escape it unhandled.
-      logQuietly(options.logger, { method: req.method, error }, 'node listener failed');
+      logQuietly(options.logger, { method: req.method, error, requestId }, 'node listener failed');
       try {
         if (res.headersSent) res.destroy();
-        else sendInternalError(req, res, 'An unexpected error occurred', options.problemTypeBase);
+        else {
+          res.setHeader(REQUEST_ID_HEADER, requestId);
+          sendInternalError(req, res, 'An unexpected error occurred', options.problemTypeBase);
+        }
       } catch {
         res.destroy();
       }

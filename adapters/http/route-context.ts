@@ -14,6 +14,7 @@ export interface HttpDeps {
   readonly credentials: CredentialStore;
   readonly idempotency: IdempotencyStore;
   readonly clock: Clock;
+  /** The API's logger; a request logs to its own (`RouteContext.logger`), which adds its id. */
   readonly logger: Logger;
   readonly problemTypeBase: string;
   readonly idempotencyTtlMs: number;
@@ -34,6 +35,10 @@ export interface RouteContext {
   readonly basePath: string;
   readonly params: Readonly<Record<string, string>>;
   readonly client: Client;
+  /** The request's id (`Request-Id`): given to the engine's commands, for their log lines. */
+  readonly requestId: string;
+  /** `deps.logger` with the request's id on every line: what the route and its store calls log to. */
+  readonly logger: Logger;
 }
 
 export type RouteHandler = (context: RouteContext) => Promise<Result<HttpAnswer, Problem>>;

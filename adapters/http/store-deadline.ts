@@ -122,16 +122,17 @@ export async function callStoreWithDeadline<T, E>(
 
 /**
  * One credential store call with the deadline `storeTimeoutMs` (`callStoreWithDeadline`); a
- * time-out is logged here.
+ * time-out is logged here, to `logger` (the request's; default the API's).
  */
 export async function callCredentialStore<T>(
   deps: Pick<HttpDeps, 'logger' | 'storeTimeoutMs'>,
   call: 'authenticate' | 'findProfile',
   run: () => PortResult<T, CredentialStoreError>,
+  logger: Logger = deps.logger,
 ): Promise<Result<T, CredentialStoreError | StoreTimedOut | StoreThrew>> {
-  const result = await callStoreWithDeadline(deps.logger, 'credential store', call, deps.storeTimeoutMs, run);
+  const result = await callStoreWithDeadline(logger, 'credential store', call, deps.storeTimeoutMs, run);
   if (result.isErr() && result.error.code === 'timeout') {
-    deps.logger.error({ call, timeoutMs: deps.storeTimeoutMs }, 'credential store did not answer in time');
+    logger.error({ call, timeoutMs: deps.storeTimeoutMs }, 'credential store did not answer in time');
   }
   return result;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { serverProblemDocument, type ServerProblemCode } from '../http/problem-details.js';
+import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { sendServerProblem } from '../node/fetch-bridge.js';
 
 const REASONS: Readonly<Record<number, string>> = {
@@ -25,18 +26,13 @@ function problemOf(code: string | undefined): readonly [ServerProblemCode, strin
   }
 }
 
-/** Answers an `Expect` other than `100-continue` (node's own answer is a bare 417). */
-function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
-  sendServerProblem(req, res, 'expectation_failed', 'The only expectation this server meets is 100-continue');
-}
-
-/** Writes a server-layer problem on a raw socket and closes it. */
-function endWithProblem(socket: Duplex, code: ServerProblemCode, detail: string): void {
+/** Writes a server-layer problem, with its `Request-Id`, on a raw socket and closes it. */
+function endWithProblem(socket: Duplex, code: ServerProblemCode, detail: string, requestId: string): void {
   const document = serverProblemDocument(code, detail);
   const reason = REASONS[document.status] ?? 'Bad Request';
   const body = JSON.stringify(document);
   socket.end(
-    `HTTP/1.1 ${document.status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${document.status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -44,16 +40,26 @@ function endWithProblem(socket: Duplex, code: ServerProblemCode, detail: string)
  * Answers requests node:http cannot parse (malformed HTTP, headers too large, conflicting
  * framing) with a problem document instead of node's empty answer, then closes the connection;
  * a request whose `Expect` is not `100-continue` with a 417 problem document; and `CONNECT`
- * (which node hands to a 'connect' listener, or else drops without a word) with a 501.
+ * (which node hands to a 'connect' listener, or else drops without a word) with a 501. Each
+ * carries a `Request-Id` from `requestIds`.
  */
-export function answerClientErrors(server: Server): void {
-  server.on('checkExpectation', answerExpectation);
+export function answerClientErrors(server: Server, requestIds: () => string): void {
+  // Node's own answer to an unmet `Expect` is a bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader(REQUEST_ID_HEADER, requestIds());
+    sendServerProblem(req, res, 'expectation_failed', 'The only expectation this server meets is 100-continue');
+  });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     if (!socket.writable) {
       socket.destroy();
       return;
     }
-    endWithProblem(socket, 'method_not_implemented', 'This server is no proxy: CONNECT is not implemented');
+    endWithProblem(
+      socket,
+      'method_not_implemented',
+      'This server is no proxy: CONNECT is not implemented',
+      requestIds(),
+    );
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -61,6 +67,6 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const [code, detail] = problemOf(error.code);
-    endWithProblem(socket, code, detail);
+    endWithProblem(socket, code, detail, requestIds());
   });
 }

@@ -75,6 +75,8 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
    * `ApiOptions.storeTimeoutMs`). Default 5000 ms.
    */
   readonly storeTimeoutMs?: number;
+  /** Makes the id of each request (`Request-Id`, logs): see `ApiOptions.requestId`. Default `req_` and 32 hex digits. */
+  readonly requestId?: () => string;
 }
 
 /** The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler. */
@@ -169,6 +171,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     clock,
     logger,
     ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
+    ...(options.requestId !== undefined && { requestId: options.requestId }),
     pages: composePages(createOpenApiPages(), createSandboxPages(app)),
   };
   const handler = createFetchHandler(handlerOptions);

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { guardLogger } from '../../src/ports/logger.js';
+import { requestIdSource } from '../http/request-id.js';
 import { answerClientErrors } from './client-errors.js';
 import {
   createSandboxApp,
@@ -75,6 +77,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     ...(options.threeDSLatencyMs !== undefined && { threeDSLatencyMs: options.threeDSLatencyMs }),
     ...(options.engineOptions !== undefined && { engineOptions: options.engineOptions }),
     ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
+    ...(options.requestId !== undefined && { requestId: options.requestId }),
   });
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const server = createServer(
@@ -88,7 +91,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
       : { requestTimeout: 0 },
     app.listener,
   );
-  answerClientErrors(server);
+  answerClientErrors(server, requestIdSource(options.requestId, guardLogger(app.logger)));
   const host = options.host ?? '127.0.0.1';
   const address = await listen(server, options.port ?? 3000, host);
   baseUrl = `http://${urlHost(host)}:${address.port}`;

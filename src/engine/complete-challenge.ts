@@ -18,6 +18,13 @@ export interface CompleteChallengeCommand {
   readonly transactionId: string;
   /** The ACS's challenge result, verified by the 3DS provider. */
   readonly cres: string;
+  /**
+   * The id of the request this command serves (the HTTP API's `Request-Id`): put on every log line
+   * this command writes, as `requestId`, and nowhere else (not in the record, its events or the
+   * answer). Shown as it is when it is at most 200 characters and holds no card number, else as
+   * `[redacted]` (`loggableId`). Default: none, and the lines are as without it.
+   */
+  readonly requestId?: string;
 }
 
 /**

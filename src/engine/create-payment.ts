@@ -27,6 +27,13 @@ export interface CreatePaymentCommand {
    * command fails with `conflict`.
    */
   readonly paymentId?: string;
+  /**
+   * The id of the request this command serves (the HTTP API's `Request-Id`): put on every log line
+   * this command writes, as `requestId`, and nowhere else (not in the record, its events or the
+   * answer). Shown as it is when it is at most 200 characters and holds no card number, else as
+   * `[redacted]` (`loggableId`). Default: none, and the lines are as without it.
+   */
+  readonly requestId?: string;
 }
 
 /** A new payment id from the id port: `payment_` and 128 random bits in hex. */

@@ -9,7 +9,7 @@ import { paymentError } from '../errors/payment-error.js';
 import { deepFreeze } from '../domain/immutable.js';
 import { createPaymentMachine } from '../machine/payment-machine.js';
 import type { PaymentMachine } from '../machine/payment-machine.js';
-import { guardLogger, logsAt, silentLogger } from '../ports/logger.js';
+import { guardLogger, logsAt, silentLogger, withLogFields } from '../ports/logger.js';
 import { completeChallenge } from './complete-challenge.js';
 import type { CompleteChallengeCommand } from './complete-challenge.js';
 import { createPayment, newPaymentId } from './create-payment.js';
@@ -21,7 +21,7 @@ import { resolveEngineOptions } from './engine-options.js';
 import { describeDefect } from './describe-defect.js';
 import { createInspection } from './inspection.js';
 import { loadPayment } from './load-payment.js';
-import { loggableId } from './loggable-id.js';
+import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from './loggable-id.js';
 import { runEffect } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { getPayment, listPayments } from './query-payments.js';
@@ -121,6 +121,21 @@ function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<
 }
 
 /**
+ * The context a command runs with: the engine's, or, when the command was given a `requestId`,
+ * one whose logger puts that id (`loggableId`, up to 200 characters) on every line the command
+ * writes. Not when the engine logs nothing: then it costs nothing. Reading the input is done in
+ * `runCommand`'s guard (a command given without its object, from plain JavaScript, is a defect).
+ */
+function commandContext(ctx: EngineContext, input: unknown): EngineContext {
+  if (ctx.logger === silentLogger || typeof input !== 'object' || input === null) return ctx;
+  const requestId: unknown = (input as { readonly requestId?: unknown }).requestId;
+  if (requestId === undefined) return ctx;
+  const shown =
+    typeof requestId === 'string' ? loggableId(requestId, MAX_LOGGED_REQUEST_ID_LENGTH) : `[${typeof requestId}]`;
+  return { ...ctx, logger: withLogFields(ctx.logger, { requestId: shown }) };
+}
+
+/**
  * The one boundary between the engine and its public neverthrow API. Commands are plain async
  * code returning `Result`s; the background programs (sweep, delivery) are Effect programs run to
  * a `Result` (`runEffect`). Either way a failure becomes `err(PaymentError)`, and a defect (a bug,
@@ -128,19 +143,23 @@ function defect<A>(ctx: EngineContext, command: string, error: unknown): Result<
  * It logs how the command ended (failures at info, successes at debug), with the ids the client
  * sent read and made `loggableId` only when a line is written (`ids` reads them: a command given
  * without its object, from plain JavaScript, is a defect answered `internal_error`, not a throw),
- * and maps its value.
+ * and maps its value. The step runs with `commandContext`: given the `input` object's
+ * `requestId`, every line of the command carries it.
  */
 function runCommand<T, A>(
-  ctx: EngineContext,
+  base: EngineContext,
   command: string,
+  input: unknown,
   ids: () => Readonly<Record<string, unknown>>,
-  step: () => Outcome<T>,
+  step: (ctx: EngineContext) => Outcome<T>,
   map: (value: T) => A,
 ): ResultAsync<A, PaymentError> {
-  const started = ctx.ports.clock.now();
+  const started = base.ports.clock.now();
+  let ctx = base;
   let pending: Outcome<T>;
   try {
-    pending = step();
+    ctx = commandContext(base, input);
+    pending = step(ctx);
   } catch (error) {
     pending = Promise.reject(error);
   }
@@ -242,10 +261,14 @@ const handled = (report: SweepReport): number => report.expired + report.reconci
 const identity = <T>(value: T): T => value;
 const frozen = <T>(value: T): T => deepFreeze(value);
 
-/** Builds a payment engine on the given ports. */
 /** The ports an engine cannot run without: a `TypeError` at construction rather than a defect in every command. */
 const REQUIRED_PORTS = ['repository', 'acquirer', 'threeDS', 'cardVault', 'clock', 'ids'] as const;
 
+/**
+ * Builds a payment engine on the given ports. A missing port is a `TypeError` and an option out
+ * of range a `RangeError`, here rather than in every command; the commands themselves never
+ * throw: they answer `ResultAsync`s with `PaymentError`s.
+ */
 export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine {
   for (const name of REQUIRED_PORTS) {
     const port: unknown = config[name];
@@ -265,7 +288,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     setAside: createSweepSetAside(SET_ASIDE_BATCHES * resolved.batchSize),
   };
   const runProgram = <A>(command: string, program: () => Effect.Effect<A, PaymentError>) =>
-    runCommand(ctx, command, noIds, () => runEffect(program()), identity);
+    runCommand(ctx, command, undefined, noIds, () => runEffect(program()), identity);
   // One delivery at a time per engine, so one process never publishes an event twice.
   const deliveryLock = Effect.unsafeMakeSemaphore(1);
   const deliver = deliveryLock.withPermits(1)(deliverEvents(ctx));
@@ -325,8 +348,9 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
       runCommand(
         ctx,
         'createPayment',
+        command,
         () => ({ profileId: command.profileId }),
-        () => createPayment(ctx, command),
+        (run) => createPayment(run, command),
         publicView,
       ),
     newPaymentId: () => newPaymentId(ctx),
@@ -334,38 +358,43 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
       runCommand(
         ctx,
         'submitCard',
+        command,
         () => ({ paymentId: command.paymentId }),
-        () => submitCard(ctx, command),
+        (run) => submitCard(run, command),
         publicView,
       ),
     completeChallenge: (command) =>
       runCommand(
         ctx,
         'completeChallenge',
+        command,
         () => ({ paymentId: command.paymentId }),
-        () => completeChallenge(ctx, command),
+        (run) => completeChallenge(run, command),
         publicView,
       ),
     getPayment: (query) =>
       runCommand(
         ctx,
         'getPayment',
+        query,
         () => ({ paymentId: query.paymentId }),
-        () => getPayment(ctx, query),
+        (run) => getPayment(run, query),
         frozen,
       ),
     listPayments: (query) =>
       runCommand(
         ctx,
         'listPayments',
+        query,
         () => ({ profileId: query.profileId }),
-        () => listPayments(ctx, query),
+        (run) => listPayments(run, query),
         frozen,
       ),
     getPaymentRecord: (paymentId) =>
       runCommand(
         ctx,
         'getPaymentRecord',
+        undefined,
         () => ({ paymentId }),
         () => loadPayment(ctx, paymentId),
         identity,

@@ -15,6 +15,13 @@ export interface GetPaymentQuery {
   readonly profileId: string;
   /** When given (the `_links.self` path), the payment must also belong to this partner. */
   readonly partnerId?: string;
+  /**
+   * The id of the request this command serves (the HTTP API's `Request-Id`): put on every log line
+   * this command writes, as `requestId`, and nowhere else (not in the record, its events or the
+   * answer). Shown as it is when it is at most 200 characters and holds no card number, else as
+   * `[redacted]` (`loggableId`). Default: none, and the lines are as without it.
+   */
+  readonly requestId?: string;
 }
 
 /** What `listPayments` reads: one page of a profile's payments, newest first. */
@@ -31,6 +38,13 @@ export interface ListPaymentsQuery {
   readonly limit?: number;
   /** A payment id: returns the payments created before it. */
   readonly after?: string;
+  /**
+   * The id of the request this command serves (the HTTP API's `Request-Id`): put on every log line
+   * this command writes, as `requestId`, and nowhere else (not in the record, its events or the
+   * answer). Shown as it is when it is at most 200 characters and holds no card number, else as
+   * `[redacted]` (`loggableId`). Default: none, and the lines are as without it.
+   */
+  readonly requestId?: string;
 }
 
 /** A page of `listPayments`, as the API's list response spells it. */

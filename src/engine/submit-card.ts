@@ -18,6 +18,13 @@ export interface SubmitCardCommand {
   readonly token: string;
   /** `{ creditcard: {...}, user: {...} }` as the hosted page posts it; validated here. */
   readonly body: unknown;
+  /**
+   * The id of the request this command serves (the HTTP API's `Request-Id`): put on every log line
+   * this command writes, as `requestId`, and nowhere else (not in the record, its events or the
+   * answer). Shown as it is when it is at most 200 characters and holds no card number, else as
+   * `[redacted]` (`loggableId`). Default: none, and the lines are as without it.
+   */
+  readonly requestId?: string;
 }
 
 /**

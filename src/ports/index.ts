@@ -16,7 +16,7 @@ export {
 } from './credential-store.js';
 export type { EventSink, EventSinkError, PublishOptions } from './event-sink.js';
 export type { IdGenerator } from './id-generator.js';
-export { guardLogger, logsAt, silentLogger, type Logger, type LogLevel } from './logger.js';
+export { guardLogger, logsAt, silentLogger, withLogFields, type Logger, type LogLevel } from './logger.js';
 export type {
   DuePayments,
   OutboxDeferral,

@@ -68,3 +68,50 @@ export function guardLogger(logger: Logger): Logger {
     },
   };
 }
+
+/**
+ * `logger` with `fields` added to every line (`{ ...line, ...fields }`: they win over a line's own
+ * field of the same name), e.g. a request's id on every line written for that request. Disabled
+ * levels cost nothing: a line's fields are merged only when `logger` writes its level, and
+ * `isLevelEnabled` answers as `logger` does (every level when it has no such method). It throws
+ * when `logger` does: wrap a guarded one (`guardLogger`). `silentLogger` comes back as it is.
+ */
+export function withLogFields(logger: Logger, fields: Readonly<Record<string, unknown>>): Logger {
+  return logger === silentLogger ? logger : new FieldsLogger(logger, fields);
+}
+
+/** What `withLogFields` makes: one small object per wrapper, its methods on the prototype. */
+class FieldsLogger implements Logger {
+  readonly #logger: Logger;
+  readonly #fields: Readonly<Record<string, unknown>>;
+
+  constructor(logger: Logger, fields: Readonly<Record<string, unknown>>) {
+    this.#logger = logger;
+    this.#fields = fields;
+  }
+
+  debug(fields: Record<string, unknown>, message: string): void {
+    this.#write('debug', fields, message);
+  }
+
+  info(fields: Record<string, unknown>, message: string): void {
+    this.#write('info', fields, message);
+  }
+
+  warn(fields: Record<string, unknown>, message: string): void {
+    this.#write('warn', fields, message);
+  }
+
+  error(fields: Record<string, unknown>, message: string): void {
+    this.#write('error', fields, message);
+  }
+
+  isLevelEnabled(level: LogLevel): boolean {
+    return logsAt(this.#logger, level);
+  }
+
+  #write(level: LogLevel, fields: Record<string, unknown>, message: string): void {
+    // Methods are looked up at each call, as pino swaps them when its level changes.
+    if (logsAt(this.#logger, level)) this.#logger[level]({ ...fields, ...this.#fields }, message);
+  }
+}

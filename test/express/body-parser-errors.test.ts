@@ -174,7 +174,10 @@ describe('paystateErrorHandler after the body parsers of the host', () => {
     expectProblem(answer, 500, 'internal_error');
     expect(leaks).toEqual([]);
     const logged = api.logs.filter((line) => line.message === 'a body parser before paystate failed');
-    expect(logged.map((line) => line.fields)).toEqual([{ method: 'POST', type: 'stream.encoding.set' }]);
+    expect(answer.headers['request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(logged.map((line) => line.fields)).toEqual([
+      { method: 'POST', type: 'stream.encoding.set', requestId: answer.headers['request-id'] },
+    ]);
   });
 
   it("passes on errors that are not a body parser's, whatever their status", async () => {

@@ -329,7 +329,12 @@ const hostileRequest: fc.Arbitrary<Hostile> = fc.oneof(
 );
 
 function leaks(answer: Answer): string[] {
-  const text = `${JSON.stringify(answer.headers)}\n${answer.text}`;
+  // The request's id is 32 random hex digits (a 4-digit CVC turns up in one answer of about two
+  // thousand): it is checked to be nothing but that, and left out of the search. (The answers the
+  // host or the generic node bridge write themselves have none.)
+  const { 'request-id': requestId, ...headers } = answer.headers;
+  if (requestId !== undefined) expect(requestId).toMatch(/^req_[0-9a-f]{32}$/);
+  const text = `${JSON.stringify(headers)}\n${answer.text}`;
   const planted = [...CARD_NUMBERS, ...CARD_NUMBERS.map((n) => n.replace(/(\d{4})(?=\d)/g, '$1 ')), CVC];
   return planted.filter((secret) => text.includes(secret));
 }

@@ -7,8 +7,8 @@ import { expectProblem } from './support/expect-problem.js';
 
 const HOUR = 60 * 60 * 1000;
 const MAIN = 'profile_alpha_main';
-/** Headers that legitimately differ between two answers on the wire. */
-const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'idempotency-replayed']);
+/** Headers that legitimately differ between two answers on the wire (each request has its own id). */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'idempotency-replayed', 'request-id']);
 
 const stableHeaders = (answer: Answer) =>
   Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !TRANSPORT.has(name)));
@@ -45,6 +45,9 @@ describe.each(SERVER_KINDS)('Idempotency-Key (decisions.md section 6), served by
       expect(stableHeaders(again)).toEqual(stableHeaders(first));
       expect(again.headers['location']).toBe(first.headers['location']);
       expect(again.headers['idempotency-replayed']).toBe('true');
+      // The replay is the stored answer, but its request is a new one: its own id.
+      expect(again.headers['request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+      expect(again.headers['request-id']).not.toBe(first.headers['request-id']);
     }
     expect(api.repository.size()).toBe(size);
   });

@@ -132,11 +132,14 @@ describe.each(SERVER_KINDS)('tenancy under hostile spellings, served by %s', (ki
           headers: { authorization: `Bearer ${TOKENS.betaCompliant}` },
         });
       const [foreign, missing] = await Promise.all([read(alphaPayment), read(none)]);
+      // Each request has its own id: the only header (with the date) that may differ.
       const shown = (answer: Answer) => {
-        const { date: _date, ...headers } = answer.headers;
+        const { date: _date, 'request-id': requestId, ...headers } = answer.headers;
+        expect(requestId).toMatch(/^req_[0-9a-f]{32}$/);
         return { status: answer.status, headers, text: answer.text };
       };
       expect(shown(foreign)).toEqual(shown(missing));
+      expect(foreign.headers['request-id']).not.toBe(missing.headers['request-id']);
     }
   });
 

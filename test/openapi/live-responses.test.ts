@@ -192,6 +192,7 @@ describe('answers outside the operations', () => {
     const unknown = await get(url('/v1/refunds'), HOSTED);
     expect(unknown.status).toBe(404);
     expect(validator.checkSchema('Problem', unknown.json)).toEqual([]);
+    for (const answer of [notAllowed, unknown]) expect(answer.headers['request-id']).toMatch(/^req_[0-9a-f]{32}$/);
   });
 });
 
@@ -203,12 +204,19 @@ describe('the checker itself', () => {
       headers,
       text: JSON.stringify(value),
     });
-    const json = { 'content-type': 'application/json', location: '/x' };
+    const id = { 'request-id': 'req_0123456789abcdef0123456789abcdef' };
+    const json = { 'content-type': 'application/json', location: '/x', ...id };
     expect(validator.check(PAYMENTS, 'post', answer(201, json, body))).toEqual([]);
     expect(validator.check(PAYMENTS, 'post', answer(201, json, { ...body, card_number: '4242' }))).not.toEqual([]);
-    expect(validator.check(PAYMENTS, 'post', answer(201, { 'content-type': 'application/json' }, body))).toEqual([
-      'header Location is missing',
-    ]);
+    expect(validator.check(PAYMENTS, 'post', answer(201, { 'content-type': 'application/json', ...id }, body))).toEqual(
+      ['header Location is missing'],
+    );
+    expect(
+      validator.check(PAYMENTS, 'post', answer(201, { 'content-type': 'application/json', location: '/x' }, body)),
+    ).toEqual(['header Request-Id is missing']);
+    for (const bad of ['req id', '', 'x'.repeat(201)]) {
+      expect(validator.check(PAYMENTS, 'post', answer(201, { ...json, 'request-id': bad }, body)), bad).not.toEqual([]);
+    }
     expect(validator.check(PAYMENTS, 'post', answer(202, json, body))).not.toEqual([]);
     expect(validator.check(PAYMENTS, 'post', answer(201, { ...json, 'content-type': 'text/html' }, body))).not.toEqual(
       [],

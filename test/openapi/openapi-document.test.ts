@@ -121,6 +121,26 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents a required Request-Id header on every response of every operation', () => {
+    let responses = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const operation of Object.values(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          responses += 1;
+          const header = response.headers?.['Request-Id'];
+          expect(header?.required, `${path} ${status}`).toBe(true);
+          expect(header?.schema, `${path} ${status}`).toEqual({
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            pattern: '^[\\x21-\\x7e]+$',
+          });
+        }
+      }
+    }
+    expect(responses).toBeGreaterThan(20);
+  });
+
   it('writes case-insensitive patterns without the flag (BCP 47 language tags)', async () => {
     const validator = await createDocumentValidator(document);
     const user = CREATE_PAYMENT_EXAMPLES.direct.value.user;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { validationIssueSchema } from '../../../src/schemas/validation-issues.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency.js';
 import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
+import { MAX_REQUEST_ID_LENGTH } from '../request-id.js';
 
 /**
  * The zod schemas of what the HTTP layer adds around the engine's schemas (`src/schemas`):
@@ -65,6 +66,11 @@ export const idempotencyKeySchema = z
 
 /** Response headers, by name. */
 export const responseHeaderSchemas = {
+  'Request-Id': z
+    .string()
+    .min(1)
+    .max(MAX_REQUEST_ID_LENGTH)
+    .regex(/^[\x21-\x7e]+$/),
   Location: z.string(),
   'Idempotency-Replayed': z.literal('true'),
   'WWW-Authenticate': z.string(),

@@ -45,7 +45,7 @@ const DESCRIPTION = `The v1 HTTP API of paystate, an embeddable engine for card-
 
 Every request carries \`Authorization: Bearer <token>\`. A token belongs to one client; a client belongs to one partner, may act on a set of its profiles, and may or may not send card data (the direct flow needs PCI DSS compliance).
 
-Answers are JSON. Every error is an RFC 9457 problem document (\`application/problem+json\`) with a stable \`code\`; validation errors list each invalid field in \`errors\`. No answer ever contains a card number or a CVC.
+Answers are JSON, and every one carries a \`Request-Id\` header: the id of that request, to quote to support. Every error is an RFC 9457 problem document (\`application/problem+json\`) with a stable \`code\`; validation errors list each invalid field in \`errors\`. No answer ever contains a card number or a CVC.
 
 \`GET\` operations also answer \`HEAD\`. Any other method on these paths is answered \`405 method_not_allowed\` with an \`Allow\` header, any other path \`404 not_found\`, both as problem documents. Every answer carries \`Cache-Control: no-store\`.`;
 
@@ -97,6 +97,8 @@ function parameterComponents(registry: SchemaRegistry): Record<ParameterComponen
 }
 
 const HEADER_DESCRIPTIONS: Readonly<Record<ResponseHeaderName, string>> = {
+  'Request-Id':
+    'The id of this request, new for each one (a replayed `Idempotency-Key` answer too): quote it to support. Every log line paystate writes for the request carries it. `req_` and 32 lowercase hex digits, unless the host makes its own (1 to 200 visible ASCII characters).',
   Location: 'The path of the new payment: its `_links.self.href`.',
   'Idempotency-Replayed':
     '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
@@ -114,13 +116,16 @@ function header(name: ResponseHeaderName, required: boolean): OpenApiHeader {
 
 const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
+/** The headers every answer carries: `Request-Id`, one definition shared by every response. */
+const everyAnswerHeaders = (): Record<string, OpenApiHeader> => ({ 'Request-Id': header('Request-Id', true) });
+
 /** The problem answers of one status, narrowed to the codes the operation can give with it. */
 function problemResponse(
   status: number,
   codes: readonly ProblemCode[],
   described: OperationDescription,
 ): OpenApiResponse {
-  const headers: Record<string, OpenApiHeader> = {};
+  const headers = everyAnswerHeaders();
   if (status === 401) headers['WWW-Authenticate'] = header('WWW-Authenticate', true);
   // An `unavailable` that may have created the payment has no `Retry-After` without an `Idempotency-Key`.
   const mayExist = described.paymentMayExist === true;
@@ -139,7 +144,7 @@ function problemResponse(
       : codes.map((code) => `- \`${code}\`: ${when(code)}`).join('\n');
   return {
     description,
-    ...(Object.keys(headers).length > 0 && { headers }),
+    headers,
     content: {
       'application/problem+json': {
         schema: { allOf: [componentRef('Problem'), inlineSchema(problemNarrowingSchema(status, codes), 'output')] },
@@ -173,7 +178,7 @@ function operation(pattern: readonly string[], described: OperationDescription):
   if (described.idempotent === true) parameters.push(parameterRef('IdempotencyKey'));
 
   const { success } = described;
-  const successHeaders: Record<string, OpenApiHeader> = {};
+  const successHeaders = everyAnswerHeaders();
   for (const name of success.headers ?? []) successHeaders[name] = header(name, name === 'Location');
   const body = described.requestBody;
   return {
@@ -197,7 +202,7 @@ function operation(pattern: readonly string[], described: OperationDescription):
     responses: {
       [String(success.status)]: {
         description: success.description,
-        ...(success.headers !== undefined && { headers: successHeaders }),
+        headers: successHeaders,
         content: { 'application/json': { schema: componentRef(success.component) } },
       },
       ...problemResponses(described),

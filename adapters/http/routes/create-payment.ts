@@ -54,7 +54,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
   if (body.isErr()) return err(body.error);
   const direct = checkDirectFlow(client, body.value);
   if (direct.isErr()) {
-    deps.logger.warn({ clientId: client.id, profileId }, 'direct flow refused: client is not PCI DSS compliant');
+    context.logger.warn({ clientId: client.id, profileId }, 'direct flow refused: client is not PCI DSS compliant');
     return err(direct.error);
   }
 
@@ -67,7 +67,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
       {
         store: deps.idempotency,
         clock: deps.clock,
-        logger: deps.logger,
+        logger: context.logger,
         ttlMs: deps.idempotencyTtlMs,
         staleAfterMs: deps.idempotencyStaleAfterMs,
         timeoutMs: deps.storeTimeoutMs,
@@ -114,6 +114,7 @@ async function createPayment(
     client,
     profileId,
     body,
+    requestId: context.requestId,
     ...(paymentId !== null && { paymentId }),
   });
   if (created.isOk()) return { answer: createdAnswer(context, created.value), settle: 'complete' };
@@ -173,7 +174,12 @@ async function storedPayment(
   paymentId: string,
 ): Promise<IdempotentOutcome | null> {
   const { deps, client } = context;
-  const found = await deps.engine.getPayment({ paymentId, profileId, partnerId: client.partnerId });
+  const found = await deps.engine.getPayment({
+    paymentId,
+    profileId,
+    partnerId: client.partnerId,
+    requestId: context.requestId,
+  });
   if (found.isOk()) return { answer: createdAnswer(context, found.value), settle: 'complete' };
   if (found.error.code === 'not_found') return null;
   if (found.error.code === 'unavailable') return { answer: outcomeUnknownAnswer(context), settle: 'leave' };

@@ -30,6 +30,7 @@ export const getPaymentRoute: RouteHandler = async (context) => {
     paymentId: param(context, 'payment_id'),
     profileId,
     partnerId: client.partnerId,
+    requestId: context.requestId,
   });
   if (found.isErr()) return err(problemFromPaymentError(found.error));
   return ok(jsonAnswer(200, paymentUnder(context.basePath, found.value)));

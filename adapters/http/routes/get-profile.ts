@@ -27,7 +27,12 @@ export const getProfileRoute: RouteHandler = async (context) => {
   const query = readQuery(context.url, []);
   if (query.isErr()) return err(query.error);
 
-  const found = await callCredentialStore(deps, 'findProfile', () => deps.credentials.findProfile(profileId));
+  const found = await callCredentialStore(
+    deps,
+    'findProfile',
+    () => deps.credentials.findProfile(profileId),
+    context.logger,
+  );
   if (found.isErr()) return err(credentialStoreUnavailable());
   const profile = found.value;
   if (profile === null || profile.partnerId !== partnerId) return err(problem('not_found', 'Profile not found'));

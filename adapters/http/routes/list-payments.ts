@@ -24,6 +24,7 @@ export const listPaymentsRoute: RouteHandler = async (context) => {
   const page = await deps.engine.listPayments({
     profileId,
     partnerId: client.partnerId,
+    requestId: context.requestId,
     ...(limit.value !== undefined && { limit: limit.value }),
     ...(after !== undefined && { after }),
   });

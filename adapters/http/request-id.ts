@@ -1,0 +1,111 @@
+import { containsCardNumber } from '../../src/domain/card-number.js';
+import { describeDefect } from '../../src/engine/describe-defect.js';
+import { MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/engine/loggable-id.js';
+import type { Logger } from '../../src/ports/logger.js';
+
+/** The response header that carries the request's id (lower case, as answers spell headers). */
+export const REQUEST_ID_HEADER = 'request-id';
+
+/** The longest request id a host's `requestId` may make: 200 characters. */
+export const MAX_REQUEST_ID_LENGTH = MAX_LOGGED_REQUEST_ID_LENGTH;
+
+/** The character codes of the lowercase hex digits. */
+const HEX_DIGITS = new TextEncoder().encode('0123456789abcdef');
+const PREFIX = 'req_';
+/** The id being written: `req_` then 32 hex digits, read out as text once written. */
+const ID = new Uint8Array(PREFIX.length + 32);
+ID.set(new TextEncoder().encode(PREFIX));
+const ascii = new TextDecoder();
+
+/** Random bytes for 64 ids, drawn in one call and used up 16 at a time. */
+const POOL = new Uint8Array(16 * 64);
+let drawn = POOL.length;
+
+/** Decimal digits in a row that could start to read as a card number (`containsCardNumber` needs 12). */
+const DIGIT_RUN = 12;
+
+/**
+ * A new request id: `req_` and 32 lowercase hex digits (128 random bits, Web Crypto's
+ * `getRandomValues`: Node 20, Bun, Deno and workers alike). Never one with 12 decimal digits in a
+ * row, which could read as a card number and would then be `[redacted]` in logs (about one in
+ * thirty would have such a run): it is drawn again.
+ */
+export function defaultRequestId(): string {
+  for (;;) {
+    if (drawn === POOL.length) {
+      globalThis.crypto.getRandomValues(POOL);
+      drawn = 0;
+    }
+    let digits = 0;
+    let longest = 0;
+    for (let at = PREFIX.length; at < ID.length; at += 2) {
+      // Each byte gives two hex digits, its high half first.
+      const byte = POOL[drawn++] as number;
+      const high = byte >> 4;
+      const low = byte & 15;
+      ID[at] = HEX_DIGITS[high] as number;
+      ID[at + 1] = HEX_DIGITS[low] as number;
+      digits = high < 10 ? digits + 1 : 0;
+      if (digits > longest) longest = digits;
+      digits = low < 10 ? digits + 1 : 0;
+      if (digits > longest) longest = digits;
+    }
+    if (longest < DIGIT_RUN) return ascii.decode(ID);
+  }
+}
+
+/** 1 to 200 visible ASCII characters: what an HTTP header value carries as it is. */
+const HEADER_TOKEN = new RegExp(`^[\\x21-\\x7e]{1,${MAX_REQUEST_ID_LENGTH}}$`);
+
+/** Whether `id` can go in a `Request-Id` header as it is: 1 to 200 visible ASCII characters. */
+export function isRequestIdToken(id: string): boolean {
+  return HEADER_TOKEN.test(id);
+}
+
+/** Host generators already reported as failing: each is reported once per process. */
+const reported = new WeakSet<object>();
+
+/**
+ * The request ids of one handler: `generator()` (the `requestId` option) when it gives 1 to 200
+ * visible ASCII characters that hold no card number, else `defaultRequestId()`. A generator that
+ * throws or gives anything else is never a failed request: the default is used, and the first
+ * such failure of that generator is logged as a warning (without the value it gave).
+ */
+export function requestIdSource(generator: (() => string) | undefined, logger: Logger): () => string {
+  if (generator === undefined) return defaultRequestId;
+  const fallBack = (fields: Record<string, unknown>): string => {
+    if (!reported.has(generator)) {
+      reported.add(generator);
+      logger.warn(
+        fields,
+        'the requestId option gave no usable request id (1 to 200 visible ASCII characters, no card number); the default ids are used instead',
+      );
+    }
+    return defaultRequestId();
+  };
+  return () => {
+    let id: unknown;
+    try {
+      id = generator();
+    } catch (error) {
+      return fallBack({ reason: 'threw', cause: describeDefect(error) });
+    }
+    if (typeof id !== 'string') return fallBack({ reason: 'not a string', type: typeof id });
+    if (!HEADER_TOKEN.test(id)) return fallBack({ reason: 'not 1 to 200 visible ASCII characters', length: id.length });
+    if (containsCardNumber(id)) return fallBack({ reason: 'holds a card number', length: id.length });
+    return id;
+  };
+}
+
+/** What an upstream `X-Request-Id` may be to be logged: 1 to 128 of `A-Z a-z 0-9 . _ : -`. */
+const UPSTREAM_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The `X-Request-Id` a host's gateway or load balancer sent, as the request's log line may show
+ * it (`upstreamRequestId`): 1 to 128 of `A-Z a-z 0-9 . _ : -` holding no card number; otherwise
+ * (absent, repeated, any other character, a card number) undefined, and it is not logged. It is
+ * never answered.
+ */
+export function upstreamRequestId(header: string | null): string | undefined {
+  return header !== null && UPSTREAM_ID.test(header) && !containsCardNumber(header) ? header : undefined;
+}
