@@ -6,6 +6,7 @@ import { paymentError } from '../errors/payment-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { PortFailure, PortResult } from '../ports/port-result.js';
+import { onAbort } from './on-abort.js';
 import { createDeadlineWheel, latestExpiryMs, type DeadlineWheel } from './deadline-wheel.js';
 import { runEffect } from './outcome.js';
 
@@ -130,10 +131,7 @@ function watchAnswer<T, E extends PortFailure<string>>(
       controller?.abort(stoppedWaiting());
     };
     if (abandon.aborted) onAbandon();
-    else {
-      abandon.addEventListener('abort', onAbandon, { once: true });
-      unlisten = () => abandon.removeEventListener('abort', onAbandon);
-    }
+    else unlisten = onAbort(abandon, onAbandon);
   }
   Promise.resolve(pending).then(
     (result: Result<T, E>) => {
@@ -320,13 +318,12 @@ function retrying<T, E extends PortFailure<string>>(
 /** Fails as abandoned once `signal` is aborted (at once, when it is already). */
 function abandoned(signal: AbortSignal): Effect.Effect<never, typeof ABANDONED> {
   return Effect.async<never, typeof ABANDONED>((resume) => {
-    const onAbort = () => resume(Effect.fail(ABANDONED));
     if (signal.aborted) {
-      onAbort();
+      resume(Effect.fail(ABANDONED));
       return;
     }
-    signal.addEventListener('abort', onAbort, { once: true });
-    return Effect.sync(() => signal.removeEventListener('abort', onAbort));
+    const stop = onAbort(signal, () => resume(Effect.fail(ABANDONED)));
+    return Effect.sync(stop);
   });
 }
 
