@@ -69,6 +69,25 @@ async function storedByReference(): Promise<Map<string, string[]>> {
 }
 
 /**
+ * What the database holds matches what the clients were answered: exactly one payment for each
+ * key (the one its answer names), and for each create without a key its payment when answered
+ * 201, at most one when the answer said the payment may exist, and none otherwise.
+ */
+async function expectStoredAsAnswered(keyed: readonly HttpResult[], unkeyed: readonly HttpResult[]): Promise<void> {
+  const stored = await storedByReference();
+  keyed.forEach((result, index) => {
+    expect(result.status, result.text).toBe(201);
+    expect(stored.get(`keyed-${index}`)).toEqual([result.json?.id]);
+  });
+  unkeyed.forEach((result, index) => {
+    const ids = stored.get(`unkeyed-${index}`) ?? [];
+    if (result.status === 201) expect(ids).toEqual([result.json?.id]);
+    else if (result.json?.payment_may_exist === true) expect(ids.length).toBeLessThanOrEqual(1);
+    else expect(ids, `unkeyed-${index} answered ${result.status} without payment_may_exist`).toEqual([]);
+  });
+}
+
+/**
  * A client that retries its keyed create until it gets an answer that is not 503 or 409, moving
  * the clock past the stale limit (5 minutes) when the key stays in progress, as time would.
  */
@@ -146,18 +165,7 @@ describe('the HTTP API while backends are killed', () => {
     expect(api.defects).toEqual([]);
     seen.forEach((result, index) => expectClassified(result, `answer ${index}`));
 
-    const stored = await storedByReference();
-    keyedResults.forEach((result, index) => {
-      expect(result.status, result.text).toBe(201);
-      // Exactly one payment per key, the one the key's answer names.
-      expect(stored.get(`keyed-${index}`)).toEqual([result.json?.id]);
-    });
-    unkeyedResults.forEach((result, index) => {
-      const ids = stored.get(`unkeyed-${index}`) ?? [];
-      if (result.status === 201) expect(ids).toEqual([result.json?.id]);
-      else if (result.json?.payment_may_exist === true) expect(ids.length).toBeLessThanOrEqual(1);
-      else expect(ids, `unkeyed-${index} answered ${result.status} without payment_may_exist`).toEqual([]);
-    });
+    await expectStoredAsAnswered(keyedResults, unkeyedResults);
 
     await settle(admin, group.clock);
     await group.close();
@@ -303,17 +311,7 @@ describe('the HTTP API with its pools exhausted', () => {
     console.log({ statuses: Object.fromEntries(statuses) });
     expect(api.defects).toEqual([]);
     seen.forEach((result, index) => expectClassified(result, `answer ${index}`));
-    const stored = await storedByReference();
-    keyed.forEach((result, index) => {
-      expect(result.status, result.text).toBe(201);
-      expect(stored.get(`keyed-${index}`)).toEqual([result.json?.id]);
-    });
-    unkeyed.forEach((result, index) => {
-      const ids = stored.get(`unkeyed-${index}`) ?? [];
-      if (result.status === 201) expect(ids).toEqual([result.json?.id]);
-      else if (result.json?.payment_may_exist === true) expect(ids.length).toBeLessThanOrEqual(1);
-      else expect(ids, `unkeyed-${index} answered ${result.status} without payment_may_exist`).toEqual([]);
-    });
+    await expectStoredAsAnswered(keyed, unkeyed);
     await settle(admin, group.clock);
     await group.close();
     for (const pool of pools) await pool.end();
