@@ -22,6 +22,7 @@ import { systemClock } from '../node/system-clock.js';
 import { createChallengeResponse, type ChallengeDecision } from '../sandbox/challenge-response.js';
 import { createSandboxAcquirer, type SandboxAcquirer } from '../sandbox/sandbox-acquirer.js';
 import { createSandboxThreeDSProvider, type SandboxThreeDSProvider } from '../sandbox/sandbox-three-ds.js';
+import { createHealthPages } from './health-pages.js';
 import { createLoggingEventSink } from './logging-event-sink.js';
 import { createSandboxPages } from './pages.js';
 import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
@@ -79,7 +80,12 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
   readonly requestId?: () => string;
 }
 
-/** The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler. */
+/**
+ * The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler. Its
+ * pages include the health probes `GET /healthz` (liveness) and `GET /readyz` (readiness: storage
+ * answers), without authentication; `/healthz` reports the background worker `startSandboxServer`
+ * starts (an app built here and never served has none: it then only says the process serves).
+ */
 export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   /** The engine behind the API and the pages. */
   readonly engine: PaymentEngine;
@@ -172,7 +178,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     logger,
     ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
     ...(options.requestId !== undefined && { requestId: options.requestId }),
-    pages: composePages(createOpenApiPages(), createSandboxPages(app)),
+    pages: composePages(createHealthPages(app), createOpenApiPages(), createSandboxPages(app)),
   };
   const handler = createFetchHandler(handlerOptions);
   // It hands the hosted page the socket's address for 3DS, never the client's word.

@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { guardLogger } from '../../src/ports/logger.js';
 import { requestIdSource } from '../http/request-id.js';
+import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
 import { answerClientErrors } from './client-errors.js';
+import { attachWorker } from './health-pages.js';
 import {
   createSandboxApp,
   type MemorySandboxStorage,
@@ -38,6 +40,11 @@ export interface SandboxServer<S extends SandboxStorage = MemorySandboxStorage> 
   readonly url: string;
   /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
+  /**
+   * The engine's background worker (sweeper and event delivery) the server runs: its `status()` is
+   * what `GET /healthz` reports; `close` stops it.
+   */
+  readonly worker: BackgroundWorker;
   /** Stops accepting connections, lets requests in flight finish, stops the sweeper. Idempotent. */
   close(): Promise<void>;
 }
@@ -61,7 +68,9 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 /**
  * Starts the sandbox server (decisions.md section 7) on node:http: the v1 API, the hosted page
  * and simulated issuer routes, in-memory adapters, the simulated acquirer and 3DS, and the
- * background worker (sweeper every second). Resolves once it listens.
+ * background worker (sweeper every second), with the health probes `GET /healthz` (liveness: the
+ * process serves and the worker ticks) and `GET /readyz` (readiness: storage answers). Resolves
+ * once it listens.
  */
 export async function startSandboxServer<S extends SandboxStorage = MemorySandboxStorage>(
   options: SandboxServerOptions<S> = {},
@@ -97,6 +106,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
   baseUrl = `http://${urlHost(host)}:${address.port}`;
 
   const worker = app.engine.startBackgroundWorker({ intervalMs: options.sweepIntervalMs ?? 1000 });
+  attachWorker(app, worker);
   const purge = setInterval(() => {
     void app
       .housekeep(app.clock.now())
@@ -120,5 +130,5 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     return closing;
   };
 
-  return { ...app, url: baseUrl, port: address.port, close };
+  return { ...app, url: baseUrl, port: address.port, worker, close };
 }

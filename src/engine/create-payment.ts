@@ -7,6 +7,7 @@ import { parseCreatePaymentRequest } from '../schemas/index.js';
 import { summarizeCard } from '../domain/card.js';
 import { drive } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
+import { HEALTH_PROBE_PAYMENT_ID } from './health.js';
 import { isPaymentId } from './load-payment.js';
 import type { Outcome } from './outcome.js';
 import type { WorkingPayment } from './working-payment.js';
@@ -21,8 +22,9 @@ export interface CreatePaymentCommand {
   /** The request body as received (parsed JSON); validated here. */
   readonly body: unknown;
   /**
-   * The id to create the payment under (`payment_` and 32 lowercase hex digits), reserved
-   * beforehand, e.g. with an `Idempotency-Key` (`engine.newPaymentId()`); default a new one.
+   * The id to create the payment under (`payment_` and 32 lowercase hex digits, not the health
+   * probe's all zeros, `HEALTH_PROBE_PAYMENT_ID`), reserved beforehand, e.g. with an
+   * `Idempotency-Key` (`engine.newPaymentId()`); default a new one.
    * When a payment with this id exists already, nothing is created or authorized and the
    * command fails with `conflict`.
    */
@@ -36,9 +38,13 @@ export interface CreatePaymentCommand {
   readonly requestId?: string;
 }
 
-/** A new payment id from the id port: `payment_` and 128 random bits in hex. */
+/**
+ * A new payment id from the id port: `payment_` and 128 random bits in hex. Never the health
+ * probe's id (`HEALTH_PROBE_PAYMENT_ID`, all zeros): drawn again in that (2^-128) case.
+ */
 export function newPaymentId(ctx: EngineContext): string {
-  return `payment_${ctx.ports.ids.hex128()}`;
+  const id = `payment_${ctx.ports.ids.hex128()}`;
+  return id === HEALTH_PROBE_PAYMENT_ID ? `payment_${ctx.ports.ids.hex128()}` : id;
 }
 
 function carriesCardData(body: unknown): boolean {
@@ -58,6 +64,9 @@ export async function createPayment(ctx: EngineContext, command: CreatePaymentCo
         { path: 'paymentId', message: 'Must be payment_ followed by 32 lowercase hexadecimal digits' },
       ]),
     );
+  }
+  if (command.paymentId === HEALTH_PROBE_PAYMENT_ID) {
+    return err(paymentError.validation([{ path: 'paymentId', message: "Is reserved for the engine's storage probe" }]));
   }
   const now = ctx.ports.clock.now();
   const parsed = parseCreatePaymentRequest(command.body, { now });

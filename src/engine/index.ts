@@ -2,6 +2,17 @@ export type { CompleteChallengeCommand } from './complete-challenge.js';
 export type { CreatePaymentCommand } from './create-payment.js';
 export type { PaymentEnginePorts } from './engine-context.js';
 export type { PaymentEngineOptions } from './engine-options.js';
+export {
+  HEALTH_PROBE_PAYMENT_ID,
+  type BackgroundLoopStatus,
+  type BackgroundTickFailure,
+  type BackgroundWorkerState,
+  type BackgroundWorkerStatus,
+  type DeliveryTickReport,
+  type HealthCheckOptions,
+  type HealthReport,
+  type StorageHealth,
+} from './health.js';
 export type { Inspect } from './inspection.js';
 export {
   createPaymentEngine,

@@ -1,6 +1,18 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   DEFAULT_PAYMENT_MACHINE_OPTIONS,
+  HEALTH_PROBE_PAYMENT_ID,
+  type BackgroundLoopStatus,
+  type BackgroundTickFailure,
+  type BackgroundWorker,
+  type BackgroundWorkerState,
+  type BackgroundWorkerStatus,
+  type DeliveryTickReport,
+  type HealthCheckOptions,
+  type HealthReport,
+  type PaymentEngine,
+  type StorageHealth,
+  type SweepReport,
   type DomainEvent,
   type InternalState,
   type PaymentError,
@@ -33,7 +45,7 @@ import {
   type OpenApiTag,
   type WriteAnswerOptions,
 } from 'paystate/http';
-import type { Result } from 'neverthrow';
+import type { Result, ResultAsync } from 'neverthrow';
 import type { CredentialInputError, PostgresCredentialStore } from 'paystate/postgres';
 
 /**
@@ -51,6 +63,42 @@ describe('public types', () => {
   it('names the types the core signatures use', () => {
     expectTypeOf(DEFAULT_PAYMENT_MACHINE_OPTIONS).toEqualTypeOf<ResolvedPaymentMachineOptions>();
     expectTypeOf<ResolvedPaymentMachineOptions>().toEqualTypeOf<Required<PaymentMachineOptions>>();
+  });
+
+  it('names the types of the health API', () => {
+    expectTypeOf(HEALTH_PROBE_PAYMENT_ID).toBeString();
+    expectTypeOf<PaymentEngine['checkHealth']>().parameter(0).toEqualTypeOf<HealthCheckOptions | undefined>();
+    expectTypeOf<PaymentEngine['checkHealth']>().returns.toEqualTypeOf<ResultAsync<HealthReport, never>>();
+    expectTypeOf<HealthReport['storage']>().toEqualTypeOf<StorageHealth>();
+    expectTypeOf<HealthReport['worker']>().toEqualTypeOf<BackgroundWorkerStatus | undefined>();
+    expectTypeOf<BackgroundWorker['status']>().returns.toEqualTypeOf<BackgroundWorkerStatus>();
+    expectTypeOf<BackgroundWorkerStatus['state']>().toEqualTypeOf<BackgroundWorkerState>();
+    expectTypeOf<BackgroundWorkerStatus['sweep']>().toEqualTypeOf<BackgroundLoopStatus<SweepReport>>();
+    expectTypeOf<BackgroundWorkerStatus['delivery']>().toEqualTypeOf<BackgroundLoopStatus<DeliveryTickReport>>();
+    expectTypeOf<BackgroundLoopStatus<SweepReport>['lastFailure']>().toEqualTypeOf<BackgroundTickFailure | null>();
+    const working = (state: BackgroundWorkerState): boolean => {
+      switch (state) {
+        case 'running':
+          return true;
+        case 'stopping':
+        case 'stopped':
+          return false;
+        default:
+          return exhaustive(state);
+      }
+    };
+    const ready = (status: StorageHealth['status']): boolean => {
+      switch (status) {
+        case 'ok':
+          return true;
+        case 'unavailable':
+          return false;
+        default:
+          return exhaustive(status);
+      }
+    };
+    expectTypeOf(working).returns.toBeBoolean();
+    expectTypeOf(ready).returns.toBeBoolean();
   });
 
   it('names the types the paystate/http signatures use', () => {
