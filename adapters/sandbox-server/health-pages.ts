@@ -1,6 +1,7 @@
 import type { BackgroundLoopStatus, BackgroundWorkerStatus } from '../../src/engine/health.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
+import { jsonAnswer, toResponse } from '../http/http-answer.js';
 import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 
 /** The liveness path: the process serves, and its background worker still ticks. */
@@ -72,19 +73,9 @@ export function livenessProblems(status: BackgroundWorkerStatus): string[] {
   return problems;
 }
 
-const encoder = new TextEncoder();
-
+/** A JSON answer as the API writes one (`no-store`, `nosniff`, `Content-Length`; no body for HEAD). */
 function json(request: Request, status: number, body: unknown): Response {
-  const bytes = encoder.encode(JSON.stringify(body));
-  return new Response(request.method === 'HEAD' ? null : bytes, {
-    status,
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(bytes.byteLength),
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return toResponse(jsonAnswer(status, body), request.method);
 }
 
 /**

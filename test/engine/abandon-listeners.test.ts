@@ -1,24 +1,17 @@
 import { Effect, Exit } from 'effect';
 import type { Result } from 'neverthrow';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { onAbort } from '../../src/engine/on-abort.js';
 import { awaitPort, callPort } from '../../src/engine/run-port.js';
 import type { PortFailure } from '../../src/ports/port-result.js';
+import { recordProcessEvents } from '../support/process-events.js';
 
 /**
  * The background worker's abandon signal is watched by every port call it has in flight: one
  * listener per call made Node print `MaxListenersExceededWarning` in the host's output past ten
  * (found by a reviewing helper, with a Postgres server restarting under a worker).
  */
-const warnings: Error[] = [];
-const onWarning = (warning: Error) => warnings.push(warning);
-beforeEach(() => {
-  warnings.length = 0;
-  process.on('warning', onWarning);
-});
-afterEach(() => {
-  process.off('warning', onWarning);
-});
+const warnings = recordProcessEvents<Error>('warning');
 
 /** Lets Node emit its process warnings (on the next tick). */
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 20));

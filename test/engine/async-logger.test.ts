@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { guardLogger, type Logger } from '../../src/ports/logger.js';
 import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
+import { recordProcessEvents } from '../support/process-events.js';
 import { directRequest } from '../support/requests.js';
 
 /**
@@ -8,15 +9,7 @@ import { directRequest } from '../support/requests.js';
  * rejects, nobody but the engine holds it: an unhandled rejection ends a Node process by default.
  * Found by a reviewing helper.
  */
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeEach(() => {
-  unhandled.length = 0;
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', onUnhandled);
-});
+const unhandled = recordProcessEvents('unhandledRejection');
 
 /** Lets Node report unhandled rejections (it does after the microtask queue drains). */
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 20));

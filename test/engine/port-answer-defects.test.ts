@@ -1,10 +1,11 @@
 import { err } from 'neverthrow';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { awaitPort } from '../../src/engine/run-port.js';
 import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import type { PortFailure, PortResult } from '../../src/ports/port-result.js';
 import { makeEngineHarness } from '../support/engine-harness.js';
 import { createHosted } from '../support/engine-helpers.js';
+import { recordProcessEvents } from '../support/process-events.js';
 
 // Found by a reviewing helper (what waits or repeats, and the error-model boundary): a port whose
 // pending answer was no `Result` (a promise of `undefined`, a failure of `null`) threw inside the
@@ -26,15 +27,7 @@ async function settledSoon<T>(promise: PromiseLike<T>): Promise<{ readonly value
   return state;
 }
 
-const unhandled: unknown[] = [];
-const recordUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeEach(() => {
-  unhandled.length = 0;
-  process.on('unhandledRejection', recordUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', recordUnhandled);
-});
+const unhandled = recordProcessEvents('unhandledRejection');
 
 /** Lets a rejection nobody handles be reported (Node reports it after the microtasks of a turn). */
 const oneTurn = () => new Promise((resolve) => setImmediate(resolve));

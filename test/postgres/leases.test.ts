@@ -6,9 +6,8 @@ import { createSandboxAcquirer } from '../../adapters/sandbox/index.js';
 import type { Acquirer, InquiryOutcome } from '../../src/index.js';
 import { expectOk } from '../contracts/payment-repository.contract.js';
 import { makeEvent, makeRecord, MINUTE, nextVersion, T0 } from '../contracts/fixtures.js';
-import { directRequest } from '../support/requests.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
-import { compliantClient, makePostgresEngine, type PostgresEngineHarness } from './support/postgres-engine.js';
+import { createDirect, makePostgresEngine, type PostgresEngineHarness } from './support/postgres-engine.js';
 
 /*
  * Found by a reviewing helper: the outbox lease (30 s) was shorter than a publish that hangs for
@@ -20,7 +19,6 @@ import { compliantClient, makePostgresEngine, type PostgresEngineHarness } from 
  */
 
 const db = useMigratedDatabase();
-const VISA = '4242424242424242';
 const SHORT = 300;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = T0 + 60 * MINUTE;
@@ -33,15 +31,6 @@ function gate(): { readonly opened: Promise<void>; open(): void } {
   });
   return { opened, open };
 }
-
-const createDirect = async (harness: PostgresEngineHarness) =>
-  (
-    await harness.engine.createPayment({
-      client: compliantClient,
-      profileId: 'profile_0001',
-      body: directRequest(VISA),
-    })
-  )._unsafeUnwrap();
 
 /** Makes the harness's first publish wait for `opened`; counts publishes. */
 function holdFirstPublish(harness: PostgresEngineHarness, opened: Promise<void>) {

@@ -7,7 +7,7 @@ import { startCuttingProxy, type CuttingProxy } from './support/cutting-proxy.js
 import { HTTP_PROFILE, httpInstances } from './support/http-instances.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
 import { engineInstances } from './support/multi-instance.js';
-import { compliantClient, makePostgresEngine } from './support/postgres-engine.js';
+import { compliantClient, createDirect, makePostgresEngine } from './support/postgres-engine.js';
 
 /*
  * The answer of a statement lost after the server ran it (and committed it): a proxy cuts the
@@ -57,13 +57,7 @@ describe('a write whose answer is lost after it committed', () => {
       const harness = makePostgresEngine({ pool, seed: 7, options: { retries } });
       const before = proxy.lost;
       proxy.loseAnswers(statement);
-      const payment = (
-        await harness.engine.createPayment({
-          client: compliantClient,
-          profileId: 'profile_0001',
-          body: directRequest('4242424242424242'),
-        })
-      )._unsafeUnwrap();
+      const payment = await createDirect(harness);
       expect(proxy.lost).toBe(before + 1);
       expect(payment.state).toBe('succeeded');
       expect(harness.sandboxAcquirer.authorizeCalls(payment.id)).toBe(1);
@@ -118,13 +112,7 @@ describe('a claim or an outbox read whose answer is lost after it committed', ()
   it('readOutbox and markDelivered: every event delivered, in order, none lost', async () => {
     await resetTables(db.pool);
     const harness = makePostgresEngine({ pool, seed: 10 });
-    const payment = (
-      await harness.engine.createPayment({
-        client: compliantClient,
-        profileId: 'profile_0001',
-        body: directRequest('4242424242424242'),
-      })
-    )._unsafeUnwrap();
+    const payment = await createDirect(harness);
     const before = proxy.lost;
     proxy.loseAnswers('paystate_outbox_read');
     proxy.loseAnswers('paystate_outbox_mark_delivered');

@@ -4,7 +4,7 @@ import { isConnectionError } from '../../adapters/postgres/classify-error.js';
 import { directRequest } from '../support/requests.js';
 import { holdTableLock, namedPool, waitForBackend } from './support/backends.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
-import { compliantClient, makePostgresEngine } from './support/postgres-engine.js';
+import { compliantClient, createDirect, makePostgresEngine } from './support/postgres-engine.js';
 
 /*
  * Server-side time-outs hit by the adapter's statements while another session holds a lock:
@@ -36,13 +36,7 @@ describe('server-side time-outs hit by a statement that waits for a lock', () =>
       const harness = makePostgresEngine({ pool: db.pool, seed: 3 });
       const repository = createPostgresPaymentRepository({ pool });
       // A record to write: the intent of a direct payment, made by an engine and read back.
-      const payment = (
-        await harness.engine.createPayment({
-          client: compliantClient,
-          profileId: 'profile_0001',
-          body: directRequest('4242424242424242'),
-        })
-      )._unsafeUnwrap();
+      const payment = await createDirect(harness);
       const record = (await harness.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
       await db.pool.query('TRUNCATE paystate_payments, paystate_outbox');
       const lock = await holdTableLock(db.connectionString, 'paystate_payments', 'ACCESS EXCLUSIVE');

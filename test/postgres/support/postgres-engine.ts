@@ -17,12 +17,14 @@ import type {
   CardVault,
   EventSink,
   Logger,
+  Payment,
   PaymentEngineOptions,
   PaymentRepository,
   ThreeDSProvider,
 } from '../../../src/index.js';
 import { createPaymentEngine } from '../../../src/index.js';
 import { challengeAnswerFor, compliantClient, hostedTokenOf } from '../../support/engine-harness.js';
+import { directRequest } from '../../support/requests.js';
 
 export const CHALLENGE_SECRET = 'postgres-test-secret';
 
@@ -128,3 +130,14 @@ export function makePostgresEngine(config: PostgresEngineHarnessOptions) {
 }
 
 export type PostgresEngineHarness = ReturnType<typeof makePostgresEngine>;
+
+/** A direct payment with the approved test card, created through the harness's engine (it must succeed). */
+export async function createDirect(harness: PostgresEngineHarness): Promise<Payment> {
+  return (
+    await harness.engine.createPayment({
+      client: compliantClient,
+      profileId: 'profile_0001',
+      body: directRequest('4242424242424242'),
+    })
+  )._unsafeUnwrap();
+}
