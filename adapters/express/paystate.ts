@@ -1,10 +1,10 @@
 import express, { type Router } from 'express';
-import { guardLogger, silentLogger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, withLogFields } from '../../src/ports/logger.js';
 import { createApiHandler } from '../http/api-handler.js';
 import { normalizeBasePath } from '../http/base-path.js';
 import type { FetchHandlerOptions } from '../http/fetch-handler.js';
 import { serveNodeRequest, type NodeServeOptions } from '../http/node-listener.js';
-import { requestIdSource } from '../http/request-id.js';
+import { REQUEST_ID_HEADER, requestIdSource, withRequestId } from '../http/request-id.js';
 import { isFetchMethod, sendFetchResponse, toFetchRequest } from '../node/fetch-bridge.js';
 import { stampExpressClientIp } from './client-address.js';
 import { consumedBody } from './consumed-body.js';
@@ -26,11 +26,14 @@ export type PaystateExpressOptions = FetchHandlerOptions;
  * - Works whether or not the host registered `express.json()` before it (see `consumedBody`).
  * - A page response node refuses to write (a header value with a control character) is logged
  *   and answered `500 internal_error` (see `sendFetchResponse`).
- * - Every answer of the API carries the request's `Request-Id` (see `requestId`).
+ * - Every answer of the API and of `pages` carries the request's `Request-Id` (see `requestId`);
+ *   `pages` get it in their `PageContext` (replacing any `Request-Id` a page set), and so does
+ *   the `500` written instead of a page response node refuses.
  */
 export function paystate(options: PaystateExpressOptions): Router {
   const api = createApiHandler(options);
-  const requestIds = requestIdSource(options.requestId, guardLogger(options.logger ?? silentLogger));
+  const logger = guardLogger(options.logger ?? silentLogger);
+  const requestIds = requestIdSource(options.requestId, logger);
   const fixedBase = options.basePath === undefined ? undefined : normalizeBasePath(options.basePath);
   const pages = options.pages;
   const router = express.Router();
@@ -38,20 +41,30 @@ export function paystate(options: PaystateExpressOptions): Router {
     stampExpressClientIp(req);
     const body = consumedBody(req);
     const target = req.url;
+    const requestId = requestIds();
     const fallback = async () => {
       // The pages read the body only when they answer: the fetch body pulls from the node stream
       // on its first read, so a request they pass on keeps its body for the host.
       const page =
         pages === undefined || !isFetchMethod(req.method)
           ? undefined
-          : await pages(toFetchRequest(req, { url: target, ...(body !== undefined && { body }) }));
-      if (page === undefined) next();
-      else await sendFetchResponse(req, res, page, serve);
+          : await pages(toFetchRequest(req, { url: target, ...(body !== undefined && { body }) }), { requestId });
+      if (page === undefined) {
+        next();
+        return;
+      }
+      // Set on the node response first, so that a 500 written instead of a response node refuses
+      // (which takes the refused response's headers off) keeps it too.
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      await sendFetchResponse(req, res, withRequestId(page, undefined), {
+        logger: withLogFields(logger, { requestId }),
+        ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
+      });
     };
     const serve: NodeServeOptions = {
       basePath: fixedBase ?? req.baseUrl,
       target,
-      requestId: requestIds(),
+      requestId,
       ...(body !== undefined && { body }),
       ...(options.logger !== undefined && { logger: options.logger }),
       ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),

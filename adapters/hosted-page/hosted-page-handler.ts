@@ -1,14 +1,16 @@
 import { containsCardNumber } from '../../src/domain/card-number.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import { errorHeadline } from '../../src/engine/describe-defect.js';
-import { loggableId } from '../../src/engine/loggable-id.js';
+import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/engine/loggable-id.js';
 import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { PaymentError, ValidationIssue } from '../../src/errors/payment-error.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
-import { silentLogger, type Logger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
 import { normalizeBasePath } from '../http/base-path.js';
+import type { PageContext } from '../http/fetch-handler.js';
 import { millisecondsOption } from '../http/milliseconds-option.js';
+import { REQUEST_ID_HEADER, requestIdSource } from '../http/request-id.js';
 import { profileNameOf, STORE_TIMEOUT_MS } from '../http/store-deadline.js';
 import { formatAmount } from './amount-format.js';
 import { assetResponse } from './assets.js';
@@ -42,7 +44,10 @@ export interface HostedPageOptions {
    * proxy it trusts reads its forwarding header. When it returns nothing usable, `0.0.0.0` is sent.
    */
   readonly clientIp: (request: Request) => string | undefined;
-  /** One `info` line per page answer (payment id, outcome, ms); never card data or the token. */
+  /**
+   * One `info` line per page answer (payment id, outcome, ms, `requestId`); never card data or the
+   * token. A logger that throws loses its line, never the answer.
+   */
   readonly logger?: Logger;
   /** Path prefix of the pages as the handler sees it: `{basePath}/{payment_id}`. Default `/pay`. */
   readonly basePath?: string;
@@ -63,10 +68,31 @@ export interface HostedPageOptions {
    * (`STORE_TIMEOUT_MS`); a `RangeError` unless a whole number of milliseconds of at least 1.
    */
   readonly storeTimeoutMs?: number;
+  /**
+   * Makes the id of each request the page serves when no `PageContext` gives one (a host that
+   * mounts the page alone): sent back as `Request-Id` on every answer, put on every log line of
+   * the request (`requestId`) and given to the engine commands it runs. The same rules as the
+   * API's option (`ApiOptions.requestId`): default `req_` and 32 lowercase hex digits; one that
+   * throws or gives anything but 1 to 200 visible ASCII characters without a card number falls
+   * back to the default for that request, with one warning logged.
+   */
+  readonly requestId?: () => string;
 }
 
-/** Serves the hosted pages; undefined for a request outside `basePath`. */
-export type HostedPageHandler = (request: Request) => Promise<Response | undefined>;
+/**
+ * Serves the hosted pages; undefined for a request outside `basePath`. Given a `PageContext`
+ * (paystate's entry points give one), the page runs under `context.requestId` and leaves the
+ * `Request-Id` header to the caller; without one it makes the id itself (`requestId` option) and
+ * every answer carries it.
+ */
+export type HostedPageHandler = (request: Request, context?: PageContext) => Promise<Response | undefined>;
+
+/** One request the page serves: the request, its id, and a logger that puts the id on every line. */
+interface PageCall {
+  readonly request: Request;
+  readonly requestId: string;
+  readonly logger: Logger;
+}
 
 const SEGMENT = /^[^/]+$/;
 const IN_FLIGHT: ReadonlySet<PaymentRecord['state']> = new Set(['authenticating', 'authorizing']);
@@ -118,7 +144,9 @@ function errorsFromIssues(issues: readonly ValidationIssue[]): { fields: FieldEr
  */
 export function createHostedPageHandler(options: HostedPageOptions): HostedPageHandler {
   const basePath = normalizeBasePath(options.basePath ?? '/pay');
-  const logger = options.logger ?? silentLogger;
+  // A logger that throws loses its line, never the answer.
+  const logger = guardLogger(options.logger ?? silentLogger);
+  const requestIds = requestIdSource(options.requestId, logger);
   const csrf = createCsrfGuard({
     secret: options.csrfSecret,
     ...(options.secureCookies !== undefined && { secureCookies: options.secureCookies }),
@@ -128,8 +156,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   const storeTimeoutMs = millisecondsOption('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS);
   const now = () => options.clock.now();
 
-  const log = (paymentId: string | undefined, outcome: string, started: number) =>
-    logger.info({ paymentId, outcome, ms: now() - started }, 'hosted page');
+  const log = (call: PageCall, paymentId: string | undefined, outcome: string, started: number) =>
+    call.logger.info({ paymentId, outcome, ms: now() - started }, 'hosted page');
 
   async function summaryOf(record: PaymentRecord): Promise<PaymentSummary> {
     const merchantName = (await profileNameOf(options.credentials, record.profileId, storeTimeoutMs)) ?? 'the merchant';
@@ -141,8 +169,12 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   }
 
   /** The record when `token` is its page token; undefined for an unknown payment or a wrong token alike. */
-  async function authorizedRecord(paymentId: string, token: string): Promise<PaymentRecord | undefined> {
-    const found = await options.engine.getPaymentRecord(paymentId);
+  async function authorizedRecord(
+    call: PageCall,
+    paymentId: string,
+    token: string,
+  ): Promise<PaymentRecord | undefined> {
+    const found = await options.engine.getPaymentRecord(paymentId, { requestId: call.requestId });
     if (found.isErr()) {
       if (found.error.code !== 'not_found') throw new Error(`getPaymentRecord failed: ${found.error.code}`);
       return undefined;
@@ -228,12 +260,12 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   }
 
   /** Waits while another request's 3DS lookup or authorization runs, up to `settleTimeoutMs`. */
-  async function settled(record: PaymentRecord): Promise<PaymentRecord> {
+  async function settled(call: PageCall, record: PaymentRecord): Promise<PaymentRecord> {
     let current = record;
     const deadline = Date.now() + settleTimeoutMs;
     while (IN_FLIGHT.has(current.state) && current.authorizationStatus !== 'unknown' && Date.now() < deadline) {
       await delay(100);
-      const again = await options.engine.getPaymentRecord(record.id);
+      const again = await options.engine.getPaymentRecord(record.id, { requestId: call.requestId });
       if (again.isErr()) break;
       current = again.value;
     }
@@ -241,8 +273,9 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   }
 
   /** After a post that found the payment no longer awaiting card data. */
-  async function afterTheFact(request: Request, record: PaymentRecord, token: string): Promise<Response> {
-    const current = await settled(record);
+  async function afterTheFact(call: PageCall, record: PaymentRecord, token: string): Promise<Response> {
+    const { request } = call;
+    const current = await settled(call, record);
     if (current.state === 'awaiting_challenge' && current.nextRedirect !== null && !isPastDeadline(current)) {
       return seeOther(current.nextRedirect);
     }
@@ -251,25 +284,27 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     return statusResponse(request, 200, isPastDeadline(current) ? expiredPage(context) : statePage(current, context));
   }
 
-  async function show(request: Request, paymentId: string): Promise<Response> {
+  async function show(call: PageCall, paymentId: string): Promise<Response> {
+    const { request } = call;
     const started = now();
     const token = new URL(request.url).searchParams.get('token') ?? '';
-    const record = await authorizedRecord(paymentId, token);
+    const record = await authorizedRecord(call, paymentId, token);
     if (record === undefined) {
-      log(undefined, 'not_found', started);
+      log(call, undefined, 'not_found', started);
       return notFound(request, 'assets/');
     }
-    log(record.id, `view_${record.state}`, started);
+    log(call, record.id, `view_${record.state}`, started);
     if (record.state === 'awaiting_card_data' && !isPastDeadline(record)) return formPage(request, record, token, 200);
     const context = await statusContext(record, token);
     return statusResponse(request, 200, isPastDeadline(record) ? expiredPage(context) : statePage(record, context));
   }
 
-  async function submit(request: Request, paymentId: string): Promise<Response> {
+  async function submit(call: PageCall, paymentId: string): Promise<Response> {
+    const { request } = call;
     const started = now();
     const form = await readFormBody(request);
     if (form.isErr()) {
-      log(loggableId(paymentId), form.error, started);
+      log(call, loggableId(paymentId), form.error, started);
       return form.error === 'too_large'
         ? simpleProblem(request, 413, 'Form too large', 'The form could not be read. Go back and try again.', 'assets/')
         : simpleProblem(
@@ -282,13 +317,13 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     }
     const { fields, unreadable } = form.value;
     const token = fields.get('token') ?? '';
-    const record = await authorizedRecord(paymentId, token);
+    const record = await authorizedRecord(call, paymentId, token);
     if (record === undefined) {
-      log(undefined, 'not_found', started);
+      log(call, undefined, 'not_found', started);
       return notFound(request, 'assets/');
     }
     if (!csrf.verify(request, fields.get(CSRF_FIELD), [record.id, token])) {
-      log(record.id, 'csrf_rejected', started);
+      log(call, record.id, 'csrf_rejected', started);
       return statusResponse(request, 403, {
         title: 'Please try again',
         heading: 'Please try again',
@@ -302,8 +337,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       });
     }
     if (record.state !== 'awaiting_card_data' || isPastDeadline(record)) {
-      log(record.id, `submit_${record.state}`, started);
-      return afterTheFact(request, record, token);
+      log(call, record.id, `submit_${record.state}`, started);
+      return afterTheFact(call, record, token);
     }
 
     const values = {
@@ -321,36 +356,38 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     // A field sent in another charset than UTF-8 is wrong like any other, and not shown again.
     const card = validateCardForm(values, now(), unreadable);
     if (card.isErr()) {
-      log(record.id, 'invalid_form', started);
+      log(call, record.id, 'invalid_form', started);
       return formPage(request, record, token, 422, { values: echo, errors: card.error });
     }
     const ip = normalizeClientIp(options.clientIp(request));
-    if (ip === undefined) logger.warn({ paymentId: record.id }, 'hosted page: client IP unknown, sending 0.0.0.0');
+    if (ip === undefined) call.logger.warn({ paymentId: record.id }, 'hosted page: client IP unknown, sending 0.0.0.0');
     const user = collectBrowserData(request, fields, ip ?? UNKNOWN_CLIENT_IP);
 
     const result = await options.engine.submitCard({
       paymentId: record.id,
       token,
       body: { creditcard: card.value, user },
+      requestId: call.requestId,
     });
     if (result.isOk()) {
       const payment = result.value;
       const challenge = payment.next?.redirect;
-      log(record.id, challenge !== undefined ? 'challenge' : `submitted_${payment.state}`, started);
+      log(call, record.id, challenge !== undefined ? 'challenge' : `submitted_${payment.state}`, started);
       return seeOther(challenge ?? payment.session.redirect_url);
     }
-    return submitFailed(request, record, token, result.error, echo, started);
+    return submitFailed(call, record, token, result.error, echo, started);
   }
 
   async function submitFailed(
-    request: Request,
+    call: PageCall,
     record: PaymentRecord,
     token: string,
     error: PaymentError,
     echo: { expiry: string; holder_name: string },
     started: number,
   ): Promise<Response> {
-    log(record.id, `submit_${error.code}`, started);
+    const { request } = call;
+    log(call, record.id, `submit_${error.code}`, started);
     switch (error.code) {
       case 'validation_failed': {
         const mapped = errorsFromIssues(error.errors);
@@ -363,7 +400,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       case 'not_found':
         return notFound(request, 'assets/');
       default: {
-        const again = await options.engine.getPaymentRecord(record.id);
+        const again = await options.engine.getPaymentRecord(record.id, { requestId: call.requestId });
         const current = again.isOk() ? again.value : record;
         if (current.state === 'awaiting_card_data' && !isPastDeadline(current)) {
           return formPage(request, current, token, 503, {
@@ -372,14 +409,14 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
               'The payment could not be processed just now and your card has not been charged. Please try again.',
           });
         }
-        return afterTheFact(request, current, token);
+        return afterTheFact(call, current, token);
       }
     }
   }
 
-  return async (request) => {
-    const path = new URL(request.url).pathname;
-    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
+  /** The answer to a request under `basePath` (at `path`), without its `Request-Id`. */
+  async function answer(call: PageCall, path: string): Promise<Response> {
+    const { request } = call;
     const rest = path.slice(basePath.length + 1);
     const parts = rest.split('/');
     const depth = Math.max(parts.length - 1, 0);
@@ -400,14 +437,14 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       switch (request.method) {
         case 'GET':
         case 'HEAD':
-          return await show(request, paymentId);
+          return await show(call, paymentId);
         case 'POST':
-          return await submit(request, paymentId);
+          return await submit(call, paymentId);
         default:
           return methodNotAllowed();
       }
     } catch (error) {
-      logger.error(
+      call.logger.error(
         // Only the kind and a digit-masked message: nothing that could carry card data.
         {
           paymentId: loggableId(paymentId),
@@ -423,5 +460,19 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
         prefix,
       );
     }
+  }
+
+  return async (request, context) => {
+    const path = new URL(request.url).pathname;
+    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
+    const requestId = context?.requestId ?? requestIds();
+    // The engine shows a caller's id the same way (`loggableId`): never a card number in a log.
+    const shown = loggableId(requestId, MAX_LOGGED_REQUEST_ID_LENGTH);
+    const call: PageCall = { request, requestId, logger: withLogFields(logger, { requestId: shown }) };
+    const response = await answer(call, path);
+    // Every response above is built here, with headers that can be set. Given a context, the
+    // caller writes the id.
+    if (context === undefined) response.headers.set(REQUEST_ID_HEADER, requestId);
+    return response;
   };
 }

@@ -1,6 +1,12 @@
 export { apiPath, createApiHandler, type ApiHandler, type ApiOptions } from './api-handler.js';
 export { normalizeBasePath } from './base-path.js';
-export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, type PagesHandler } from './fetch-handler.js';
+export {
+  createFetchHandler,
+  type FetchHandler,
+  type FetchHandlerOptions,
+  type PageContext,
+  type PagesHandler,
+} from './fetch-handler.js';
 export type { HttpAnswer } from './http-answer.js';
 export { fromFetchRequest, type HttpRequest } from './http-request.js';
 export {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { err, ok, type Result } from 'neverthrow';
-import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
 import { stampClientIp } from '../hosted-page/client-ip.js';
 import {
   closeWhenBodyUnread,
@@ -13,11 +13,10 @@ import {
   sendInternalError,
   sendNotImplemented,
   toFetchRequest,
-  type SendFetchResponseOptions,
 } from '../node/fetch-bridge.js';
 import { createApiHandler, type ApiHandler } from './api-handler.js';
 import { normalizeBasePath } from './base-path.js';
-import { createIdentifiedFetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
+import { createFetchResponder, type FetchHandlerOptions } from './fetch-handler.js';
 import type { HttpAnswer } from './http-answer.js';
 import type { HttpRequest } from './http-request.js';
 import { problem, problemAnswer } from './problem-details.js';
@@ -173,17 +172,7 @@ export function writeAnswer(
   answer: HttpAnswer,
   options: WriteAnswerOptions = {},
 ): void {
-  writeAnswerWithId(req, res, answer, options, options.requestId);
-}
-
-/** `writeAnswer` with the request's id given apart from the options (shared by every request). */
-function writeAnswerWithId(
-  req: IncomingMessage,
-  res: ServerResponse,
-  answer: HttpAnswer,
-  options: WriteAnswerOptions,
-  requestId: string | undefined,
-): void {
+  const { requestId } = options;
   try {
     writeOnce(req, res, answer, requestId);
   } catch (error) {
@@ -221,21 +210,9 @@ export async function serveNodeRequest(
   options: NodeServeOptions,
   fallback: () => Promise<void> | void,
 ): Promise<void> {
-  return serveWithId(api, req, res, options, fallback, options.requestId);
-}
-
-/** `serveNodeRequest` with the request's id given apart from the options (shared by every request). */
-async function serveWithId(
-  api: ApiHandler,
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: NodeServeOptions,
-  fallback: () => Promise<void> | void,
-  requestId: string | undefined,
-): Promise<void> {
-  const answer = await api(fromNodeRequest(req, options), options.basePath, requestId);
+  const answer = await api(fromNodeRequest(req, options), options.basePath, options.requestId);
   if (answer === null) await fallback();
-  else writeAnswerWithId(req, res, answer, options, requestId);
+  else writeAnswer(req, res, answer, options);
 }
 
 /** Options of `createNodeListener`: those of `createFetchHandler`, and where the client's address comes from. */
@@ -254,45 +231,58 @@ export interface NodeListenerOptions extends FetchHandlerOptions {
  * `http.createServer(createNodeListener(options)).listen(3000)`. Equivalent to bridging
  * `createFetchHandler(options)` with `createNodeRequestListener` from `paystate/node`, but
  * the API requests skip building fetch objects. The pages get the client's address in
- * `X-Paystate-Client-IP` (see `clientAddress`), as with `paystate()` in Express. Every answer it
- * makes itself (the API's, its 404, the 500 of its last catch, the 501 for `TRACE`) carries the
- * request's `Request-Id`.
+ * `X-Paystate-Client-IP` (see `clientAddress`), as with `paystate()` in Express, and the request's
+ * id in their `PageContext`. Every answer carries the request's `Request-Id`: the API's, a page's,
+ * its 404, the 501 for `TRACE`, and every 500 (of its last catch, and the one written instead of
+ * an answer or a page's response node refuses to write).
  */
 export function createNodeListener(options: NodeListenerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const api = createApiHandler(options);
+  const logger = guardLogger(options.logger ?? silentLogger);
+  // Answers without Request-Id: it is set on the node response before them (see outsideApi).
+  const respond = createFetchResponder(options, { api, logger, writesRequestId: false });
+  const requestIds = requestIdSource(options.requestId, logger);
   const basePath = normalizeBasePath(options.basePath);
-  const fetchHandler = createIdentifiedFetchHandler(options);
-  const requestIds = requestIdSource(options.requestId, guardLogger(options.logger ?? silentLogger));
-  const { clientAddress } = options;
-  const sendOptions: SendFetchResponseOptions = {
+  const { clientAddress, problemTypeBase } = options;
+  // What the serve options of every request share; each adds its id.
+  const shared: Omit<NodeServeOptions, 'requestId'> = {
+    basePath,
     ...(options.logger !== undefined && { logger: options.logger }),
-    ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
+    ...(problemTypeBase !== undefined && { problemTypeBase }),
   };
-  const fallback = (req: IncomingMessage, res: ServerResponse, requestId: string) => async () => {
+  /** A request outside the API: the 501 for a method a fetch `Request` cannot carry, else pages or the 404. */
+  const outsideApi = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> => {
+    // Set first, so that it also goes out on a 500 written instead of a response node refuses:
+    // that removes the refused response's headers, and the response carries no Request-Id.
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     if (!isFetchMethod(req.method)) {
-      res.setHeader(REQUEST_ID_HEADER, requestId);
-      sendNotImplemented(req, res, options.problemTypeBase);
+      sendNotImplemented(req, res, problemTypeBase);
       return;
     }
     // The hosted page sends the cardholder's address to 3DS: the socket's, never the client's word.
     stampClientIp(req, clientAddress?.(req));
-    await sendFetchResponse(req, res, await fetchHandler(toFetchRequest(req), requestId), sendOptions);
+    const response = await respond(toFetchRequest(req), requestId);
+    await sendFetchResponse(req, res, response, {
+      logger: withLogFields(logger, { requestId }),
+      ...(problemTypeBase !== undefined && { problemTypeBase }),
+    });
   };
-  const serve: NodeServeOptions = { basePath, ...sendOptions };
   return (req, res) => {
     const requestId = requestIds();
-    serveWithId(api, req, res, serve, fallback(req, res, requestId), requestId).catch((error: unknown) => {
-      // The last catch: neither a throwing logger nor a failing write may escape it unhandled.
-      logQuietly(options.logger, { method: req.method, error, requestId }, 'node listener failed');
-      try {
-        if (res.headersSent) res.destroy();
-        else {
-          res.setHeader(REQUEST_ID_HEADER, requestId);
-          sendInternalError(req, res, 'An unexpected error occurred', options.problemTypeBase);
+    serveNodeRequest(api, req, res, { ...shared, requestId }, () => outsideApi(req, res, requestId)).catch(
+      (error: unknown) => {
+        // The last catch: neither a throwing logger nor a failing write may escape it unhandled.
+        logQuietly(options.logger, { method: req.method, error, requestId }, 'node listener failed');
+        try {
+          if (res.headersSent) res.destroy();
+          else {
+            res.setHeader(REQUEST_ID_HEADER, requestId);
+            sendInternalError(req, res, 'An unexpected error occurred', problemTypeBase);
+          }
+        } catch {
+          res.destroy();
         }
-      } catch {
-        res.destroy();
-      }
-    });
+      },
+    );
   };
 }

@@ -109,3 +109,19 @@ const UPSTREAM_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function upstreamRequestId(header: string | null): string | undefined {
   return header !== null && UPSTREAM_ID.test(header) && !containsCardNumber(header) ? header : undefined;
 }
+
+/**
+ * `response` with `Request-Id: requestId`, or without any `Request-Id` when `requestId` is
+ * undefined (the caller writes it): `response` itself when it already is so, else a copy with the
+ * same status, status text, headers and body (which the copy takes over). A copy, not a change in
+ * place: a response's headers may be immutable (`Response.redirect()`, a `fetch()` answer), and a
+ * page may hand the same object out again. Throws a `RangeError` for a status a `Response` cannot
+ * be built with (`Response.error()`'s 0).
+ */
+export function withRequestId(response: Response, requestId: string | undefined): Response {
+  if (response.headers.get(REQUEST_ID_HEADER) === (requestId ?? null)) return response;
+  const headers = new Headers(response.headers);
+  if (requestId === undefined) headers.delete(REQUEST_ID_HEADER);
+  else headers.set(REQUEST_ID_HEADER, requestId);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,6 +1,7 @@
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import { errorHeadline } from '../../src/engine/describe-defect.js';
-import { loggableId } from '../../src/engine/loggable-id.js';
+import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/engine/loggable-id.js';
+import { guardLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
 import { formatAmount } from '../hosted-page/amount-format.js';
 import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
 import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
@@ -9,6 +10,7 @@ import { html, raw, type SafeHtml } from '../hosted-page/html.js';
 import { seeOther } from '../hosted-page/page-response.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
+import { REQUEST_ID_HEADER, requestIdSource } from '../http/request-id.js';
 import { profileNameOf } from '../http/store-deadline.js';
 import type { ChallengeDecision } from '../sandbox/challenge-response.js';
 import type { SandboxChallenge } from '../sandbox/sandbox-three-ds.js';
@@ -125,6 +127,11 @@ function decode(segment: string): string | undefined {
 export interface IssuerPageOptions {
   /** HMAC key of the form's CSRF proof (at least 32 characters). */
   readonly csrfSecret: string;
+  /**
+   * Makes the id of a request when no `PageContext` gives one, as the hosted page's option of
+   * that name does. Default `req_` and 32 lowercase hex digits.
+   */
+  readonly requestId?: () => string;
 }
 
 /**
@@ -133,17 +140,23 @@ export interface IssuerPageOptions {
  * back to the engine as a real ACS result would: a `cres` signed with the 3DS server's key,
  * which the engine has the 3DS provider verify for this payment and transaction. The browser
  * then goes to `session.redirect_url`, whatever the outcome. Left alone, the payment expires.
+ * Like the hosted page, it runs under the `PageContext`'s request id (its log lines, the engine
+ * command) and leaves the `Request-Id` header to the caller; without a context it makes the id
+ * (`requestId` option) and every answer carries it.
  */
 export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options: IssuerPageOptions): PagesHandler {
   const csrf = createCsrfGuard({ secret: options.csrfSecret });
+  const logger = guardLogger(app.logger);
+  const requestIds = requestIdSource(options.requestId, logger);
 
   async function load(
     paymentId: string,
     transactionId: string,
+    requestId: string,
   ): Promise<{ record: PaymentRecord; challenge: SandboxChallenge } | undefined> {
     const challenge = app.threeDS.challenge(paymentId, transactionId);
     if (challenge === undefined) return undefined;
-    const found = await app.engine.getPaymentRecord(paymentId);
+    const found = await app.engine.getPaymentRecord(paymentId, { requestId });
     if (found.isErr() || found.value.threeDS?.transactionId !== transactionId) return undefined;
     return { record: found.value, challenge };
   }
@@ -170,9 +183,10 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     request: Request,
     paymentId: string,
     transactionId: string,
+    requestId: string,
     problem?: { readonly status: number; readonly text: string },
   ): Promise<Response> {
-    const found = await load(paymentId, transactionId);
+    const found = await load(paymentId, transactionId, requestId);
     if (found === undefined) return notFound(request);
     const { record, challenge } = found;
     if (!isOpen(record)) {
@@ -219,16 +233,22 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     return page(request, problem?.status ?? 200, heading, content, ticket.setCookie);
   }
 
-  async function answer(request: Request, paymentId: string, transactionId: string): Promise<Response> {
+  async function answer(
+    request: Request,
+    paymentId: string,
+    transactionId: string,
+    requestId: string,
+    log: Logger,
+  ): Promise<Response> {
     const form = await readFormBody(request);
-    const found = await load(paymentId, transactionId);
+    const found = await load(paymentId, transactionId, requestId);
     if (found === undefined) return notFound(request);
     const { record, challenge } = found;
     if (form.isErr())
       return message(request, 400, 'Not understood', 'The answer could not be read.', record.redirectUrl);
     const { fields } = form.value;
     if (!csrf.verify(request, fields.get(CSRF_FIELD), [paymentId, transactionId])) {
-      app.logger.info({ paymentId, outcome: 'csrf_rejected' }, 'sandbox issuer');
+      log.info({ paymentId, outcome: 'csrf_rejected' }, 'sandbox issuer');
       return page(
         request,
         403,
@@ -240,24 +260,24 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     }
     const decision = fields.get('decision');
     if (decision !== 'authorise' && decision !== 'refuse') {
-      return show(request, paymentId, transactionId);
+      return show(request, paymentId, transactionId, requestId);
     }
     const answered = recorded(challenge);
     // The other answer to a challenge the 3DS server has recorded an answer for (from a page
     // opened before): it would refuse it, so the page offers the recorded one again.
     if (answered !== undefined && answered !== decision && isOpen(record)) {
-      return show(request, paymentId, transactionId);
+      return show(request, paymentId, transactionId, requestId);
     }
     const cres = app.challengeResponse(paymentId, transactionId, decision);
-    const result = await app.engine.completeChallenge({ paymentId, transactionId, cres });
-    app.logger.info(
+    const result = await app.engine.completeChallenge({ paymentId, transactionId, cres, requestId });
+    log.info(
       { paymentId, decision, outcome: result.isOk() ? result.value.state : result.error.code },
       'sandbox issuer',
     );
     // The answer did not get through (storage or the 3DS server did not answer): while the
     // payment still waits for it, the cardholder may send it again rather than be sent away.
     if (result.isErr() && (result.error.code === 'unavailable' || result.error.code === 'internal_error')) {
-      const retry = await show(request, paymentId, transactionId, {
+      const retry = await show(request, paymentId, transactionId, requestId, {
         status: 503,
         text: 'Your answer could not be passed on to the shop just now. Nothing has been charged.',
       });
@@ -268,19 +288,21 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     return seeOther(record.redirectUrl);
   }
 
-  return async (request) => {
-    const match = ISSUER_PAGE.exec(new URL(request.url).pathname);
-    if (match === null) return undefined;
-    const paymentId = decode(match[1] ?? '');
-    const transactionId = decode(match[2] ?? '');
-    if (paymentId === undefined || transactionId === undefined) return notFound(request);
+  /** The answer to a request for the page of this payment and transaction, without its `Request-Id`. */
+  async function serve(
+    request: Request,
+    paymentId: string,
+    transactionId: string,
+    requestId: string,
+    log: Logger,
+  ): Promise<Response> {
     try {
       switch (request.method) {
         case 'GET':
         case 'HEAD':
-          return await show(request, paymentId, transactionId);
+          return await show(request, paymentId, transactionId, requestId);
         case 'POST':
-          return await answer(request, paymentId, transactionId);
+          return await answer(request, paymentId, transactionId, requestId, log);
         default:
           // No body, but the headers of every other answer of this page: never cached, framed or sniffed.
           return new Response(null, {
@@ -291,7 +313,7 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     } catch (error) {
       // A store that threw (rather than answered with an error): the page's own 503, with its
       // headers, instead of the API's JSON problem document. Nothing that could carry card data.
-      app.logger.error(
+      log.error(
         {
           paymentId: loggableId(paymentId),
           error: errorHeadline(error),
@@ -300,5 +322,27 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
       );
       return message(request, 503, 'Something went wrong', 'This page is not available right now. Please try again.');
     }
+  }
+
+  return async (request, context) => {
+    const match = ISSUER_PAGE.exec(new URL(request.url).pathname);
+    if (match === null) return undefined;
+    const requestId = context?.requestId ?? requestIds();
+    const paymentId = decode(match[1] ?? '');
+    const transactionId = decode(match[2] ?? '');
+    const response =
+      paymentId === undefined || transactionId === undefined
+        ? notFound(request)
+        : await serve(
+            request,
+            paymentId,
+            transactionId,
+            requestId,
+            withLogFields(logger, { requestId: loggableId(requestId, MAX_LOGGED_REQUEST_ID_LENGTH) }),
+          );
+    // Every response above is built here, with headers that can be set. Given a context, the
+    // caller writes the id.
+    if (context === undefined) response.headers.set(REQUEST_ID_HEADER, requestId);
+    return response;
   };
 }

@@ -28,7 +28,9 @@ function rootToReference(request: Request): Response | undefined {
  * `/docs`), the hosted payment page
  * (`/pay/{payment_id}?token=…`, in test mode, listing a few test cards) and the simulated
  * issuer's challenge page (`/sandbox/issuer/challenge/{payment_id}/{transaction_id}`). The
- * client's IP comes from the header the sandbox's node listener stamps (`stampClientIp`).
+ * client's IP comes from the header the sandbox's node listener stamps (`stampClientIp`). The
+ * `PageContext`'s request id goes to both pages (their log lines and engine commands); the entry
+ * point writes it on the answers.
  */
 export function createSandboxPages(app: SandboxApp<SandboxStorage>): PagesHandler {
   const csrfSecret = randomBytes(32).toString('base64url');
@@ -43,5 +45,6 @@ export function createSandboxPages(app: SandboxApp<SandboxStorage>): PagesHandle
     testCards: Object.entries(LISTED_CARDS).map(([number, label]) => ({ number, label })),
   });
   const issuer = createIssuerPageHandler(app, { csrfSecret });
-  return async (request) => rootToReference(request) ?? (await hosted(request)) ?? (await issuer(request));
+  return async (request, context) =>
+    rootToReference(request) ?? (await hosted(request, context)) ?? (await issuer(request, context));
 }

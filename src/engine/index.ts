@@ -19,6 +19,7 @@ export {
   type BackgroundWorker,
   type PaymentEngine,
   type PaymentEngineConfig,
+  type RecordQueryOptions,
 } from './payment-engine.js';
 export type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
 export type { SubmitCardCommand } from './submit-card.js';

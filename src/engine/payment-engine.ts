@@ -92,6 +92,15 @@ export interface BackgroundWorker {
  * The payment engine. Every command returns a `ResultAsync` and never rejects for an expected
  * failure: the error is a `PaymentError` with a stable `code`.
  */
+/** Options of `getPaymentRecord`. */
+export interface RecordQueryOptions {
+  /**
+   * The id of the request being served (the hosted page's `Request-Id`): every log line of the
+   * read carries it as `requestId`, as with the commands' `requestId`. Never stored.
+   */
+  readonly requestId?: string;
+}
+
 export interface PaymentEngine {
   /** Creates a payment: hosted flow (returns `next.redirect` to the hosted page) or direct flow (runs 3DS and authorization). */
   createPayment(command: CreatePaymentCommand): ResultAsync<Payment, PaymentError>;
@@ -110,9 +119,10 @@ export interface PaymentEngine {
   listPayments(query: ListPaymentsQuery): ResultAsync<PaymentList, PaymentError>;
   /**
    * The internal record of a payment (3DS outcome, deadlines, hosted token) for hosts that
-   * serve the hosted page or the challenge return. Never contains card data.
+   * serve the hosted page or the challenge return. Never contains card data. `options.requestId`,
+   * as on the commands: the id of the request it serves, put on every log line it writes.
    */
-  getPaymentRecord(paymentId: string): ResultAsync<PaymentRecord, PaymentError>;
+  getPaymentRecord(paymentId: string, options?: RecordQueryOptions): ResultAsync<PaymentRecord, PaymentError>;
   /** One sweeper tick: expire what is due, re-inquire unknown authorizations. */
   sweep(): ResultAsync<SweepReport, PaymentError>;
   /** Delivers pending outbox events to the event sink; returns how many were delivered. */
@@ -454,13 +464,13 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         (run) => listPayments(run, query),
         frozen,
       ),
-    getPaymentRecord: (paymentId) =>
+    getPaymentRecord: (paymentId, recordOptions) =>
       runCommand(
         ctx,
         'getPaymentRecord',
-        undefined,
+        recordOptions,
         () => ({ paymentId }),
-        () => loadPayment(ctx, paymentId),
+        (run) => loadPayment(run, paymentId),
         identity,
       ),
     checkHealth: (healthOptions = {}) => {

@@ -1,13 +1,14 @@
 import type { PagesHandler } from '../fetch-handler.js';
 
 /**
- * One `pages` handler from several: each is asked in turn, and the first response wins
- * (`composePages(createOpenApiPages(), hostedPages)`). Undefined when none serves the request.
+ * One `pages` handler from several: each is asked in turn, with the request's `PageContext`, and
+ * the first response wins (`composePages(createOpenApiPages(), hostedPages)`). Undefined when none
+ * serves the request.
  */
 export function composePages(...handlers: readonly PagesHandler[]): PagesHandler {
-  return async (request) => {
+  return async (request, context) => {
     for (const handler of handlers) {
-      const response = await handler(request);
+      const response = await handler(request, context);
       if (response !== undefined) return response;
     }
     return undefined;
