@@ -3,6 +3,9 @@ import type { PortFailure } from '../../src/ports/port-result.js';
 /** What a Postgres failure means to a port caller: a lost race (`conflict`) or a store that did not do the work. */
 export type PostgresFailure = PortFailure<'conflict' | 'unavailable'>;
 
+/** What `pg-pool` answers when it was ended (`pool.end()`): nothing more is sent through it. */
+const POOL_ENDED = 'Cannot use a pool after calling end on the pool';
+
 /** Node socket errors that mean the connection could not be made or was lost. */
 const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED',
@@ -15,6 +18,27 @@ const CONNECTION_ERROR_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
+
+/**
+ * Node errors that only a connection attempt raises (the connect call itself, or the host name
+ * lookup before it): no connection was made, so no statement was written to one.
+ */
+const NOT_SENT_ERROR_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Messages of errors that `pg` and `pg-pool` raise before a statement is handed to a connection:
+ * no connection within `connectionTimeoutMillis` (waiting for a free one, or opening a new one),
+ * a pool already ended, a client that lost its connection or was closed (`Client.query` checks
+ * before it queues the statement). `ECONNRESET`, `EPIPE`, "Connection terminated unexpectedly",
+ * "Query read timeout" and the like are not here: they also come after a statement was sent.
+ */
+const NOT_SENT_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+  POOL_ENDED,
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+];
 
 /** Messages of errors the `pg` driver raises itself (no SQLSTATE) when a connection is gone or cannot be had. */
 const DRIVER_CONNECTION_MESSAGES = [
@@ -114,6 +138,33 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 /**
+ * True when `error` says for certain that the statement never reached the server: it is one that
+ * only a connection attempt raises (refused, host name not found), or one that `pg` or `pg-pool`
+ * raises before handing the statement to a connection (no connection within the connect
+ * time-out, the pool ended, the client closed or broken). Anything else, a lost connection
+ * included, may have come after the statement was sent.
+ */
+export function isNotSentError(error: unknown): boolean {
+  const { code, message } = fieldsOf(error);
+  if (typeof code === 'string') return NOT_SENT_ERROR_CODES.has(code);
+  return typeof message === 'string' && NOT_SENT_MESSAGES.some((fragment) => message.includes(fragment));
+}
+
+/**
+ * Classifies the failure of one statement run through the pool (`classifyPostgresError`), and
+ * marks it `notSent` when the statement certainly never reached the server: always when getting
+ * a connection failed (`stage: 'connect'`: refused, a connect time-out, the server starting or
+ * refusing the login, too many connections, the pool ended), whatever the error; after that
+ * (`stage: 'query'`) only when the error itself says so (`isNotSentError`: a client that was
+ * closed or broken before the statement was handed to it). A connection lost, reset or timed out
+ * after the statement was handed to it is never `notSent`: the server may have run it.
+ */
+export function classifyStatementFailure(error: unknown, stage: 'connect' | 'query'): PostgresFailure {
+  const failure = classifyPostgresError(error);
+  return stage === 'connect' || isNotSentError(error) ? { ...failure, notSent: true } : failure;
+}
+
+/**
  * Classifies anything the `pg` driver threw, in this one place:
  * - `23505` unique violation → `conflict` (another writer was first);
  * - serialization failures, deadlocks, lock and statement time-outs, server restarts, sessions
@@ -159,6 +210,9 @@ export function classifyPostgresError(error: unknown): PostgresFailure {
     return { code: 'unavailable', message: 'The Postgres connection string is not a valid URL', retryable: false };
   }
   const message = typeof fields.message === 'string' ? fields.message : '';
+  if (message.includes(POOL_ENDED)) {
+    return { code: 'unavailable', message: 'The Postgres pool has been ended (closed)', retryable: false };
+  }
   if (message.includes('does not support SSL')) {
     return {
       code: 'unavailable',
@@ -171,7 +225,8 @@ export function classifyPostgresError(error: unknown): PostgresFailure {
 
 /** For ports whose only error is `unavailable`: a `conflict` there is a lost race that a retry resolves. */
 export function asUnavailable(failure: PostgresFailure): PortFailure<'unavailable'> {
+  const notSent = failure.notSent === true ? { notSent: true } : {};
   return failure.code === 'unavailable'
-    ? { code: 'unavailable', message: failure.message, retryable: failure.retryable }
-    : { code: 'unavailable', message: failure.message, retryable: true };
+    ? { code: 'unavailable', message: failure.message, retryable: failure.retryable, ...notSent }
+    : { code: 'unavailable', message: failure.message, retryable: true, ...notSent };
 }

@@ -39,8 +39,21 @@ export type PostgresConnectionOptions =
 /** A pool and whether the adapter must end it. */
 export interface ResolvedConnection {
   readonly pool: Pool;
-  /** Ends the pool if the adapter created it; else does nothing. */
+  /** True when the adapter created the pool (from a connection string), and so ends it. */
+  readonly owned: boolean;
+  /**
+   * Ends the pool if the adapter created it; else does nothing. Once: later calls give the same
+   * promise. `pool.end()` waits for every connection still checked out, so on a server that went
+   * dark it may wait as long as a statement does (see `cut`).
+   */
   close(): Promise<void>;
+  /**
+   * Closes at once, without waiting for the server, the connections of a pool the adapter created
+   * that are checked out now (a statement waiting for its answer): their statements fail as a lost
+   * connection, and the pool can end. For a `close` that gave up waiting. Does nothing to a host's
+   * pool.
+   */
+  cut(): void;
 }
 
 /**
@@ -64,15 +77,27 @@ export function createPostgresPool(connectionString: string, options: PostgresPo
   return pool;
 }
 
+/** The pool of `options`: the host's, or one created from the connection string (with `createPostgresPool`). */
 export function resolveConnection(options: PostgresConnectionOptions): ResolvedConnection {
-  if ('pool' in options) return { pool: options.pool, close: async () => undefined };
+  if ('pool' in options)
+    return { pool: options.pool, owned: false, close: async () => undefined, cut: () => undefined };
   const pool = createPostgresPool(options.connectionString, options.poolOptions);
+  // The connections checked out now, for `cut`: the pool's own events, on the adapter's own pool.
+  const busy = new Set<PoolClient>();
+  pool.on('acquire', (client) => busy.add(client));
+  pool.on('release', (_error, client) => busy.delete(client));
   let ended: Promise<void> | null = null;
   return {
     pool,
+    owned: true,
     close: () => {
       ended ??= pool.end();
       return ended;
+    },
+    cut: () => {
+      // `end` of a client with a statement under way destroys its socket at once (no goodbye
+      // message that a dark server would never take); the statement fails, and the pool drops it.
+      for (const client of busy) void client.end().catch(() => undefined);
     },
   };
 }

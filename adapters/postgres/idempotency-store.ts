@@ -126,6 +126,15 @@ const LOST_ANSWER_RETRIES = 2;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
+ * The failure of the last run of a `begin` of which an earlier run may have reached the server:
+ * not `notSent` (that run may have stored the entry), whatever the last one was.
+ */
+function mayHaveBeenSent(failure: IdempotencyStoreError): IdempotencyStoreError {
+  if (failure.notSent !== true) return failure;
+  return { code: failure.code, message: failure.message, retryable: failure.retryable };
+}
+
+/**
  * The span of times this store writes: years 1 to 9999, which both a `Date` and a `timestamptz`
  * hold and which `toISOString` writes without a sign. `staleAfterMs` and `ttlMs` may be any safe
  * integer (a host may mean "never"), so `now` minus or plus them can fall outside it.
@@ -191,14 +200,19 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
         staleCutoff(request),
       ];
       let failures = 0;
+      // Whether a failed run may have reached the server (and stored the entry, its answer lost).
+      let maybeSent = false;
       for (let attempt = 0; attempt < BEGIN_ATTEMPTS; attempt++) {
         const result = await run<BeginRow>(BEGIN, values);
         if (result.isErr()) {
+          maybeSent ||= result.error.notSent !== true;
           // A lost connection may have lost the answer of a write that was stored: the statement
           // run again finds that entry as this call's own (its reserved id), and answers started.
-          // Without a reserved id it could not tell that entry from another request's.
+          // Without a reserved id it could not tell that entry from another request's. The
+          // failure is `notSent` only when no run may have reached the server.
           const again = result.error.retryable && request.reservedId !== undefined && failures < LOST_ANSWER_RETRIES;
-          if (!again) return err(asUnavailable(result.error));
+          if (!again)
+            return err(maybeSent ? mayHaveBeenSent(asUnavailable(result.error)) : asUnavailable(result.error));
           failures += 1;
           continue;
         }

@@ -1,4 +1,11 @@
-export { asUnavailable, classifyPostgresError, isConnectionError, type PostgresFailure } from './classify-error.js';
+export {
+  asUnavailable,
+  classifyPostgresError,
+  classifyStatementFailure,
+  isConnectionError,
+  isNotSentError,
+  type PostgresFailure,
+} from './classify-error.js';
 export { createPostgresPool, type PostgresConnectionOptions, type PostgresPoolOptions } from './connection.js';
 export {
   clientIdForTokenDigest,

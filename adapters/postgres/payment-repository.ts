@@ -10,8 +10,10 @@ import type {
   PaymentRepository,
   RepositoryError,
 } from '../../src/ports/payment-repository.js';
+import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { PortResult } from '../../src/ports/port-result.js';
-import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
+import { closeTimeoutMs, closeWithin, type CloseStep } from './bounded-close.js';
+import { resolveConnection, type PostgresConnectionOptions, type ResolvedConnection } from './connection.js';
 import { paymentFromRow, paymentParams, safeNumber, UnreadableRowError, type PaymentRow } from './payment-row.js';
 import {
   FIND_DUE,
@@ -58,6 +60,16 @@ export interface PostgresPaymentRepositoryTuning {
   readonly preparedStatements?: boolean;
   /** Identifies this instance's leases; default a random UUID. */
   readonly instanceId?: string;
+  /**
+   * How long `close()` waits for the database, in ms: to give up the outbox lease and, for a pool
+   * it created, to end the pool. Default 5000; `Infinity` waits as long as it takes. On a server
+   * that went dark or down this could be for ever (or as long as a statement's time-out); once the
+   * time is up `close()` logs what it gave up and resolves: the lease then runs out by itself, as
+   * after a crash, and the connections of its own pool still waiting for the server are closed.
+   */
+  readonly closeTimeoutMs?: number;
+  /** Where `close()` reports what it gave up or what failed (warnings). Default: silent. */
+  readonly logger?: Logger;
 }
 
 /** Options of `createPostgresPaymentRepository`: a pool or a connection string, and the tuning. */
@@ -75,7 +87,11 @@ export interface PostgresPaymentRepository extends PaymentRepository {
   readonly holdClaim: NonNullable<PaymentRepository['holdClaim']>;
   /** Deletes outbox entries delivered before `before` (epoch ms); returns how many. */
   purgeDelivered(before: number): PortResult<number, RepositoryError>;
-  /** Gives up the outbox lease and ends the pool if the repository created it. */
+  /**
+   * Gives up the outbox lease and ends the pool if the repository created it, waiting for the
+   * database at most `closeTimeoutMs` (default 5 s): then it logs what it gave up and resolves (the
+   * lease runs out by itself, as after a crash). Never rejects. Later calls give the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -129,15 +145,57 @@ const byDue =
  *   another instance deliver the same events (at least once still: a holder that dies between
  *   publish and mark leaves its events to be delivered again).
  * - `holdClaim` keeps a `findDue` claim while the engine asks the acquirer about the payment.
- * - Failures are classified by `classifyPostgresError`.
+ * - Failures are classified by `classifyStatementFailure`: those of getting a connection are
+ *   `notSent` (nothing was written, and the engine need not say that the payment may exist).
+ * - `close()` waits for the database at most `closeTimeoutMs`, then gives up and logs it.
  */
 export function createPostgresPaymentRepository(options: PostgresPaymentRepositoryOptions): PostgresPaymentRepository {
-  const connection = resolveConnection(options);
+  // Checked before a pool is made for them (`createRepositoryOn` checks them again).
+  leaseMs('claimLeaseMs', options.claimLeaseMs, 0);
+  leaseMs('outboxLeaseMs', options.outboxLeaseMs, 1);
+  closeTimeoutMs(options.closeTimeoutMs);
+  return createRepositoryOn(resolveConnection(options), options).repository;
+}
+
+/** A repository, and the step of a close that gives up its outbox lease. */
+export interface RepositoryOnConnection {
+  readonly repository: PostgresPaymentRepository;
+  /** Gives up the outbox lease (for `createPostgresAdapters`, whose own close runs it with the pool's end). */
+  readonly releaseOutboxLease: CloseStep;
+}
+
+/** What becomes of the outbox lease when a close gives up on releasing it. */
+const LEASE_LEFT =
+  'the outbox lease is kept until it runs out (outboxLeaseMs from the last read, or the hold the engine last took), then another instance takes it, as after a crash';
+
+/** What becomes of the pool's busy connections when a close gives up on ending it. */
+const CONNECTIONS_CUT =
+  'connections still waiting for the server are closed without their answer: a write among them may or may not have landed, as after a crash';
+
+/** The close step that ends a pool (nothing for a host's pool). */
+export function endPoolStep(connection: ResolvedConnection): CloseStep {
+  return {
+    name: 'end the pool',
+    run: async () => {
+      await connection.close();
+      return null;
+    },
+    ifGivenUp: CONNECTIONS_CUT,
+  };
+}
+
+/** The repository on `connection` (the pool it was given or made); see `createPostgresPaymentRepository`. */
+export function createRepositoryOn(
+  connection: ResolvedConnection,
+  options: PostgresPaymentRepositoryTuning,
+): RepositoryOnConnection {
   const { pool } = connection;
   const prepared = options.preparedStatements ?? true;
   const instanceId = options.instanceId ?? randomUUID();
   const claimLeaseMs = leaseMs('claimLeaseMs', options.claimLeaseMs, 0);
   const outboxLeaseMs = leaseMs('outboxLeaseMs', options.outboxLeaseMs, 1);
+  const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
+  const logger = options.logger ?? silentLogger;
   const held = (result: Result<QueryResult, RepositoryError>): Result<boolean, RepositoryError> =>
     result.isErr() ? err(result.error) : ok(result.value.rows.length > 0);
 
@@ -146,7 +204,17 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
 
   const eventsParam = (events: readonly DomainEvent[]): string => JSON.stringify(events);
 
-  return {
+  const releaseOutboxLease: CloseStep = {
+    name: 'release the outbox lease',
+    run: async () => {
+      const released = await run(RELEASE_OUTBOX_LEASE, [instanceId]);
+      return released.isErr() ? released.error.message : null;
+    },
+    ifGivenUp: LEASE_LEFT,
+  };
+  let closing: Promise<void> | undefined;
+
+  const repository: PostgresPaymentRepository = {
     pool,
     instanceId,
 
@@ -276,9 +344,15 @@ export function createPostgresPaymentRepository(options: PostgresPaymentReposito
       return result.isErr() ? err(result.error) : ok(result.value.rowCount ?? 0);
     },
 
-    async close() {
-      await run(RELEASE_OUTBOX_LEASE, [instanceId]);
-      await connection.close();
+    close() {
+      closing ??= closeWithin(connection.owned ? [releaseOutboxLease, endPoolStep(connection)] : [releaseOutboxLease], {
+        what: 'Postgres payment repository',
+        withinMs: closeWithinMs,
+        logger,
+        onGiveUp: connection.cut,
+      });
+      return closing;
     },
   };
+  return { repository, releaseOutboxLease };
 }

@@ -6,8 +6,11 @@ import { createPostgresCredentialStore, type PostgresCredentialStore } from './c
 import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
 import { createPostgresIdempotencyStore, type PostgresIdempotencyStore } from './idempotency-store.js';
 import { migrate, type MigrationError, type MigrationReport } from './migrate.js';
+import { silentLogger } from '../../src/ports/logger.js';
+import { closeTimeoutMs, closeWithin } from './bounded-close.js';
 import {
-  createPostgresPaymentRepository,
+  createRepositoryOn,
+  endPoolStep,
   type PostgresPaymentRepository,
   type PostgresPaymentRepositoryTuning,
 } from './payment-repository.js';
@@ -57,7 +60,12 @@ export interface PostgresAdapters {
    * @throws RangeError when `now` or `keepDeliveredEventsMs` is not finite, or the latter negative.
    */
   housekeep(now: number, options?: HousekeepingOptions): PortResult<HousekeepingReport, RepositoryError>;
-  /** Releases the outbox lease and ends the pool if it was created here. */
+  /**
+   * Releases the outbox lease and ends the pool if it was created here, waiting for the database
+   * at most `closeTimeoutMs` (default 5 s) in all: then it logs what it gave up (to `logger`) and
+   * resolves, and the connections of its own pool still waiting for the server are closed. Never
+   * rejects. Later calls give the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -67,6 +75,7 @@ export interface PostgresAdapters {
  * Rejects with the `MigrationError` message when migrating fails.
  */
 export async function createPostgresAdapters(options: PostgresAdaptersOptions): Promise<PostgresAdapters> {
+  const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
   const connection = resolveConnection(options);
   const { pool } = connection;
   let migration: MigrationReport | null = null;
@@ -82,12 +91,16 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
     pool,
     ...(options.preparedStatements === undefined ? {} : { preparedStatements: options.preparedStatements }),
   };
-  const repository = createPostgresPaymentRepository({
+  // On the pool as given: its own `close()` releases the lease only, and this one's ends the pool too.
+  const { repository, releaseOutboxLease } = createRepositoryOn(resolveConnection({ pool }), {
     ...shared,
     ...(options.claimLeaseMs === undefined ? {} : { claimLeaseMs: options.claimLeaseMs }),
     ...(options.outboxLeaseMs === undefined ? {} : { outboxLeaseMs: options.outboxLeaseMs }),
     ...(options.instanceId === undefined ? {} : { instanceId: options.instanceId }),
+    closeTimeoutMs: closeWithinMs,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
+  let closing: Promise<void> | undefined;
   const idempotency = createPostgresIdempotencyStore(shared);
   return {
     pool,
@@ -109,9 +122,15 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
       };
       return run();
     },
-    close: async () => {
-      await repository.close();
-      await connection.close();
+    close: () => {
+      const steps = connection.owned ? [releaseOutboxLease, endPoolStep(connection)] : [releaseOutboxLease];
+      closing ??= closeWithin(steps, {
+        what: 'Postgres adapters',
+        withinMs: closeWithinMs,
+        logger: options.logger ?? silentLogger,
+        onGiveUp: connection.cut,
+      });
+      return closing;
     },
   };
 }

@@ -17,6 +17,7 @@ import type { Outcome } from './outcome.js';
 import { awaitPort, toPaymentError } from './run-port.js';
 import { paymentError } from '../errors/payment-error.js';
 import { toPublicPayment } from './to-public-payment.js';
+import { watchUnsent } from './unsent-attempts.js';
 import { logsAt } from '../ports/logger.js';
 
 /**
@@ -204,6 +205,11 @@ export function send(
  * Writes the working record and its pending events in one atomic repository call: an insert
  * for a new payment, else an update guarded by the stored version (a concurrent writer makes
  * it fail with `conflict`, and nothing is written).
+ *
+ * A write that fails may have been stored all the same (its answer lost): it is read back
+ * (`wroteAfterAll`), and when that cannot tell, or the write ran out of time, the error is
+ * `unavailable` with `outcome: 'unknown'`. Only when the repository said of every attempt that
+ * it never reached storage (`notSent`) is the failure a plain `unavailable`, without a read.
  */
 export async function persist(ctx: EngineContext, working: WorkingPayment): Outcome<void> {
   const isNew = working.storedVersion === null;
@@ -224,16 +230,21 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
     ...traced(ctx, isNew ? 'repository.insert' : 'repository.update', { paymentId: record.id, state: record.state }),
   };
   const { repository } = ctx.ports;
-  const written = await awaitPort(
-    () => (isNew ? repository.insert(record, events) : repository.update(record, events)),
-    policy,
-  );
+  const write = watchUnsent(() => (isNew ? repository.insert(record, events) : repository.update(record, events)));
+  const written = await awaitPort(write.call, policy);
+  if (written.isErr() && written.error.kind === 'port' && write.noneSent()) {
+    // Every attempt failed before it reached storage (`notSent`: the connection was refused, none
+    // could be had in time): nothing was stored, so there is nothing to read back, and the
+    // command fails with a plain `unavailable`. The inspector hears nothing of its steps.
+    working.uninspected = [];
+    return err(toPaymentError('payment storage')(written.error));
+  }
   const confirmed = written.isErr() ? await wroteAfterAll(ctx, record) : 'stored';
   if (written.isErr() && confirmed !== 'stored') {
     // Nothing of this write is known stored, so the inspector hears nothing of its steps. When
     // the confirming read failed too, the write may have landed: the error says so (`outcome`).
     // So may a write that timed out: it may still be on its way (a statement queued or running
-    // in the database), and land after the read that found nothing.
+    // in the database, or waiting for a connection), and land after the read that found nothing.
     working.uninspected = [];
     const failed = toPaymentError('payment storage')(written.error);
     const unknown = (confirmed === 'unknown' || written.error.kind === 'timeout') && failed.code === 'unavailable';

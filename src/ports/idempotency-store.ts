@@ -34,7 +34,11 @@ export type IdempotencyBegin =
   /** The first request completed: replay its answer. */
   | { readonly kind: 'completed'; readonly response: StoredResponse };
 
-/** `unavailable`: the store could not be reached; `retryable` says whether the same call may succeed. */
+/**
+ * `unavailable`: the store could not be reached; `retryable` says whether the same call may succeed,
+ * and `notSent: true` (see `PortFailure`) that the call certainly never reached it, so a failed
+ * `begin` stored no entry. Absent, a `begin` may have stored it (its answer lost).
+ */
 export type IdempotencyStoreError = PortFailure<'unavailable'>;
 
 /** One `Idempotency-Key` of one client. */

@@ -7,6 +7,11 @@ import type { PortFailure, PortResult } from './port-result.js';
  *   found the id taken.
  * - `unavailable`: the store could not be reached or the transaction failed; `retryable` says
  *   whether the same call may succeed.
+ *
+ * A failed `insert` or `update` may still have been stored (a commit whose answer was lost), and
+ * the engine reads the payment back to find out, or answers that the payment may exist. Set
+ * `notSent: true` (see `PortFailure`) only when the write certainly never reached the store (the
+ * connection was refused, none could be had in time): the engine then knows nothing was stored.
  */
 export type RepositoryError = PortFailure<'conflict' | 'unavailable'>;
 

@@ -1,0 +1,165 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createPostgresAdapters,
+  createPostgresPaymentRepository,
+  type PostgresPaymentRepository,
+} from '../../adapters/postgres/index.js';
+import type { Logger } from '../../src/index.js';
+import { namedPool, recordUncaught } from './support/backends.js';
+import { startCuttingProxy, type CuttingProxy } from './support/cutting-proxy.js';
+import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
+
+/*
+ * `close()` gives up the outbox lease and ends the pool; on a database that went dark (no FIN, no
+ * RST: a firewall or NAT forgot the connection, a failed-over address vanished) the release
+ * statement waits for an answer that never comes, and `pool.end()` waits for it: without a
+ * client-side statement limit for ever, and a host's graceful shutdown with it. It now waits at
+ * most `closeTimeoutMs`, logs what it gave up and resolves; the lease runs out by itself, as
+ * after a crash, and the connections of its own pool still waiting are closed.
+ */
+
+const db = useMigratedDatabase();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const HUNG = Symbol('hung');
+
+interface Line {
+  readonly level: string;
+  readonly fields: Record<string, unknown>;
+  readonly message: string;
+}
+
+function recordingLogger(): Logger & { readonly lines: Line[] } {
+  const lines: Line[] = [];
+  const at =
+    (level: string) =>
+    (fields: Record<string, unknown>, message: string): void =>
+      void lines.push({ level, fields, message });
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** Resolves to how long `close` took, or `HUNG` when it had not resolved within `limitMs`. */
+async function timed(close: Promise<void>, limitMs: number): Promise<number | typeof HUNG> {
+  const started = Date.now();
+  return Promise.race([close.then(() => Date.now() - started), sleep(limitMs).then((): typeof HUNG => HUNG)]);
+}
+
+async function leaseHolder(): Promise<string | null> {
+  const { rows } = await db.pool.query<{ holder: string | null }>('SELECT holder FROM paystate_outbox_lease');
+  return rows[0]?.holder ?? null;
+}
+
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+}
+
+/** The pool options that leave a statement on a dark connection waiting for ever: no limit on either side. */
+const NO_LIMITS = { max: 2, statementTimeoutMs: 0, queryTimeoutMs: 0, connectionTimeoutMs: 1_000 } as const;
+
+let proxies: CuttingProxy[] = [];
+afterEach(async () => {
+  // Closing the proxies ends the dark connections, and with them anything the old code waited for.
+  for (const proxy of proxies) await proxy.close();
+  proxies = [];
+});
+
+async function proxy(): Promise<CuttingProxy> {
+  const started = await startCuttingProxy(db.connectionString);
+  proxies.push(started);
+  return started;
+}
+
+describe('close() on a database that went dark', () => {
+  it('the repository’s own pool: returns within closeTimeoutMs, logs what it gave up, and the lease runs out by itself', async () => {
+    await resetTables(db.pool);
+    const dark = await proxy();
+    const logger = recordingLogger();
+    const uncaught = recordUncaught();
+    const repository = createPostgresPaymentRepository({
+      connectionString: dark.connectionString,
+      poolOptions: NO_LIMITS,
+      outboxLeaseMs: 1_500,
+      closeTimeoutMs: 500,
+      logger,
+    });
+    // It holds the outbox lease now.
+    expect((await repository.readOutbox({ now: Date.now(), limit: 10 }))._unsafeUnwrap()).toEqual([]);
+    expect(await leaseHolder()).toBe(repository.instanceId);
+    dark.blackholeOpenConnections();
+
+    const took = await timed(repository.close(), 10_000);
+    expect(took).not.toBe(HUNG);
+    expect(took).toBeGreaterThanOrEqual(450);
+    expect(took).toBeLessThan(5_000);
+    // The same promise to a second call, and no waiting again.
+    expect(await timed(repository.close(), 100)).not.toBe(HUNG);
+
+    const gaveUp = logger.lines.filter((line) => line.message.includes('gave up'));
+    expect(gaveUp).toHaveLength(1);
+    expect(gaveUp[0]).toMatchObject({
+      level: 'warn',
+      fields: { waitedMs: 500, gaveUp: ['release the outbox lease', 'end the pool'] },
+    });
+    // Its connections still waiting on the dark server were closed: the pool ends soon after.
+    await until('the pool ended', () => repository.pool.ended);
+
+    // The lease was not given up: another instance gets the outbox once it has run out, as after a crash.
+    expect(await leaseHolder()).toBe(repository.instanceId);
+    const other = createPostgresPaymentRepository({ pool: db.pool });
+    await until('another instance took the outbox lease', async () => {
+      (await other.readOutbox({ now: Date.now(), limit: 10 }))._unsafeUnwrap();
+      return (await leaseHolder()) === other.instanceId;
+    });
+    await other.close();
+    uncaught.stop();
+    expect(uncaught.errors).toEqual([]);
+  });
+
+  it('createPostgresAdapters: returns within closeTimeoutMs and ends its pool', async () => {
+    await resetTables(db.pool);
+    const dark = await proxy();
+    const logger = recordingLogger();
+    const adapters = await createPostgresAdapters({
+      connectionString: dark.connectionString,
+      poolOptions: NO_LIMITS,
+      migrate: false,
+      closeTimeoutMs: 400,
+      logger,
+    });
+    (await adapters.repository.readOutbox({ now: Date.now(), limit: 10 }))._unsafeUnwrap();
+    dark.blackholeOpenConnections();
+    const took = await timed(adapters.close(), 10_000);
+    expect(took).not.toBe(HUNG);
+    expect(took).toBeLessThan(5_000);
+    expect(logger.lines.filter((line) => line.message.includes('gave up'))).toMatchObject([
+      { level: 'warn', fields: { waitedMs: 400, gaveUp: ['release the outbox lease', 'end the pool'] } },
+    ]);
+    await until('the pool ended', () => adapters.pool.ended);
+  });
+
+  it('a host’s pool: returns within closeTimeoutMs, and leaves the pool alone', async () => {
+    await resetTables(db.pool);
+    const dark = await proxy();
+    const logger = recordingLogger();
+    const pool = namedPool(dark.connectionString, 'host-pool', { max: 2 });
+    let repository: PostgresPaymentRepository | undefined;
+    try {
+      repository = createPostgresPaymentRepository({ pool, closeTimeoutMs: 300, logger });
+      (await repository.readOutbox({ now: Date.now(), limit: 10 }))._unsafeUnwrap();
+      dark.blackholeOpenConnections();
+      const took = await timed(repository.close(), 10_000);
+      expect(took).not.toBe(HUNG);
+      expect(took).toBeLessThan(5_000);
+      expect(logger.lines.filter((line) => line.message.includes('gave up'))).toMatchObject([
+        { fields: { gaveUp: ['release the outbox lease'] } },
+      ]);
+      expect(pool.ending).toBe(false);
+    } finally {
+      await dark.close();
+      await pool.end();
+    }
+  });
+});
