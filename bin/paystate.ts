@@ -3,7 +3,8 @@
  * The paystate command line:
  * - `paystate demo [--port 3000] [--host 127.0.0.1] [--config file] [--database-url url]` starts
  *   the sandbox server (decisions.md section 7);
- * - `paystate migrate [--database-url url]` brings a Postgres schema up to date.
+ * - `paystate migrate [--database-url url]` brings a Postgres schema up to date;
+ * - `paystate tokens list|add|roll|revoke --client id […]` manages a client's API tokens in Postgres.
  */
 import { parseArgs } from 'node:util';
 import type { SandboxConfig } from '../adapters/memory/index.js';
@@ -18,6 +19,7 @@ import {
 
 const USAGE = `Usage: paystate demo [options]
        paystate migrate [--database-url <url>]
+       paystate tokens list|add|roll|revoke --client <id> [options]   (paystate tokens --help)
 
 Starts the paystate sandbox: the v1 HTTP API, the hosted payment page and a simulated
 issuer, in memory, with the simulated acquirer and 3-D Secure.
@@ -273,6 +275,14 @@ if (command === 'demo') {
       process.exitCode = await runMigrateCli(rest);
     },
     () => fail('paystate migrate needs the `pg` package: npm install pg', 1),
+  );
+} else if (command === 'tokens') {
+  // Loaded only here, as for migrate.
+  void import('../adapters/postgres/index.js').then(
+    async ({ runTokensCli }) => {
+      process.exitCode = await runTokensCli(rest);
+    },
+    () => fail('paystate tokens needs the `pg` package: npm install pg', 1),
   );
 } else if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
   process.stdout.write(USAGE);

@@ -1,8 +1,22 @@
 export { createMemoryCardVault, type MemoryCardVault } from './card-vault.js';
 export {
+  clientIdForTokenDigest,
   createMemoryCredentialStore,
+  DEFAULT_TOKEN_OVERLAP_MS,
+  tokenIdOf,
+  type ClientToken,
+  type CredentialInputError,
+  type CredentialProvisioning,
+  type CredentialProvisioningError,
   type CredentialStoreState,
   type MemoryCredentialStore,
+  type MemoryCredentialStoreOptions,
+  type NewClient,
+  type NewToken,
+  type ProvisioningFailure,
+  type RolledToken,
+  type TokenRef,
+  type TokenRoll,
 } from './credential-store.js';
 export { createMemoryEventSink, type MemoryEventSink, type MemoryEventSinkOptions } from './event-sink.js';
 export {

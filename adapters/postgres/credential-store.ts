@@ -1,59 +1,56 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import type { Pool, QueryResultRow } from 'pg';
-import {
-  API_TOKEN_RULE,
-  isApiToken,
-  isPartnerId,
-  isProfileId,
-  isTenancyId,
-  PARTNER_ID_RULE,
-  PROFILE_ID_RULE,
-  TENANCY_ID_RULE,
-} from '../../src/domain/tenancy-ids.js';
+import type { Pool, QueryResult, QueryResultRow } from 'pg';
+import { isPartnerId, isProfileId, PARTNER_ID_RULE, PROFILE_ID_RULE } from '../../src/domain/tenancy-ids.js';
+import type { Clock } from '../../src/ports/clock.js';
 import type { Client, CredentialStore, CredentialStoreError, Profile } from '../../src/ports/credential-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
+import {
+  clientIdForTokenDigest,
+  clientProblem,
+  clockTime,
+  foreignProfilesMessage,
+  invalidInput,
+  newTokenProblem,
+  overlapExpiry,
+  provisioningError,
+  SYSTEM_TIME,
+  TOKEN_ID_PATTERN,
+  tokenDigest,
+  tokenExpiry,
+  tokenIdOfDigest,
+  type ClientToken,
+  type CredentialInputError,
+  type CredentialProvisioning,
+  type NewClient,
+  type ProvisioningFailure,
+  type RolledToken,
+  type TokenRef,
+} from '../memory/credential-store.js';
 import { parseSandboxConfig, type SandboxConfig } from '../memory/sandbox-config.js';
 import { asUnavailable, classifyPostgresError } from './classify-error.js';
 import { checkOut, resolveConnection, type CheckedOutClient, type PostgresConnectionOptions } from './connection.js';
 import { runStatement, type Statement } from './run-statement.js';
 
+export { clientIdForTokenDigest, type CredentialInputError, type NewClient } from '../memory/credential-store.js';
+
 export type PostgresCredentialStoreOptions = PostgresConnectionOptions & {
   /** Named prepared statements; default true. */
   readonly preparedStatements?: boolean;
-};
-
-/** A client to register: the token is hashed before it leaves this process. */
-export interface NewClient {
-  readonly token: string;
-  readonly partnerId: string;
-  readonly profileIds: readonly string[];
-  readonly pciDssCompliant: boolean;
   /**
-   * Default: derived from the token's digest, as the in-memory store does. An id of your own must
-   * not be given to another client later, of any partner: `Idempotency-Key`s are scoped by the
-   * client's id, so a new client under an old id would meet the old one's keys (a `422` telling
-   * that a key was used, or its answer replayed).
+   * Judges token expiry and stamps a token's `createdAt` (not the database's `now()`, as the
+   * memory store does); default the system time (`Date.now()`). Instances whose clocks differ
+   * judge an expiry that far apart.
    */
-  readonly id?: string;
-}
+  readonly clock?: Clock;
+};
 
 /** `invalid_config`: the sandbox config failed validation (the message never repeats a token). */
 export type CredentialImportError =
   CredentialStoreError | { readonly code: 'invalid_config'; readonly message: string; readonly retryable: false };
 
-/**
- * A client or profile refused before anything was stored: an id or token of the wrong form, or a
- * client given a profile that does not exist or belongs to another partner. Never repeats a token.
- */
-export type CredentialInputError = {
-  readonly code: 'invalid_client' | 'invalid_profile';
-  readonly message: string;
-  readonly retryable: false;
-};
-
-/** The Postgres `CredentialStore`, plus provisioning. */
-export interface PostgresCredentialStore extends CredentialStore {
+/** The Postgres `CredentialStore`, plus provisioning of profiles, clients and their tokens. */
+export interface PostgresCredentialStore extends CredentialStore, CredentialProvisioning {
   readonly pool: Pool;
   /**
    * Adds a profile, renames it or gives it to another partner. A client keeps a profile only
@@ -62,16 +59,10 @@ export interface PostgresCredentialStore extends CredentialStore {
    */
   putProfile(profile: Profile): PortResult<void, CredentialStoreError | CredentialInputError>;
   /**
-   * Adds a client, or updates the one with the same token; stores only the token's SHA-256.
-   * Every profile must exist and belong to the client's partner (`invalid_client` otherwise).
-   */
-  putClient(client: NewClient): PortResult<Client, CredentialStoreError | CredentialInputError>;
-  /** Revokes a token at once: its client is deleted. True when there was one. */
-  removeClient(token: string): PortResult<boolean, CredentialStoreError>;
-  /**
    * Makes the stored profiles and clients exactly those of a sandbox config, in one transaction:
-   * profiles and clients that are not in it are deleted (their tokens stop working), the others
-   * are added or updated.
+   * profiles, clients and tokens that are not in it are deleted (they stop working, tokens added
+   * or rolled since included), the others are added or updated, and a config token that was
+   * rolled works again without an expiry.
    */
   importConfig(
     config: SandboxConfig,
@@ -82,26 +73,40 @@ export interface PostgresCredentialStore extends CredentialStore {
 
 interface ClientRow {
   readonly id: string;
-  readonly token_sha256: Buffer;
   readonly partner_id: string;
   readonly profile_ids: string[];
   readonly pci_dss_compliant: boolean;
 }
 
+/** A token row; times as epoch ms (`int8`, which `pg` hands over as text). */
+interface TokenRow {
+  readonly token_sha256: Buffer;
+  readonly created_at: string;
+  readonly expires_at: string | null;
+}
+
+/** Epoch milliseconds of a `timestamptz` column, as `int8`: no rounding, no time zone. */
+const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::int8`;
+
+/** A token that works at `$n`: no expiry, or a later one. */
+const works = (alias: string, now: string) => `(${alias}.expires_at IS NULL OR ${alias}.expires_at > ${now})`;
+
 /**
- * The client of a token digest, with only the profiles that belong to its partner now (a profile
- * given to another partner since the client was stored is no longer the client's), in order.
+ * The client of a token digest, with the token's expiry (judged by the caller, by its clock), and
+ * only the profiles that belong to the client's partner now (a profile given to another partner
+ * since the client was stored is no longer the client's), in order.
  */
 const AUTHENTICATE: Statement = {
-  name: 'paystate_client_by_token_v2',
+  name: 'paystate_client_by_token_v3',
   text: `
-SELECT c.id, c.token_sha256, c.partner_id, c.pci_dss_compliant,
+SELECT t.token_sha256, ${ms('t.expires_at')} AS expires_at, c.id, c.partner_id, c.pci_dss_compliant,
   ARRAY(
     SELECT u.profile_id FROM unnest(c.profile_ids) WITH ORDINALITY AS u(profile_id, position)
     JOIN paystate_profiles p ON p.id = u.profile_id AND p.partner_id = c.partner_id
     ORDER BY u.position
   ) AS profile_ids
-FROM paystate_clients c WHERE c.token_sha256 = $1`,
+FROM paystate_client_tokens t JOIN paystate_clients c ON c.id = t.client_id
+WHERE t.token_sha256 = $1`,
 };
 
 const FIND_PROFILE: Statement = {
@@ -116,54 +121,154 @@ INSERT INTO paystate_profiles (id, partner_id, name) VALUES ($1, $2, $3)
 ON CONFLICT (id) DO UPDATE SET partner_id = EXCLUDED.partner_id, name = EXCLUDED.name`,
 };
 
-/** Stores nothing (and returns no row) when a profile is unknown or belongs to another partner. */
-const PUT_CLIENT: Statement = {
-  name: 'paystate_client_put_v2',
+/** Whether every profile of $2 exists and belongs to partner $1. */
+const PROFILES_ALLOWED: Statement = {
+  name: 'paystate_client_profiles_allowed',
   text: `
-INSERT INTO paystate_clients (id, token_sha256, partner_id, profile_ids, pci_dss_compliant)
-SELECT $1, $2, $3, $4::text[], $5
+SELECT NOT EXISTS (
+  SELECT 1 FROM unnest($2::text[]) AS u(profile_id)
+  LEFT JOIN paystate_profiles p ON p.id = u.profile_id AND p.partner_id = $1
+  WHERE p.id IS NULL
+) AS allowed`,
+};
+
+/** An expired token is as good as gone: its digest may be given again. */
+const PURGE_EXPIRED_DIGEST: Statement = {
+  name: 'paystate_token_purge_expired_digest',
+  text: `DELETE FROM paystate_client_tokens WHERE token_sha256 = $1 AND expires_at <= $2`,
+};
+
+/** A client's expired tokens, and an expired row of digest $2 (whoever's). */
+const PURGE_EXPIRED: Statement = {
+  name: 'paystate_token_purge_expired',
+  text: `DELETE FROM paystate_client_tokens WHERE (client_id = $1 OR token_sha256 = $2) AND expires_at <= $3`,
+};
+
+/** The client of a digest (locked: it cannot be revoked or moved meanwhile). */
+const TOKEN_OWNER: Statement = {
+  name: 'paystate_token_owner',
+  text: `SELECT client_id FROM paystate_client_tokens WHERE token_sha256 = $1 FOR UPDATE`,
+};
+
+/** The client of a digest that works at $2. */
+const WORKING_TOKEN_CLIENT: Statement = {
+  name: 'paystate_token_client',
+  text: `SELECT client_id FROM paystate_client_tokens t WHERE t.token_sha256 = $1 AND ${works('t', '$2')}`,
+};
+
+/** Locks a client: every change of its tokens takes this lock first, so they happen one after another. */
+const LOCK_CLIENT: Statement = {
+  name: 'paystate_client_lock',
+  text: `SELECT id FROM paystate_clients WHERE id = $1 FOR UPDATE`,
+};
+
+/** A client's tokens that work at $2, locked. */
+const WORKING_TOKENS: Statement = {
+  name: 'paystate_client_working_tokens',
+  text: `
+SELECT t.token_sha256, ${ms('t.created_at')} AS created_at, ${ms('t.expires_at')} AS expires_at
+FROM paystate_client_tokens t WHERE t.client_id = $1 AND ${works('t', '$2')}
+ORDER BY t.created_at, t.token_sha256 FOR UPDATE`,
+};
+
+const UPDATE_CLIENT: Statement = {
+  name: 'paystate_client_update',
+  text: `
+UPDATE paystate_clients SET partner_id = $2, profile_ids = $3::text[], pci_dss_compliant = $4 WHERE id = $1
+RETURNING id, partner_id, profile_ids, pci_dss_compliant`,
+};
+
+const INSERT_CLIENT: Statement = {
+  name: 'paystate_client_insert',
+  text: `
+INSERT INTO paystate_clients (id, partner_id, profile_ids, pci_dss_compliant) VALUES ($1, $2, $3::text[], $4)
+ON CONFLICT (id) DO NOTHING
+RETURNING id, partner_id, profile_ids, pci_dss_compliant`,
+};
+
+/** Returns no row when the digest is taken (after waiting for a writer of the same digest). */
+const INSERT_TOKEN: Statement = {
+  name: 'paystate_token_insert',
+  text: `
+INSERT INTO paystate_client_tokens (token_sha256, client_id, created_at, expires_at) VALUES ($1, $2, $3, $4)
+ON CONFLICT (token_sha256) DO NOTHING
+RETURNING token_sha256, ${ms('created_at')} AS created_at, ${ms('expires_at')} AS expires_at`,
+};
+
+/** Gives tokens $1 the expiry $2, unless they expire sooner already. */
+const RETIRE_TOKENS: Statement = {
+  name: 'paystate_tokens_retire',
+  text: `UPDATE paystate_client_tokens SET expires_at = LEAST(expires_at, $2) WHERE token_sha256 = ANY($1::bytea[])`,
+};
+
+const DELETE_TOKENS: Statement = {
+  name: 'paystate_tokens_delete',
+  text: `DELETE FROM paystate_client_tokens WHERE token_sha256 = ANY($1::bytea[])`,
+};
+
+const DELETE_CLIENT: Statement = {
+  name: 'paystate_client_delete',
+  text: `DELETE FROM paystate_clients WHERE id = $1`,
+};
+
+/** Deletes the client of a token that works at $2, with all its tokens (the foreign key cascades). */
+const REMOVE_CLIENT: Statement = {
+  name: 'paystate_client_remove_v2',
+  text: `
+DELETE FROM paystate_clients c USING paystate_client_tokens t
+WHERE t.client_id = c.id AND t.token_sha256 = $1 AND ${works('t', '$2')}`,
+};
+
+/** One row per token of the client that works at $2 (one row with null token columns: none); no row: no client. */
+const LIST_TOKENS: Statement = {
+  name: 'paystate_client_tokens_list',
+  text: `
+SELECT t.token_sha256, ${ms('t.created_at')} AS created_at, ${ms('t.expires_at')} AS expires_at
+FROM paystate_clients c LEFT JOIN paystate_client_tokens t ON t.client_id = c.id AND ${works('t', '$2')}
+WHERE c.id = $1
+ORDER BY t.created_at, t.token_sha256`,
+};
+
+/** `importConfig`: a config client, added or updated by id, unless its profiles are not its partner's. */
+const IMPORT_CLIENT: Statement = {
+  name: 'paystate_client_import',
+  text: `
+INSERT INTO paystate_clients (id, partner_id, profile_ids, pci_dss_compliant)
+SELECT $1, $2, $3::text[], $4
 WHERE NOT EXISTS (
-  SELECT 1 FROM unnest($4::text[]) AS u(profile_id)
-  LEFT JOIN paystate_profiles p ON p.id = u.profile_id AND p.partner_id = $3
+  SELECT 1 FROM unnest($3::text[]) AS u(profile_id)
+  LEFT JOIN paystate_profiles p ON p.id = u.profile_id AND p.partner_id = $2
   WHERE p.id IS NULL
 )
+ON CONFLICT (id) DO UPDATE
+SET partner_id = EXCLUDED.partner_id, profile_ids = EXCLUDED.profile_ids, pci_dss_compliant = EXCLUDED.pci_dss_compliant`,
+};
+
+/** `importConfig`: a config token, given to its client without an expiry (kept `created_at` if it was the client's). */
+const IMPORT_TOKEN: Statement = {
+  name: 'paystate_token_import',
+  text: `
+INSERT INTO paystate_client_tokens AS t (token_sha256, client_id, created_at) VALUES ($1, $2, $3)
 ON CONFLICT (token_sha256) DO UPDATE
-SET partner_id = EXCLUDED.partner_id, profile_ids = EXCLUDED.profile_ids, pci_dss_compliant = EXCLUDED.pci_dss_compliant
-RETURNING id, token_sha256, partner_id, profile_ids, pci_dss_compliant`,
+SET client_id = EXCLUDED.client_id, expires_at = NULL,
+  created_at = CASE WHEN t.client_id = EXCLUDED.client_id THEN t.created_at ELSE EXCLUDED.created_at END`,
 };
 
-const REMOVE_CLIENT: Statement = {
-  name: 'paystate_client_remove',
-  text: `DELETE FROM paystate_clients WHERE token_sha256 = $1`,
+/** `importConfig`: keeps the clients whose ids are in $1 (their tokens go with the others). */
+const KEEP_CLIENTS: Statement = {
+  name: 'paystate_clients_keep',
+  text: `DELETE FROM paystate_clients WHERE NOT (id = ANY($1::text[]))`,
 };
-
-/** Keeps the clients whose digests are in $1 and the profiles whose ids are in $2. */
-const KEEP_CLIENTS = `DELETE FROM paystate_clients WHERE NOT (token_sha256 = ANY($1::bytea[]))`;
-const KEEP_PROFILES = `DELETE FROM paystate_profiles WHERE NOT (id = ANY($1::text[]))`;
-
-const invalid = (code: CredentialInputError['code'], message: string): CredentialInputError => ({
-  code,
-  message,
-  retryable: false,
-});
-
-/** Why a client cannot be stored as given, or null. Never repeats the token. */
-function clientProblem(client: NewClient): string | null {
-  if (!isApiToken(client.token)) return `The token must be ${API_TOKEN_RULE}`;
-  if (!isPartnerId(client.partnerId)) return `The partner id must be ${PARTNER_ID_RULE}`;
-  if (!client.profileIds.every(isProfileId)) return `Every profile id must be ${PROFILE_ID_RULE}`;
-  if (client.id !== undefined && !isTenancyId(client.id)) return `The client id must be ${TENANCY_ID_RULE}`;
-  return null;
-}
-
-const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
-
-/** Same derivation as the in-memory store: stable across restarts and adapters, reveals nothing usable. */
-export function clientIdForTokenDigest(digest: Buffer): string {
-  return `client_${sha256(`paystate-client-id:${digest.toString('hex')}`)
-    .toString('hex')
-    .slice(0, 16)}`;
-}
+/** `importConfig`: keeps the tokens whose digests are in $1. */
+const KEEP_TOKENS: Statement = {
+  name: 'paystate_tokens_keep',
+  text: `DELETE FROM paystate_client_tokens WHERE NOT (token_sha256 = ANY($1::bytea[]))`,
+};
+/** `importConfig`: keeps the profiles whose ids are in $1. */
+const KEEP_PROFILES: Statement = {
+  name: 'paystate_profiles_keep',
+  text: `DELETE FROM paystate_profiles WHERE NOT (id = ANY($1::text[]))`,
+};
 
 const clientOf = (row: ClientRow): Client =>
   Object.freeze({
@@ -173,39 +278,219 @@ const clientOf = (row: ClientRow): Client =>
     pciDssCompliant: row.pci_dss_compliant,
   });
 
+const timeOf = (value: string | null): number | null => (value === null ? null : Number(value));
+
+const listed = (row: TokenRow): ClientToken =>
+  Object.freeze({
+    tokenId: tokenIdOfDigest(row.token_sha256),
+    createdAt: Number(row.created_at),
+    expiresAt: timeOf(row.expires_at),
+  });
+
+const iso = (time: number): string => new Date(time).toISOString();
+
+/** Whether a stored token is the one `ref` names (`ref` by token: its digest is `digest`). */
+const named = (row: TokenRow, ref: TokenRef, digest: Buffer | null): boolean =>
+  digest !== null
+    ? row.token_sha256.length === digest.length && timingSafeEqual(row.token_sha256, digest)
+    : !('token' in ref) && tokenIdOfDigest(row.token_sha256) === ref.tokenId;
+
+/** Runs one statement of a transaction; throws what `pg` throws. */
+type Run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) => Promise<QueryResult<R>>;
+
 /**
- * API clients and profiles on Postgres (schema: `migrate`). Tokens are kept only as SHA-256
- * digests: a presented token is hashed, its row found by the digest (an index lookup, which
- * can only leak timing about a digest, not about a token) and confirmed with `timingSafeEqual`.
+ * API clients, their tokens and profiles on Postgres (schema: `migrate`). Tokens are kept only as
+ * SHA-256 digests (`paystate_client_tokens`, several per client, each with an optional expiry
+ * judged by `options.clock`): a presented token is hashed, its row found by the digest (an index
+ * lookup, which can only leak timing about a digest, not about a token) and confirmed with
+ * `timingSafeEqual`. Every change of a client's tokens locks the client's row first, so changes
+ * of one client happen one after another, across instances too.
  */
 export function createPostgresCredentialStore(options: PostgresCredentialStoreOptions): PostgresCredentialStore {
   const connection = resolveConnection(options);
   const { pool } = connection;
   const prepared = options.preparedStatements ?? true;
+  const clock = options.clock ?? SYSTEM_TIME;
   const run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
     runStatement<R>(pool, statement, values, prepared);
 
-  const clientValues = (client: NewClient): unknown[] => {
-    const digest = sha256(client.token);
-    return [
-      client.id ?? clientIdForTokenDigest(digest),
-      digest,
-      client.partnerId,
-      [...client.profileIds],
-      client.pciDssCompliant,
-    ];
+  /**
+   * Runs `work` in one transaction on one connection: committed when it answers ok, rolled back
+   * when it answers an error or anything throws (then `unavailable`, classified).
+   */
+  const transaction = async <T, E>(
+    work: (run: Run) => Promise<Result<T, E>>,
+  ): Promise<Result<T, E | CredentialStoreError>> => {
+    let checkedOut: CheckedOutClient;
+    try {
+      checkedOut = await checkOut(pool);
+    } catch (error) {
+      return err(asUnavailable(classifyPostgresError(error)));
+    }
+    const { client } = checkedOut;
+    let broken = false;
+    const query: Run = (statement, values) =>
+      client.query(
+        prepared
+          ? { name: statement.name, text: statement.text, values: [...values] }
+          : { text: statement.text, values: [...values] },
+      );
+    try {
+      await client.query('BEGIN');
+      const result = await work(query);
+      await client.query(result.isOk() ? 'COMMIT' : 'ROLLBACK');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      return err(asUnavailable(classifyPostgresError(error)));
+    } finally {
+      checkedOut.release(broken);
+    }
+  };
+
+  /** One attempt of `putClient`, in a transaction. */
+  const putClientOnce = (client: NewClient, digest: Buffer, now: number) =>
+    transaction(async (query): Promise<Result<Client, ProvisioningFailure>> => {
+      await query(PURGE_EXPIRED_DIGEST, [digest, iso(now)]);
+      const owner = (await query<{ client_id: string }>(TOKEN_OWNER, [digest])).rows[0]?.client_id;
+      if (owner !== undefined && client.id !== undefined && owner !== client.id) {
+        return err(provisioningError('token_in_use'));
+      }
+      const allowed = await query<{ allowed: boolean }>(PROFILES_ALLOWED, [client.partnerId, [...client.profileIds]]);
+      if (allowed.rows[0]?.allowed !== true) {
+        return err(invalidInput('invalid_client', foreignProfilesMessage(client.partnerId)));
+      }
+      const attributes = [client.partnerId, [...client.profileIds], client.pciDssCompliant];
+      if (owner !== undefined) {
+        // The owner's token row is locked, so the client cannot be deleted meanwhile.
+        const updated = await query<ClientRow>(UPDATE_CLIENT, [owner, ...attributes]);
+        return ok(clientOf(updated.rows[0] as ClientRow));
+      }
+      const id = client.id ?? clientIdForTokenDigest(digest);
+      const inserted = (await query<ClientRow>(INSERT_CLIENT, [id, ...attributes])).rows[0];
+      if (inserted === undefined) return err(provisioningError('client_exists'));
+      const token = await query<TokenRow>(INSERT_TOKEN, [digest, id, iso(now), null]);
+      return token.rowCount === 1 ? ok(clientOf(inserted)) : err(provisioningError('token_in_use'));
+    });
+
+  /** Finds the tokens `ref` names that work at `now`, with their client locked; null client: none such. */
+  const lockNamed = async (
+    query: Run,
+    ref: TokenRef,
+    now: number,
+  ): Promise<{ readonly clientId: string | null; readonly named: TokenRow[]; readonly others: TokenRow[] }> => {
+    const digest = 'token' in ref ? tokenDigest(ref.token) : null;
+    let clientId: string | undefined;
+    if (digest !== null) {
+      clientId = (await query<{ client_id: string }>(WORKING_TOKEN_CLIENT, [digest, iso(now)])).rows[0]?.client_id;
+    } else if (!('token' in ref)) {
+      clientId = ref.clientId;
+    }
+    if (clientId === undefined) return { clientId: null, named: [], others: [] };
+    if ((await query(LOCK_CLIENT, [clientId])).rowCount !== 1) return { clientId: null, named: [], others: [] };
+    const rows = (await query<TokenRow>(WORKING_TOKENS, [clientId, iso(now)])).rows;
+    const wanted = digest !== null || ('tokenId' in ref && TOKEN_ID_PATTERN.test(ref.tokenId));
+    return {
+      clientId,
+      named: wanted ? rows.filter((row) => named(row, ref, digest)) : [],
+      others: rows.filter((row) => !wanted || !named(row, ref, digest)),
+    };
+  };
+
+  const provisioning: CredentialProvisioning = {
+    async putClient(client) {
+      const problem = clientProblem(client);
+      if (problem !== null) return err(invalidInput('invalid_client', problem));
+      const digest = tokenDigest(client.token);
+      const first = await putClientOnce(client, digest, clockTime(clock));
+      // A `client_exists` or `token_in_use` may come from a writer of the same token or id that
+      // committed while this attempt ran (its snapshot did not show it): the second attempt sees it.
+      if (first.isOk() || (first.error.code !== 'client_exists' && first.error.code !== 'token_in_use')) return first;
+      return putClientOnce(client, digest, clockTime(clock));
+    },
+
+    async removeClient(token) {
+      const result = await run(REMOVE_CLIENT, [tokenDigest(token), iso(clockTime(clock))]);
+      return result.isErr() ? err(asUnavailable(result.error)) : ok((result.value.rowCount ?? 0) > 0);
+    },
+
+    async addToken(request) {
+      const problem = newTokenProblem(request.token);
+      if (problem !== null) return err(problem);
+      const now = clockTime(clock);
+      const expiry = tokenExpiry(now, request.expiresAt);
+      if (expiry.isErr()) return err(expiry.error);
+      const digest = tokenDigest(request.token);
+      return transaction(async (query): Promise<Result<ClientToken, ProvisioningFailure>> => {
+        if ((await query(LOCK_CLIENT, [request.clientId])).rowCount !== 1) {
+          return err(provisioningError('unknown_client'));
+        }
+        await query(PURGE_EXPIRED, [request.clientId, digest, iso(now)]);
+        const expiresAt = expiry.value === null ? null : iso(expiry.value);
+        const added = (await query<TokenRow>(INSERT_TOKEN, [digest, request.clientId, iso(now), expiresAt])).rows[0];
+        return added === undefined ? err(provisioningError('token_in_use')) : ok(listed(added));
+      });
+    },
+
+    async rollToken(roll) {
+      const problem = newTokenProblem(roll.token);
+      if (problem !== null) return err(problem);
+      const now = clockTime(clock);
+      const until = overlapExpiry(now, roll.overlapMs);
+      if (until.isErr()) return err(until.error);
+      const digest = tokenDigest(roll.token);
+      return transaction(async (query): Promise<Result<RolledToken, ProvisioningFailure>> => {
+        const { clientId, named: old } = await lockNamed(query, roll.old, now);
+        if (clientId === null) return err(provisioningError('token' in roll.old ? 'unknown_token' : 'unknown_client'));
+        if (old.length === 0) return err(provisioningError('unknown_token'));
+        await query(PURGE_EXPIRED, [clientId, digest, iso(now)]);
+        const added = (await query<TokenRow>(INSERT_TOKEN, [digest, clientId, iso(now), null])).rows[0];
+        if (added === undefined) return err(provisioningError('token_in_use'));
+        const digests = old.map((row) => row.token_sha256);
+        if (until.value <= now) await query(DELETE_TOKENS, [digests]);
+        else await query(RETIRE_TOKENS, [digests, iso(until.value)]);
+        const retired = old[0] as TokenRow;
+        const before = timeOf(retired.expires_at);
+        const expiresAt = before === null ? until.value : Math.min(before, until.value);
+        return ok({ added: listed(added), retired: { ...listed(retired), expiresAt } });
+      });
+    },
+
+    async revokeToken(ref) {
+      const now = clockTime(clock);
+      return transaction(async (query): Promise<Result<boolean, CredentialStoreError>> => {
+        const { clientId, named: revoked, others } = await lockNamed(query, ref, now);
+        if (clientId === null || revoked.length === 0) return ok(false);
+        if (others.length === 0) await query(DELETE_CLIENT, [clientId]);
+        else await query(DELETE_TOKENS, [revoked.map((row) => row.token_sha256)]);
+        return ok(true);
+      });
+    },
+
+    async listTokens(clientId) {
+      const result = await run<TokenRow>(LIST_TOKENS, [clientId, iso(clockTime(clock))]);
+      if (result.isErr()) return err(asUnavailable(result.error));
+      const rows = result.value.rows;
+      if (rows.length === 0) return ok(null);
+      return ok(rows.filter((row) => row.token_sha256 !== null).map(listed));
+    },
   };
 
   return {
     pool,
+    ...provisioning,
 
     async authenticate(token): Promise<Result<Client | null, CredentialStoreError>> {
-      const digest = sha256(token);
-      const result = await run<ClientRow>(AUTHENTICATE, [digest]);
+      const digest = tokenDigest(token);
+      const result = await run<ClientRow & { token_sha256: Buffer; expires_at: string | null }>(AUTHENTICATE, [digest]);
       if (result.isErr()) return err(asUnavailable(result.error));
       const row = result.value.rows[0];
       if (row === undefined || row.token_sha256.length !== digest.length) return ok(null);
-      return ok(timingSafeEqual(row.token_sha256, digest) ? clientOf(row) : null);
+      const same = timingSafeEqual(row.token_sha256, digest);
+      const expiresAt = timeOf(row.expires_at);
+      return ok(same && (expiresAt === null || clockTime(clock) < expiresAt) ? clientOf(row) : null);
     },
 
     async findProfile(profileId) {
@@ -216,77 +501,45 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
     },
 
     async putProfile(profile) {
-      if (!isProfileId(profile.id)) return err(invalid('invalid_profile', `The profile id must be ${PROFILE_ID_RULE}`));
-      if (!isPartnerId(profile.partnerId)) {
-        return err(invalid('invalid_profile', `The partner id must be ${PARTNER_ID_RULE}`));
+      if (!isProfileId(profile.id)) {
+        return err(invalidInput('invalid_profile', `The profile id must be ${PROFILE_ID_RULE}`));
       }
-      if (profile.name.length === 0) return err(invalid('invalid_profile', 'The profile name must not be empty'));
+      if (!isPartnerId(profile.partnerId)) {
+        return err(invalidInput('invalid_profile', `The partner id must be ${PARTNER_ID_RULE}`));
+      }
+      if (profile.name.length === 0) return err(invalidInput('invalid_profile', 'The profile name must not be empty'));
       const result = await run(PUT_PROFILE, [profile.id, profile.partnerId, profile.name]);
       return result.isErr() ? err(asUnavailable(result.error)) : ok(undefined);
-    },
-
-    async putClient(client) {
-      const problem = clientProblem(client);
-      if (problem !== null) return err(invalid('invalid_client', problem));
-      const result = await run<ClientRow>(PUT_CLIENT, clientValues(client));
-      if (result.isErr()) return err(asUnavailable(result.error));
-      const row = result.value.rows[0];
-      return row === undefined
-        ? err(invalid('invalid_client', `Every profile must exist and belong to partner ${client.partnerId}`))
-        : ok(clientOf(row));
-    },
-
-    async removeClient(token) {
-      const result = await run(REMOVE_CLIENT, [sha256(token)]);
-      return result.isErr() ? err(asUnavailable(result.error)) : ok((result.value.rowCount ?? 0) > 0);
     },
 
     async importConfig(config) {
       const parsed = parseSandboxConfig(config);
       if (parsed.isErr()) return err({ code: 'invalid_config', message: parsed.error.message, retryable: false });
       const valid = parsed.value;
-      let checkedOut: CheckedOutClient;
-      try {
-        checkedOut = await checkOut(pool);
-      } catch (error) {
-        return err(asUnavailable(classifyPostgresError(error)));
-      }
-      const { client } = checkedOut;
-      let broken = false;
-      try {
-        await client.query('BEGIN');
+      const now = iso(clockTime(clock));
+      const clients = valid.clients.map((entry) => {
+        const digest = tokenDigest(entry.token);
+        return {
+          id: clientIdForTokenDigest(digest),
+          digest,
+          values: [entry.partner_id, [...entry.profile_ids], entry.pci_dss_compliant],
+        };
+      });
+      return transaction(async (query) => {
+        await query(KEEP_CLIENTS, [clients.map((client) => client.id)]);
+        await query(KEEP_TOKENS, [clients.map((client) => client.digest)]);
         const profileIds = valid.partners.flatMap((partner) => partner.profiles.map((profile) => profile.id));
-        const clientRows = valid.clients.map((entry) =>
-          clientValues({
-            token: entry.token,
-            partnerId: entry.partner_id,
-            profileIds: entry.profile_ids,
-            pciDssCompliant: entry.pci_dss_compliant,
-          }),
-        );
-        await client.query({ text: KEEP_CLIENTS, values: [clientRows.map((values) => values[1])] });
-        await client.query({ text: KEEP_PROFILES, values: [profileIds] });
-        let profiles = 0;
+        await query(KEEP_PROFILES, [profileIds]);
         for (const partner of valid.partners) {
-          for (const profile of partner.profiles) {
-            await client.query({ text: PUT_PROFILE.text, values: [profile.id, partner.id, profile.name] });
-            profiles += 1;
-          }
+          for (const profile of partner.profiles) await query(PUT_PROFILE, [profile.id, partner.id, profile.name]);
         }
-        for (const values of clientRows) {
-          const stored = await client.query({ text: PUT_CLIENT.text, values });
+        for (const client of clients) {
+          const stored = await query(IMPORT_CLIENT, [client.id, ...client.values]);
           if (stored.rowCount !== 1) throw new Error('a validated client was not stored');
+          await query(IMPORT_TOKEN, [client.digest, client.id, now]);
         }
-        await client.query('COMMIT');
-        return ok({ profiles, clients: valid.clients.length });
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
-        return err(asUnavailable(classifyPostgresError(error)));
-      } finally {
-        checkedOut.release(broken);
-      }
+        return ok({ profiles: profileIds.length, clients: clients.length });
+      });
     },
 
     close: () => connection.close(),

@@ -17,12 +17,25 @@ export {
   type PostgresCredentialStoreOptions,
 } from './credential-store.js';
 export {
+  DEFAULT_TOKEN_OVERLAP_MS,
+  tokenIdOf,
+  type ClientToken,
+  type CredentialProvisioning,
+  type CredentialProvisioningError,
+  type NewToken,
+  type ProvisioningFailure,
+  type RolledToken,
+  type TokenRef,
+  type TokenRoll,
+} from '../memory/credential-store.js';
+export {
   createPostgresIdempotencyStore,
   type PostgresIdempotencyStore,
   type PostgresIdempotencyStoreOptions,
 } from './idempotency-store.js';
 export { migrate, type MigrateOptions, type MigrationError, type MigrationReport } from './migrate.js';
 export { runMigrateCli, type MigrateCliIo } from './migrate-cli.js';
+export { runTokensCli } from './tokens-cli.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
 export {
   createPostgresPaymentRepository,

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { Pool } from 'pg';
+import type { Clock } from '../../src/ports/clock.js';
 import type { RepositoryError } from '../../src/ports/payment-repository.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
@@ -20,6 +21,11 @@ export type PostgresAdaptersOptions = PostgresConnectionOptions &
   PostgresPaymentRepositoryTuning & {
     /** Bring the schema up to date first (`migrate`). Default true. */
     readonly migrate?: boolean;
+    /**
+     * Judges when API tokens expire (the credential store's `clock`): pass the engine's. Default
+     * the system time.
+     */
+    readonly clock?: Clock;
   };
 
 /** How long `housekeep` keeps delivered events by default: 7 days. */
@@ -106,7 +112,10 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
     pool,
     repository,
     idempotency,
-    credentials: createPostgresCredentialStore(shared),
+    credentials: createPostgresCredentialStore({
+      ...shared,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    }),
     migration,
     housekeep(now, housekeeping = {}) {
       const keep = housekeeping.keepDeliveredEventsMs ?? DEFAULT_KEEP_DELIVERED_EVENTS_MS;

@@ -125,7 +125,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     options.storage ??
     ({
       repository: createMemoryPaymentRepository(),
-      credentials: createMemoryCredentialStore(options.config ?? BUNDLED_SANDBOX_CONFIG),
+      credentials: createMemoryCredentialStore(options.config ?? BUNDLED_SANDBOX_CONFIG, { clock }),
       idempotency: createMemoryIdempotencyStore(),
     } satisfies MemorySandboxStorage as unknown as S);
   const { repository, credentials, idempotency } = storage;

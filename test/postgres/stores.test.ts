@@ -307,7 +307,8 @@ describe('postgres credential store', () => {
   it('keeps only SHA-256 digests of tokens at rest', async () => {
     await fresh();
     const { rows } = await db.pool.query(
-      `SELECT row_to_json(c)::text AS client, encode(token_sha256, 'hex') AS digest FROM paystate_clients c ORDER BY id`,
+      `SELECT row_to_json(c)::text || row_to_json(t)::text AS client, encode(t.token_sha256, 'hex') AS digest
+       FROM paystate_clients c JOIN paystate_client_tokens t ON t.client_id = c.id ORDER BY c.id`,
     );
     const digests = config.clients.map((client) => createHash('sha256').update(client.token).digest('hex'));
     for (const row of rows as { client: string; digest: string }[]) {

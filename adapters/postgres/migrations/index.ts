@@ -6,6 +6,7 @@ import { notFoundAnswers } from './0005-not-found-answers.js';
 import { writeId } from './0006-write-id.js';
 import { outboxRetries } from './0007-outbox-retries.js';
 import { idempotencyReservations } from './0008-idempotency-reservations.js';
+import { clientTokens } from './0009-client-tokens.js';
 import type { Migration } from './migration.js';
 import { deepFreeze } from '../../../src/domain/immutable.js';
 
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = deepFreeze([
   writeId,
   outboxRetries,
   idempotencyReservations,
+  clientTokens,
 ]);

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { DEFAULT_TOKEN_OVERLAP_MS, type ClientToken } from '../memory/credential-store.js';
+import { createPostgresPool } from './connection.js';
+import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
+import type { MigrateCliIo } from './migrate-cli.js';
+
+const USAGE = `Usage: paystate tokens list   --client <id>
+       paystate tokens add    --client <id> [--expires-in <duration>]
+       paystate tokens roll   --client <id> [--token-id <id>] [--overlap <duration>]
+       paystate tokens revoke --client <id> --token-id <id>
+Options: [--database-url <url>] (default: the DATABASE_URL environment variable)
+
+Manages the API tokens of a client stored in Postgres (the schema must be migrated). A token is
+named by its id, the first 16 hex digits of its SHA-256 (list shows them); tokens themselves are
+never shown, except a new one, once: add and roll print it alone on standard output.
+  add      gives the client one more token (--expires-in: it stops working after that long)
+  roll     adds a new token and lets the old one (--token-id; may be left out when the client
+           has only one token) work for --overlap more (default 24h; 0 revokes it at once)
+  revoke   revokes one token at once; the client's last one takes the client with it
+Durations: a whole number with ms, s, m, h or d (90s, 15m, 24h, 7d), or 0.
+A sandbox started with --database-url replaces its clients' tokens with its config's at start.`;
+
+const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration such as `24h` in ms, or null when it is not one. */
+function parseDuration(text: string): number | null {
+  if (text === '0') return 0;
+  const match = /^(\d{1,12})(ms|s|m|h|d)$/.exec(text);
+  if (match === null) return null;
+  const value = Number(match[1]) * (UNITS[match[2] as string] as number);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+/** A new API token: 256 random bits, URL-safe (a bearer token as `API_TOKEN_RULE` has it). */
+const generateToken = (): string => `pst_${randomBytes(32).toString('base64url')}`;
+
+const when = (time: number | null): string => (time === null ? 'never' : new Date(time).toISOString());
+
+const describeToken = (token: ClientToken): string =>
+  `${token.tokenId}  created ${when(token.createdAt)}  expires ${when(token.expiresAt)}`;
+
+interface Options {
+  readonly client?: string | undefined;
+  readonly 'token-id'?: string | undefined;
+  readonly overlap?: string | undefined;
+  readonly 'expires-in'?: string | undefined;
+  readonly 'database-url'?: string | undefined;
+  readonly help?: boolean | undefined;
+}
+
+/** What a subcommand does once the store is open: the exit code. */
+type Command = (store: PostgresCredentialStore, clientId: string) => Promise<number>;
+
+/**
+ * The `tokens` subcommand: `argv` are the arguments after `tokens`. Resolves to the exit code (0
+ * done, 1 failed or refused, 2 usage error); prints a new token only on standard output, never an
+ * old one, and never the connection string.
+ */
+export async function runTokensCli(argv: readonly string[], io?: MigrateCliIo): Promise<number> {
+  const out = io ?? {
+    stdout: (line: string) => process.stdout.write(`${line}\n`),
+    stderr: (line: string) => process.stderr.write(`${line}\n`),
+    env: process.env,
+  };
+  const usage = (message: string): number => {
+    out.stderr(message);
+    out.stderr(USAGE);
+    return 2;
+  };
+  let values: Options;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: {
+        client: { type: 'string' },
+        'token-id': { type: 'string' },
+        overlap: { type: 'string' },
+        'expires-in': { type: 'string' },
+        'database-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (error) {
+    return usage(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) {
+    out.stdout(USAGE);
+    return 0;
+  }
+  const [action, ...extra] = positionals;
+  if (extra.length > 0) return usage('Give one subcommand, and everything else as options.');
+  const command = commandFor(action, values, out, usage);
+  if (typeof command === 'number') return command;
+  if (values.client === undefined || values.client === '') return usage('Name the client: --client <id>.');
+  const url = values['database-url'] ?? out.env['DATABASE_URL'];
+  // A blank URL is no database: `pg` would fall back to the PG* environment variables or localhost.
+  if (url === undefined || url.trim() === '') return usage('No database: pass --database-url or set DATABASE_URL.');
+  const pool = createPostgresPool(url, { max: 1 });
+  try {
+    return await command(createPostgresCredentialStore({ pool }), values.client);
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
+
+/** The subcommand `action` names, or the exit code of a usage error. */
+function commandFor(
+  action: string | undefined,
+  values: Options,
+  out: MigrateCliIo,
+  usage: (message: string) => number,
+): Command | number {
+  const failed = (error: { readonly code: string; readonly message: string }): number => {
+    out.stderr(`tokens ${action ?? ''} failed (${error.code}): ${error.message}`);
+    return 1;
+  };
+  const tokenId = values['token-id'];
+  switch (action) {
+    case 'list':
+      return async (store, clientId) => {
+        const listed = await store.listTokens(clientId);
+        if (listed.isErr()) return failed(listed.error);
+        if (listed.value === null)
+          return failed({ code: 'unknown_client', message: 'There is no client with this id' });
+        for (const token of listed.value) out.stdout(describeToken(token));
+        return 0;
+      };
+    case 'add': {
+      const expiresIn = values['expires-in'] === undefined ? null : parseDuration(values['expires-in']);
+      if (values['expires-in'] !== undefined && (expiresIn === null || expiresIn === 0)) {
+        return usage('--expires-in must be a duration such as 90s, 15m, 24h or 7d.');
+      }
+      return async (store, clientId) => {
+        const token = generateToken();
+        const added = await store.addToken({
+          clientId,
+          token,
+          ...(expiresIn === null ? {} : { expiresAt: Date.now() + expiresIn }),
+        });
+        if (added.isErr()) return failed(added.error);
+        out.stdout(token);
+        out.stderr(`added ${describeToken(added.value)}; keep the token now: it is not shown again`);
+        return 0;
+      };
+    }
+    case 'roll': {
+      const overlapMs = values.overlap === undefined ? DEFAULT_TOKEN_OVERLAP_MS : parseDuration(values.overlap);
+      if (overlapMs === null) return usage('--overlap must be 0 or a duration such as 90s, 15m, 24h or 7d.');
+      return async (store, clientId) => {
+        let old = tokenId;
+        if (old === undefined) {
+          const listed = await store.listTokens(clientId);
+          if (listed.isErr()) return failed(listed.error);
+          if (listed.value === null) {
+            return failed({ code: 'unknown_client', message: 'There is no client with this id' });
+          }
+          if (listed.value.length !== 1) {
+            return usage(`The client has ${listed.value.length} tokens: name the one to roll with --token-id.`);
+          }
+          old = (listed.value[0] as ClientToken).tokenId;
+        }
+        const token = generateToken();
+        const rolled = await store.rollToken({ old: { clientId, tokenId: old }, token, overlapMs });
+        if (rolled.isErr()) return failed(rolled.error);
+        out.stdout(token);
+        out.stderr(`added ${describeToken(rolled.value.added)}; keep the token now: it is not shown again`);
+        out.stderr(
+          overlapMs === 0
+            ? `revoked ${rolled.value.retired.tokenId}`
+            : `retiring ${rolled.value.retired.tokenId}: works until ${when(rolled.value.retired.expiresAt)}`,
+        );
+        return 0;
+      };
+    }
+    case 'revoke':
+      if (tokenId === undefined) return usage('Name the token to revoke: --token-id <id> (paystate tokens list).');
+      return async (store, clientId) => {
+        const revoked = await store.revokeToken({ clientId, tokenId });
+        if (revoked.isErr()) return failed(revoked.error);
+        if (!revoked.value) {
+          return failed({ code: 'unknown_token', message: 'The client has no such token that still works' });
+        }
+        out.stdout(`revoked ${tokenId}`);
+        return 0;
+      };
+    default:
+      return usage(action === undefined ? 'Name a subcommand.' : 'Unknown subcommand: give list, add, roll or revoke.');
+  }
+}

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createTestClock } from '../../adapters/memory/index.js';
+import {
+  clientIdForTokenDigest,
+  createPostgresCredentialStore,
+  runTokensCli,
+  tokenIdOf,
+} from '../../adapters/postgres/index.js';
+import { expectOk } from '../contracts/payment-repository.contract.js';
+import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
+
+const db = useMigratedDatabase();
+const HOUR = 60 * 60 * 1000;
+const FIRST = 'tok_cli_first_0123456789abcdef';
+const CLIENT = clientIdForTokenDigest(createHash('sha256').update(FIRST).digest());
+
+async function fresh() {
+  await resetTables(db.pool);
+  const store = createPostgresCredentialStore({ pool: db.pool });
+  await expectOk(
+    store.importConfig({
+      partners: [{ id: 'partner_cli', profiles: [{ id: 'profile_cli', name: 'CLI Shop' }] }],
+      clients: [{ token: FIRST, partner_id: 'partner_cli', profile_ids: ['profile_cli'], pci_dss_compliant: false }],
+    }),
+  );
+  return store;
+}
+
+/** Runs `paystate tokens …` against the test database (by DATABASE_URL unless told). */
+async function tokens(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runTokensCli(argv, {
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+    env: { DATABASE_URL: db.connectionString },
+  });
+  return { code, out, err };
+}
+
+describe('paystate tokens', () => {
+  it('rolls the only token of a client: prints the new one alone, the old one works for 24 h', async () => {
+    const store = await fresh();
+    const before = Date.now();
+    const rolled = await tokens('roll', '--client', CLIENT);
+    expect(rolled.code).toBe(0);
+    expect(rolled.out).toHaveLength(1);
+    const next = rolled.out[0]!;
+    expect(next).toMatch(/^pst_[A-Za-z0-9_-]{43}$/);
+    expect(rolled.err.join('\n')).toContain(`retiring ${tokenIdOf(FIRST)}: works until`);
+    expect(rolled.err.join('\n')).not.toContain(next);
+    expect((await expectOk(store.authenticate(next)))?.id).toBe(CLIENT);
+    const listed = (await expectOk(store.listTokens(CLIENT)))!;
+    expect(listed.map((token) => token.tokenId)).toEqual([tokenIdOf(FIRST), tokenIdOf(next)]);
+    expect(listed[0]!.expiresAt).toBeGreaterThanOrEqual(before + 24 * HOUR);
+    expect(listed[0]!.expiresAt).toBeLessThanOrEqual(Date.now() + 24 * HOUR);
+
+    const list = await tokens('list', '--client', CLIENT);
+    expect(list.code).toBe(0);
+    expect(list.out).toEqual([
+      expect.stringMatching(new RegExp(`^${tokenIdOf(FIRST)}  created \\S+Z  expires \\S+Z$`)),
+      expect.stringMatching(new RegExp(`^${tokenIdOf(next)}  created \\S+Z  expires never$`)),
+    ]);
+    expect(list.out.join('\n')).not.toContain(FIRST);
+    expect(list.out.join('\n')).not.toContain(next);
+
+    // Two tokens now: a roll must name one.
+    expect((await tokens('roll', '--client', CLIENT)).code).toBe(2);
+  });
+
+  it('rolls a named token with --overlap 0 (revoked at once), adds one that expires, and revokes one', async () => {
+    const store = await fresh();
+    const rolled = await tokens('roll', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--overlap', '0');
+    expect(rolled.code).toBe(0);
+    expect(rolled.err.join('\n')).toContain(`revoked ${tokenIdOf(FIRST)}`);
+    expect(await expectOk(store.authenticate(FIRST))).toBeNull();
+
+    const added = await tokens('add', '--client', CLIENT, '--expires-in', '1h');
+    expect(added.code).toBe(0);
+    const extra = added.out[0]!;
+    const expiring = (await expectOk(store.listTokens(CLIENT)))!.find((token) => token.tokenId === tokenIdOf(extra));
+    expect(expiring?.expiresAt).toBeGreaterThan(Date.now() + HOUR - 60_000);
+    expect(expiring?.expiresAt).toBeLessThanOrEqual(Date.now() + HOUR);
+    // Judged by the clock: an hour on, it works for no one.
+    const later = createPostgresCredentialStore({ pool: db.pool, clock: createTestClock(Date.now() + HOUR) });
+    expect(await expectOk(later.authenticate(extra))).toBeNull();
+    expect((await expectOk(later.authenticate(rolled.out[0]!)))?.id).toBe(CLIENT);
+
+    const revoked = await tokens('revoke', '--client', CLIENT, '--token-id', tokenIdOf(extra));
+    expect(revoked).toMatchObject({ code: 0, out: [`revoked ${tokenIdOf(extra)}`] });
+    expect(await expectOk(store.authenticate(extra))).toBeNull();
+    expect((await tokens('revoke', '--client', CLIENT, '--token-id', tokenIdOf(extra))).code).toBe(1);
+  });
+
+  it('exits 1 for what the store refuses and 2 for usage errors, never printing a token or the password', async () => {
+    await fresh();
+    const unknown = await tokens('list', '--client', 'client_nobody');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err.join('\n')).toContain('unknown_client');
+    const unknownToken = await tokens('roll', '--client', CLIENT, '--token-id', FIRST);
+    expect(unknownToken.code).toBe(1);
+    expect(unknownToken.err.join('\n')).toContain('unknown_token');
+    expect(unknownToken.err.join('\n')).not.toContain(FIRST);
+
+    for (const argv of [
+      [],
+      ['rotate', '--client', CLIENT],
+      ['list'],
+      ['list', '--client', CLIENT, FIRST],
+      ['roll', '--client', CLIENT, '--overlap', '24 hours'],
+      ['roll', '--client', CLIENT, '--overlap', '-1h'],
+      ['add', '--client', CLIENT, '--expires-in', '0'],
+      ['revoke', '--client', CLIENT],
+      ['list', '--client', CLIENT, '--token', FIRST],
+    ]) {
+      const usage = await tokens(...argv);
+      expect(usage.code, argv.join(' ')).toBe(2);
+      expect([...usage.out, ...usage.err].join('\n')).not.toContain(FIRST);
+    }
+    const noDatabase = await runTokensCli(['list', '--client', CLIENT], {
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: {},
+    });
+    expect(noDatabase).toBe(2);
+    const err: string[] = [];
+    const unreachable = await runTokensCli(
+      ['list', '--client', CLIENT, '--database-url', 'postgres://nobody:hunter2@127.0.0.1:1/x'],
+      { stdout: (line) => err.push(line), stderr: (line) => err.push(line), env: {} },
+    );
+    expect(unreachable).toBe(1);
+    expect(err.join('\n')).toContain('unavailable');
+    expect(err.join('\n')).not.toContain('hunter2');
+    expect((await tokens('--help')).code).toBe(0);
+  });
+});
