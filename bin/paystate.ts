@@ -189,7 +189,8 @@ async function demo(args: readonly string[]): Promise<void> {
       const postgres = await import('../adapters/postgres/index.js').catch(() => {
         throw new Error('--database-url needs the `pg` package: npm install pg');
       });
-      const adapters = await postgres.createPostgresAdapters({ connectionString: databaseUrl });
+      // The logger hears a close that gives up on a database that went dark.
+      const adapters = await postgres.createPostgresAdapters({ connectionString: databaseUrl, logger });
       closeStorage = () => adapters.close();
       const imported = await adapters.credentials.importConfig(config);
       if (imported.isErr()) throw new Error(`could not store the sandbox config: ${imported.error.message}`);
