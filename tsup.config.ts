@@ -12,6 +12,7 @@ export default defineConfig({
     cli: 'bin/paystate.ts',
     postgres: 'adapters/postgres/index.ts',
     'hosted-page': 'adapters/hosted-page/index.ts',
+    webhooks: 'adapters/webhooks/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The paystate command line:
- * - `paystate demo [--port 3000] [--host 127.0.0.1] [--config file] [--database-url url]` starts
- *   the sandbox server (decisions.md section 7);
+ * - `paystate demo [--port 3000] [--host 127.0.0.1] [--config file] [--database-url url]
+ *   [--webhook-url url [--webhook-secret secret]]` starts the sandbox server (decisions.md section 7);
  * - `paystate migrate [--database-url url]` brings a Postgres schema up to date;
  * - `paystate tokens list|add|roll|revoke --client id […]` manages a client's API tokens in Postgres.
  */
@@ -16,6 +16,7 @@ import {
   type SandboxServer,
   type SandboxStorage,
 } from '../adapters/sandbox-server/index.js';
+import { createWebhookEventSink, generateWebhookSecret } from '../adapters/webhooks/index.js';
 
 const USAGE = `Usage: paystate demo [options]
        paystate migrate [--database-url <url>]
@@ -31,6 +32,11 @@ Options:
   --database-url <url>
                    keep payments, idempotency keys and credentials in Postgres instead of
                    memory (the schema is migrated first); DATABASE_URL is not read implicitly
+  --webhook-url <url>
+                   also POST every event, signed, to this URL (http or https; docs/webhooks.md)
+  --webhook-secret <secret>
+                   the secret that signs them, at least 32 characters (default: a new one,
+                   printed once at start-up)
   -h, --help       show this help
 `;
 
@@ -44,6 +50,35 @@ function parsePort(text: string | undefined): number {
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!(port >= 0 && port <= 65535)) fail(`--port must be a number from 0 to 65535, got ${text}`);
   return port;
+}
+
+/**
+ * The sandbox's `webhook` option for `--webhook-url` and `--webhook-secret` (a new secret when none
+ * is given), checked now so that a bad one fails like any bad argument, and the lines that say so
+ * at start-up: the only place a generated secret is ever shown. http URLs are taken: the sandbox
+ * runs beside local receivers.
+ */
+function webhookOption(url: string | undefined, secret: string | undefined) {
+  if (url === undefined) {
+    if (secret !== undefined) fail('--webhook-secret needs --webhook-url');
+    return undefined;
+  }
+  const secrets = secret ?? generateWebhookSecret();
+  const webhook = { url, secrets, allowInsecureHttp: true };
+  try {
+    createWebhookEventSink(webhook);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    fail(message.replace(/^webhook url/, '--webhook-url').replace(/^webhook secrets:/, '--webhook-secret:'));
+  }
+  const signedWith =
+    secret === undefined
+      ? `a secret generated for this run (shown only now; pass --webhook-secret to keep one):\n  ${secrets}`
+      : 'the --webhook-secret given';
+  return {
+    option: { webhook },
+    banner: `Webhooks: every event is also POSTed to ${url}, signed (Paystate-Signature) with ${signedWith}\n\n`,
+  };
 }
 
 /** A create request for the printed examples; the card expires two years from now. */
@@ -142,7 +177,15 @@ function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfi
 }
 
 async function demo(args: readonly string[]): Promise<void> {
-  let values: { port?: string; host?: string; config?: string; 'database-url'?: string; help?: boolean };
+  let values: {
+    port?: string;
+    host?: string;
+    config?: string;
+    'database-url'?: string;
+    'webhook-url'?: string;
+    'webhook-secret'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -151,6 +194,8 @@ async function demo(args: readonly string[]): Promise<void> {
         host: { type: 'string' },
         config: { type: 'string' },
         'database-url': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-secret': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -170,6 +215,7 @@ async function demo(args: readonly string[]): Promise<void> {
       'No database: --database-url is empty (give a Postgres URL, or leave the option out to keep everything in memory)',
     );
   }
+  const webhook = webhookOption(values['webhook-url'], values['webhook-secret']);
   let config = BUNDLED_SANDBOX_CONFIG;
   if (values.config !== undefined) {
     const read = await readSandboxConfigFile(values.config);
@@ -183,7 +229,7 @@ async function demo(args: readonly string[]): Promise<void> {
   let server: SandboxServer<SandboxStorage>;
   try {
     if (databaseUrl === undefined) {
-      server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger });
+      server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger, ...webhook?.option });
     } else {
       // Loaded only here: `pg` is an optional peer dependency.
       const postgres = await import('../adapters/postgres/index.js').catch(() => {
@@ -205,7 +251,14 @@ async function demo(args: readonly string[]): Promise<void> {
             logger.info({ ...done.value }, 'housekeeping');
         },
       };
-      server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger, storage });
+      server = await startSandboxServer({
+        port,
+        host: values.host ?? '127.0.0.1',
+        config,
+        logger,
+        storage,
+        ...webhook?.option,
+      });
     }
   } catch (error) {
     await closeStorage();
@@ -255,6 +308,7 @@ async function demo(args: readonly string[]): Promise<void> {
   // Only now, with the signal handlers in place: a SIGTERM sent as soon as the banner is read
   // must stop the server gracefully, not kill the process with the default action.
   printBanner(server, config, values.config === undefined);
+  if (webhook !== undefined) process.stdout.write(webhook.banner);
   if (databaseUrl !== undefined) process.stdout.write('Storage: Postgres (payments survive a restart).\n\n');
 }
 

@@ -22,8 +22,9 @@ import { systemClock } from '../node/system-clock.js';
 import { createChallengeResponse, type ChallengeDecision } from '../sandbox/challenge-response.js';
 import { createSandboxAcquirer, type SandboxAcquirer } from '../sandbox/sandbox-acquirer.js';
 import { createSandboxThreeDSProvider, type SandboxThreeDSProvider } from '../sandbox/sandbox-three-ds.js';
+import { createWebhookEventSink, type WebhookEventSinkOptions } from '../webhooks/webhook-event-sink.js';
 import { createHealthPages } from './health-pages.js';
-import { createLoggingEventSink } from './logging-event-sink.js';
+import { createSandboxEventSink } from './sandbox-event-sink.js';
 import { createSandboxPages } from './pages.js';
 import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
 
@@ -78,6 +79,12 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
   readonly storeTimeoutMs?: number;
   /** Makes the id of each request (`Request-Id`, logs): see `ApiOptions.requestId`. Default `req_` and 32 hex digits. */
   readonly requestId?: () => string;
+  /**
+   * Also POSTs every event, signed, to a webhook endpoint besides logging it: the options of
+   * `createWebhookEventSink` (`paystate/webhooks`), whose signatures take their time from the
+   * sandbox's clock. A `RangeError` for a bad `url` or secret, as there.
+   */
+  readonly webhook?: Omit<WebhookEventSinkOptions, 'clock'>;
 }
 
 /**
@@ -143,7 +150,10 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     cardVault: createMemoryCardVault(clock),
     clock,
     ids: createCryptoIdGenerator(),
-    events: createLoggingEventSink(logger),
+    events: createSandboxEventSink(
+      logger,
+      options.webhook === undefined ? undefined : createWebhookEventSink({ ...options.webhook, clock }),
+    ),
     logger,
     options: {
       ...options.engineOptions,

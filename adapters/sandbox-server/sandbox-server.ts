@@ -87,6 +87,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     ...(options.engineOptions !== undefined && { engineOptions: options.engineOptions }),
     ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
     ...(options.requestId !== undefined && { requestId: options.requestId }),
+    ...(options.webhook !== undefined && { webhook: options.webhook }),
   });
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const server = createServer(

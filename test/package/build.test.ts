@@ -28,6 +28,7 @@ const EXPECTED: Record<string, string> = {
   './sandbox-server': 'startSandboxServer',
   './postgres': 'createPostgresPaymentRepository',
   './hosted-page': 'createHostedPageHandler',
+  './webhooks': 'createWebhookEventSink',
 };
 
 describe('npm run build', () => {

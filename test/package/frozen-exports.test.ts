@@ -8,6 +8,7 @@ import * as node from 'paystate/node';
 import * as postgres from 'paystate/postgres';
 import * as sandbox from 'paystate/sandbox';
 import * as sandboxServer from 'paystate/sandbox-server';
+import * as webhooks from 'paystate/webhooks';
 
 /**
  * Exported constants are shared by every engine in the process: the defaults, the test card
@@ -26,6 +27,7 @@ const ENTRY_POINTS: Readonly<Record<string, Record<string, unknown>>> = {
   'paystate/postgres': postgres,
   'paystate/sandbox': sandbox,
   'paystate/sandbox-server': sandboxServer,
+  'paystate/webhooks': webhooks,
 };
 
 /**

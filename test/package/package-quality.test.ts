@@ -51,6 +51,7 @@ const ENTRIES: Readonly<Record<string, { readonly name: string; readonly peers?:
   './sandbox-server': { name: 'startSandboxServer' },
   './postgres': { name: 'createPostgresPaymentRepository', peers: ['pg'] },
   './hosted-page': { name: 'createHostedPageHandler' },
+  './webhooks': { name: 'createWebhookEventSink' },
 };
 
 /** Packages only some adapters need: a user of the core alone must not get them. */

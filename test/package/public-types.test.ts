@@ -14,6 +14,7 @@ import {
   type StorageHealth,
   type SweepReport,
   type DomainEvent,
+  type EventSinkError,
   type InternalState,
   type PaymentError,
   type PaymentErrorCode,
@@ -47,6 +48,17 @@ import {
 } from 'paystate/http';
 import type { Result, ResultAsync } from 'neverthrow';
 import type { CredentialInputError, PostgresCredentialStore } from 'paystate/postgres';
+import {
+  createWebhookEventSink,
+  parseWebhookEvent,
+  verifyWebhookSignature,
+  type VerifiedWebhookSignature,
+  type WebhookEvent,
+  type WebhookEventError,
+  type WebhookEventErrorCode,
+  type WebhookEventSink,
+  type WebhookVerificationError,
+} from 'paystate/webhooks';
 
 /**
  * Every type a public signature uses can be named from the entry that exports the signature, and
@@ -120,6 +132,31 @@ describe('public types', () => {
     expectTypeOf<NonNullable<OpenApiResponse['content']>[string]>().toEqualTypeOf<OpenApiMediaType>();
     expectTypeOf<NonNullable<OpenApiMediaType['examples']>[string]>().toEqualTypeOf<OpenApiExample>();
     expectTypeOf<OpenApiMediaType['schema']>().toEqualTypeOf<JsonSchema>();
+  });
+
+  it('names the types of paystate/webhooks, whose error codes a receiver can switch on exhaustively', () => {
+    expectTypeOf(createWebhookEventSink).returns.toEqualTypeOf<WebhookEventSink>();
+    expectTypeOf<WebhookEventSink['publish']>().returns.toEqualTypeOf<ResultAsync<void, EventSinkError>>();
+    expectTypeOf(verifyWebhookSignature).returns.toEqualTypeOf<
+      Result<VerifiedWebhookSignature, WebhookVerificationError>
+    >();
+    expectTypeOf(parseWebhookEvent).returns.toEqualTypeOf<Result<WebhookEvent, WebhookEventError>>();
+    const status = (code: WebhookEventErrorCode): number => {
+      switch (code) {
+        case 'unknown_event_type':
+          return 204;
+        case 'malformed_payload':
+          return 400;
+        case 'missing_header':
+        case 'malformed_header':
+        case 'no_matching_signature':
+        case 'timestamp_out_of_tolerance':
+          return 401;
+        default:
+          return exhaustive(code);
+      }
+    };
+    expectTypeOf(status).returns.toBeNumber();
   });
 
   it('names the errors of the paystate/postgres credential store', () => {

@@ -1,0 +1,34 @@
+/**
+ * `paystate/webhooks`: a signed webhook `EventSink` for the engine's domain events, and what a
+ * receiver needs to check them (docs/webhooks.md).
+ */
+export { isRetryableWebhookStatus } from './webhook-answer.js';
+export {
+  createWebhookEventSink,
+  DEFAULT_WEBHOOK_USER_AGENT,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_EVENT_TYPE_HEADER,
+  type WebhookEndpoint,
+  type WebhookEndpointChoice,
+  type WebhookEventSink,
+  type WebhookEventSinkOptions,
+  type WebhookFetch,
+} from './webhook-event-sink.js';
+export { toWebhookEvent, type WebhookEvent } from './webhook-event.js';
+export { parseWebhookEvent, type WebhookEventError, type WebhookEventErrorCode } from './parse-webhook-event.js';
+export { generateWebhookSecret, MIN_WEBHOOK_SECRET_LENGTH } from './webhook-secrets.js';
+export {
+  createWebhookSignatureHeader,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookPayload,
+  type WebhookSignatureInput,
+} from './webhook-signature.js';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH,
+  verifyWebhookSignature,
+  type VerifiedWebhookSignature,
+  type VerifyWebhookSignatureOptions,
+  type WebhookVerificationError,
+  type WebhookVerificationErrorCode,
+} from './verify-webhook-signature.js';

@@ -1,0 +1,161 @@
+import { timingSafeEqual } from 'node:crypto';
+import { err, ok, type Result } from 'neverthrow';
+import { systemClock } from '../node/system-clock.js';
+import { webhookSecrets } from './webhook-secrets.js';
+import { webhookSignature, type WebhookPayload } from './webhook-signature.js';
+
+/** How far a signature's time may be from the receiver's, by default: 300 seconds (five minutes). */
+export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** The longest `Paystate-Signature` value read: 4,096 characters (a few dozen signatures). */
+export const MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH = 4096;
+
+/**
+ * Why a webhook request is not taken as signed, by a stable `code`:
+ * - `missing_header`: no `Paystate-Signature` header;
+ * - `malformed_header`: not `t=<unix seconds>,v1=<64 hex digits>[,v1=…]` (entries of other schemes,
+ *   such as a future `v2=`, are skipped), or longer than `MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH`;
+ * - `no_matching_signature`: no `v1` signature is that of the body with one of the secrets (a
+ *   changed body, a wrong secret, or a request not made by paystate);
+ * - `timestamp_out_of_tolerance`: the signature matches, but was made more than `toleranceSeconds`
+ *   before (or after) `now`, as a replayed request is. `timestamp` is the signature's `t`.
+ *
+ * Messages never repeat the body, the header or a secret.
+ */
+export type WebhookVerificationError =
+  | { readonly code: 'missing_header'; readonly message: string }
+  | { readonly code: 'malformed_header'; readonly message: string }
+  | { readonly code: 'no_matching_signature'; readonly message: string }
+  | { readonly code: 'timestamp_out_of_tolerance'; readonly message: string; readonly timestamp: number };
+
+/** The stable `code` of a `WebhookVerificationError`. */
+export type WebhookVerificationErrorCode = WebhookVerificationError['code'];
+
+/** What `verifyWebhookSignature` checks. */
+export interface VerifyWebhookSignatureOptions {
+  /**
+   * The raw body as received, before any JSON parsing: its bytes (a `Buffer` is a `Uint8Array`),
+   * or its text decoded as UTF-8. A body parsed and serialized again does not verify.
+   */
+  readonly payload: WebhookPayload;
+  /**
+   * The `Paystate-Signature` header as the framework gives it: `request.headers.get(…)` (a string or
+   * `null`), node's `req.headers['paystate-signature']` (a string, or `undefined`), an array of one.
+   */
+  readonly header: string | readonly string[] | null | undefined;
+  /** The endpoint's secret, or several while one is rotated: a signature made with any of them counts. */
+  readonly secrets: string | readonly string[];
+  /** How far `t` may be from `now`, either way, in seconds. Default `DEFAULT_WEBHOOK_TOLERANCE_SECONDS` (300). */
+  readonly toleranceSeconds?: number;
+  /** The receiver's time in epoch milliseconds (`Clock.now()`, `Date.now()`). Default: the system clock. */
+  readonly now?: number;
+}
+
+/** A signature that verified: when it was made (`t`, Unix seconds). */
+export interface VerifiedWebhookSignature {
+  readonly timestamp: number;
+}
+
+interface ParsedHeader {
+  readonly timestamp: number;
+  readonly signatures: readonly Buffer[];
+}
+
+const TIMESTAMP = /^\d{1,15}$/;
+const V1 = /^[0-9a-fA-F]{64}$/;
+const KEY = /^[A-Za-z0-9_-]+$/;
+
+const malformed = (message: string): WebhookVerificationError => ({ code: 'malformed_header', message });
+
+function headerText(header: VerifyWebhookSignatureOptions['header']): Result<string, WebhookVerificationError> {
+  const values = typeof header === 'string' ? [header] : Array.isArray(header) ? header : [];
+  if (values.length === 0 || values.every((value) => value.trim() === '')) {
+    return err({ code: 'missing_header', message: 'The request has no Paystate-Signature header' });
+  }
+  const [only] = values;
+  if (values.length > 1 || typeof only !== 'string')
+    return err(malformed('Paystate-Signature was sent more than once'));
+  return ok(only);
+}
+
+function parseHeader(text: string): Result<ParsedHeader, WebhookVerificationError> {
+  if (text.length > MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH) {
+    return err(malformed(`Paystate-Signature is longer than ${MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH} characters`));
+  }
+  let timestamp: number | undefined;
+  const signatures: Buffer[] = [];
+  for (const entry of text.split(',')) {
+    const at = entry.indexOf('=');
+    const key = entry.slice(0, at).trim();
+    const value = entry.slice(at + 1).trim();
+    if (at < 0 || !KEY.test(key) || value === '') {
+      return err(malformed('Paystate-Signature needs comma-separated key=value entries'));
+    }
+    if (key === 't') {
+      if (timestamp !== undefined) return err(malformed('Paystate-Signature has more than one t='));
+      if (!TIMESTAMP.test(value)) return err(malformed('The t= of Paystate-Signature is not whole Unix seconds'));
+      timestamp = Number(value);
+    } else if (key === 'v1') {
+      if (!V1.test(value)) return err(malformed('A v1= of Paystate-Signature is not 64 hex digits'));
+      signatures.push(Buffer.from(value, 'hex'));
+    }
+    // Other schemes (a later `v2=`) are for other verifiers: skipped.
+  }
+  if (timestamp === undefined) return err(malformed('Paystate-Signature has no t='));
+  if (signatures.length === 0) return err(malformed('Paystate-Signature has no v1= signature'));
+  return ok({ timestamp, signatures });
+}
+
+function checkTolerance(toleranceSeconds: unknown): number {
+  if (typeof toleranceSeconds !== 'number' || !(toleranceSeconds >= 0) || !Number.isFinite(toleranceSeconds)) {
+    throw new RangeError(`toleranceSeconds needs a finite number of seconds from 0 (got ${String(toleranceSeconds)})`);
+  }
+  return toleranceSeconds;
+}
+
+/**
+ * Verifies that a webhook request was signed by paystate with one of `secrets` (constant-time
+ * comparison), over exactly this body, within `toleranceSeconds` of `now`. Answers the
+ * signature's time, or a `WebhookVerificationError`; the signature is checked before the time,
+ * so a request without a valid signature learns nothing about the tolerance. Never throws for
+ * what a request holds.
+ * @throws RangeError for a bad set-up: no secret, a secret shorter than
+ *   `MIN_WEBHOOK_SECRET_LENGTH` (never repeated in the message), a negative or infinite
+ *   `toleranceSeconds`, a `now` that is no finite number.
+ */
+export function verifyWebhookSignature(
+  options: VerifyWebhookSignatureOptions,
+): Result<VerifiedWebhookSignature, WebhookVerificationError> {
+  const secrets = webhookSecrets(options.secrets, 'webhook verification secrets');
+  const tolerance = checkTolerance(options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS);
+  const now = options.now ?? systemClock.now();
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    throw new RangeError(`now needs epoch milliseconds (got ${String(now)})`);
+  }
+  return headerText(options.header)
+    .andThen(parseHeader)
+    .andThen(({ timestamp, signatures }) => {
+      let matched = false;
+      for (const secret of secrets) {
+        const expected = webhookSignature(secret, timestamp, options.payload);
+        for (const given of signatures) {
+          // Every pair is compared, matched or not: the time taken tells nothing of where they differ.
+          if (timingSafeEqual(given, expected)) matched = true;
+        }
+      }
+      if (!matched) {
+        return err<VerifiedWebhookSignature, WebhookVerificationError>({
+          code: 'no_matching_signature',
+          message: 'No v1 signature of Paystate-Signature matches the body with the secrets given',
+        });
+      }
+      if (Math.abs(Math.floor(now / 1000) - timestamp) > tolerance) {
+        return err<VerifiedWebhookSignature, WebhookVerificationError>({
+          code: 'timestamp_out_of_tolerance',
+          message: `The signature was made at ${timestamp}, more than ${tolerance} s from now (${Math.floor(now / 1000)})`,
+          timestamp,
+        });
+      }
+      return ok<VerifiedWebhookSignature, WebhookVerificationError>({ timestamp });
+    });
+}

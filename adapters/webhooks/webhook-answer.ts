@@ -1,0 +1,71 @@
+import { err, ok, type Result } from 'neverthrow';
+import type { EventSinkError } from '../../src/ports/event-sink.js';
+import type { CallAbortCause } from './call-signal.js';
+
+/**
+ * Whether a receiver's status may be answered differently later: 408 (request timeout), 425 (too
+ * early), 429 (too many requests) and every 5xx. Other statuses outside 2xx (3xx, 4xx) will be
+ * answered the same way again.
+ */
+export function isRetryableWebhookStatus(status: number): boolean {
+  return status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599);
+}
+
+const failure = (message: string, retryable: boolean, notSent?: true): EventSinkError =>
+  notSent === undefined
+    ? { code: 'unavailable', message, retryable }
+    : { code: 'unavailable', message, retryable, notSent };
+
+/**
+ * What the receiver's answer means for the event: 2xx delivered; 3xx refused, not retryable (a
+ * redirect is never followed: the endpoint is to be fixed, not guessed); 408, 425, 429 and 5xx
+ * retryable; other 4xx not retryable. A `fetch` in a browser hands back a redirect as an opaque
+ * response with status 0. The message names the host and the status only.
+ */
+export function classifyWebhookAnswer(
+  answer: { readonly status: number; readonly type?: string },
+  host: string,
+): Result<void, EventSinkError> {
+  const { status } = answer;
+  if (status >= 200 && status <= 299) return ok(undefined);
+  if (answer.type === 'opaqueredirect' || (status >= 300 && status <= 399)) {
+    const shown = status === 0 ? 'a redirect' : String(status);
+    return err(failure(`Webhook endpoint ${host} answered ${shown}: redirects are not followed`, false));
+  }
+  return err(failure(`Webhook endpoint ${host} answered ${status}`, isRetryableWebhookStatus(status)));
+}
+
+/** A network error code node gives for a request that never left (the connection was refused, no such host). */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{1,40}$/;
+
+/** The system error code under a `fetch` rejection (`TypeError: fetch failed`, cause `ECONNREFUSED`), if any. */
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && ERROR_CODE.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * A call that got no answer, always retryable: aborted by the engine, past its own time-out, or a
+ * network failure (its system error code at most, never the error's text, which may quote the
+ * URL). `notSent` when node says the connection was refused or the host name did not resolve.
+ */
+export function classifyWebhookFailure(
+  error: unknown,
+  host: string,
+  cause: CallAbortCause | null,
+  timeoutMs: number | undefined,
+): EventSinkError {
+  if (cause === 'timeout') return failure(`Webhook endpoint ${host} did not answer within ${timeoutMs} ms`, true);
+  if (cause === 'aborted') return failure(`Webhook call to ${host} was aborted: the engine stopped waiting`, true);
+  const code = errorCode(error);
+  return failure(
+    `Webhook call to ${host} failed: ${code ?? 'network error'}`,
+    true,
+    code !== undefined && NOT_SENT_CODES.has(code) ? true : undefined,
+  );
+}

@@ -1,0 +1,265 @@
+import { err, ok, ResultAsync, type Result } from 'neverthrow';
+import type { DomainEvent } from '../../src/domain/domain-event.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { EventSink, EventSinkError, PublishOptions } from '../../src/ports/event-sink.js';
+import { systemClock } from '../node/system-clock.js';
+import { callSignal } from './call-signal.js';
+import { classifyWebhookAnswer, classifyWebhookFailure } from './webhook-answer.js';
+import { toWebhookEvent } from './webhook-event.js';
+import { checkWebhookSecrets, webhookSecrets } from './webhook-secrets.js';
+import { signatureHeader, WEBHOOK_SIGNATURE_HEADER } from './webhook-signature.js';
+import { checkWebhookUrl } from './webhook-url.js';
+
+/** The header that carries the event id on every webhook request; the same id is in the body. */
+export const WEBHOOK_EVENT_ID_HEADER = 'Paystate-Event-Id';
+
+/** The header that carries the event type on every webhook request; the same type is in the body. */
+export const WEBHOOK_EVENT_TYPE_HEADER = 'Paystate-Event-Type';
+
+/** The `User-Agent` of webhook requests unless `userAgent` says otherwise (`1`: the wire format). */
+export const DEFAULT_WEBHOOK_USER_AGENT = 'paystate-webhooks/1';
+
+/** Headers the sink sets itself, which `headers` may not replace (compared without case). */
+const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'content-length',
+  'host',
+  'idempotency-key',
+  'user-agent',
+  WEBHOOK_EVENT_ID_HEADER.toLowerCase(),
+  WEBHOOK_EVENT_TYPE_HEADER.toLowerCase(),
+  WEBHOOK_SIGNATURE_HEADER.toLowerCase(),
+]);
+
+/** The `fetch` the sink calls: the global one by default; any function of that shape (a test double, undici's). */
+export type WebhookFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** An endpoint chosen for an event, with what sets it apart from the sink's defaults. */
+export interface WebhookEndpoint {
+  /** Where to POST: the same rules as the sink's `url`. */
+  readonly url: string | URL;
+  /** Its own secret(s), in place of the sink's `secrets` (each receiver knows only its own). */
+  readonly secrets?: string | readonly string[];
+  /** Headers added to the sink's `headers` for this endpoint (e.g. its `Authorization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Where an event goes, as `url` chooses it: a URL, an endpoint, or `null`/`undefined` for none (the
+ * event is then delivered: nobody is to be told, e.g. a profile without a webhook).
+ */
+export type WebhookEndpointChoice = string | URL | WebhookEndpoint | null | undefined;
+
+/** Options of `createWebhookEventSink`. */
+export interface WebhookEventSinkOptions {
+  /**
+   * The endpoint every event is POSTed to, or a function of the event that chooses one (per profile
+   * or partner: `(event) => endpoints.get(event.profileId)`), answering `null` or `undefined` when
+   * the event goes nowhere, which counts as delivered. A fixed URL is checked at once: an absolute
+   * `https:` URL (`http:` with `allowInsecureHttp`) without a user name or password, else a
+   * `RangeError`. One a function chooses is checked at each call: a bad one refuses that event
+   * (not retryable) without naming the URL. A function that throws is a bug: the publish rejects,
+   * and the engine logs it and defers the event.
+   */
+  readonly url: string | URL | ((event: DomainEvent) => WebhookEndpointChoice);
+  /**
+   * The signing secret(s), each of at least `MIN_WEBHOOK_SECRET_LENGTH` characters: every request
+   * carries one `v1=` signature per secret, so while a secret is rotated both are given and a
+   * receiver knowing either verifies. Required unless every endpoint `url` chooses has its own.
+   */
+  readonly secrets?: string | readonly string[];
+  /** Where the signature's time (`t=`) comes from. Default the system clock (`paystate/node`). */
+  readonly clock?: Clock;
+  /** Default the global `fetch`, read at each call. */
+  readonly fetch?: WebhookFetch;
+  /**
+   * How long one call may take, in ms (1 to 2^31 - 1), before it is aborted and counts as a
+   * retryable failure. Default none: the engine's `timeouts.eventSinkMs` aborts it anyway, through
+   * the signal the engine gives `publish`.
+   */
+  readonly timeoutMs?: number;
+  /** The `User-Agent` of the requests. Default `DEFAULT_WEBHOOK_USER_AGENT`. */
+  readonly userAgent?: string;
+  /**
+   * Headers added to every request (e.g. `Authorization` for a receiver behind basic auth). They
+   * may not replace the ones the sink sets: `Content-Type`, `User-Agent`, `Idempotency-Key`,
+   * `Paystate-Event-Id`, `Paystate-Event-Type`, `Paystate-Signature` (a `RangeError`).
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Takes `http:` endpoints besides `https:`: for tests and receivers on localhost only. Default `false`. */
+  readonly allowInsecureHttp?: boolean;
+}
+
+/** An `EventSink` that POSTs signed events; `publish` never throws or rejects for an answer or a network failure. */
+export interface WebhookEventSink extends EventSink {
+  publish(event: DomainEvent, options?: PublishOptions): ResultAsync<void, EventSinkError>;
+}
+
+/** One resolved endpoint: its URL, secrets and extra headers. */
+interface Target {
+  readonly url: URL;
+  readonly secrets: readonly string[];
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Extra headers as a plain record, or why they are refused (never quoting a value). */
+function checkHeaders(headers: unknown): Result<Readonly<Record<string, string>>, string> {
+  if (headers === undefined) return ok({});
+  if (typeof headers !== 'object' || headers === null) return err('headers needs an object of header names and values');
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (RESERVED_HEADERS.has(name.toLowerCase())) return err(`headers may not set ${name}: the sink sets it`);
+    if (typeof value !== 'string') return err(`headers: the value of ${name} is not a string`);
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      return err(`headers: ${name} is not a valid header name, or its value is not a valid header value`);
+    }
+    out[name] = value;
+  }
+  return ok(Object.freeze(out));
+}
+
+function checkTimeout(timeoutMs: unknown): number | undefined {
+  if (timeoutMs === undefined) return undefined;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
+    throw new RangeError(`webhook timeoutMs needs milliseconds from 1 to ${MAX_TIMEOUT_MS} (got ${String(timeoutMs)})`);
+  }
+  return timeoutMs;
+}
+
+const refused = (message: string): EventSinkError => ({ code: 'unavailable', message, retryable: false });
+
+/**
+ * An `EventSink` that POSTs each domain event, signed, to a webhook endpoint (docs/webhooks.md):
+ * the body is `toWebhookEvent(event)` as JSON, with `Content-Type: application/json`, the
+ * `User-Agent`, `Idempotency-Key` and `Paystate-Event-Id` (both the event id: de-duplicate on it),
+ * `Paystate-Event-Type`, and `Paystate-Signature: t=<unix seconds from the clock>,v1=<hex
+ * HMAC-SHA256 of "<t>.<body>">`, one `v1=` per secret. It passes on the engine's abort signal,
+ * never follows a redirect (`redirect: 'manual'`), and reads nothing of the answer but its status.
+ *
+ * The answer decides what the engine does with the event (it retries, defers and keeps order per
+ * payment, see `EventSink`): a 2xx delivers it; 408, 425, 429, 5xx, a network failure, a time-out
+ * or an abort are retryable; a 3xx or any other 4xx refuses it, not retryable, which defers that
+ * event only. `publish` never throws or rejects for any of these, and its messages name at most
+ * the endpoint's host and the status, never the body, a secret or the rest of the URL. It rejects
+ * only for a bug of the host: a `url` function that throws, a clock that gives no valid time
+ * (the engine logs it as a defect and defers the event).
+ * @throws RangeError for a bad set-up, naming the rule, never the URL or a secret: a fixed `url`
+ *   that breaks the URL rules, missing or short `secrets` (required with a fixed `url`), a
+ *   `timeoutMs` out of range, `headers` that are invalid or replace the sink's own.
+ */
+export function createWebhookEventSink(options: WebhookEventSinkOptions): WebhookEventSink {
+  const allowInsecureHttp = options.allowInsecureHttp === true;
+  const timeoutMs = checkTimeout(options.timeoutMs);
+  const clock = options.clock ?? systemClock;
+  const send: WebhookFetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const userAgent = options.userAgent ?? DEFAULT_WEBHOOK_USER_AGENT;
+  const defaultSecrets = options.secrets === undefined ? undefined : webhookSecrets(options.secrets, 'webhook secrets');
+  const baseHeaders = checkHeaders(options.headers).match(
+    (headers) => headers,
+    (problem) => {
+      throw new RangeError(`webhook ${problem}`);
+    },
+  );
+  try {
+    new Headers([['user-agent', userAgent]]);
+  } catch {
+    throw new RangeError('webhook userAgent is not a valid header value');
+  }
+
+  const { url } = options;
+  let choose: (event: DomainEvent) => Result<Target | null, EventSinkError>;
+  if (typeof url === 'function') {
+    choose = (event) => resolveChoice(url(event));
+  } else {
+    const checked = checkWebhookUrl(url, { allowInsecureHttp });
+    if (checked.isErr()) throw new RangeError(`webhook url ${checked.error}`);
+    if (defaultSecrets === undefined) throw new RangeError('webhook secrets: needs at least one secret');
+    const fixed: Target = { url: checked.value, secrets: defaultSecrets, headers: baseHeaders };
+    choose = () => ok(fixed);
+  }
+
+  /** The target of what `url` chose, or why that event is refused (not retryable). */
+  function resolveChoice(choice: WebhookEndpointChoice): Result<Target | null, EventSinkError> {
+    if (choice === null || choice === undefined) return ok(null);
+    const endpoint: WebhookEndpoint = typeof choice === 'string' || choice instanceof URL ? { url: choice } : choice;
+    const checked = checkWebhookUrl(endpoint.url, { allowInsecureHttp });
+    if (checked.isErr()) return err(refused(`The webhook endpoint chosen for this event ${checked.error}`));
+    const host = checked.value.host;
+    let secrets = defaultSecrets;
+    if (endpoint.secrets !== undefined) {
+      const own = checkWebhookSecrets(endpoint.secrets);
+      if (own.isErr()) return err(refused(`Webhook endpoint ${host}: ${own.error}`));
+      secrets = own.value;
+    }
+    if (secrets === undefined) return err(refused(`Webhook endpoint ${host} has no secret to sign with`));
+    const extra = checkHeaders(endpoint.headers);
+    if (extra.isErr()) return err(refused(`Webhook endpoint ${host}: ${extra.error}`));
+    return ok({ url: checked.value, secrets, headers: { ...baseHeaders, ...extra.value } });
+  }
+
+  async function deliver(
+    target: Target,
+    event: DomainEvent,
+    outer: AbortSignal | undefined,
+  ): Promise<Result<void, EventSinkError>> {
+    const host = target.url.host;
+    if (outer?.aborted === true) return err(classifyWebhookFailure(outer.reason, host, 'aborted', timeoutMs));
+    const body = JSON.stringify(toWebhookEvent(event));
+    const timestamp = Math.floor(clock.now() / 1000);
+    // A clock that gives no time is a bug: the publish rejects (the engine logs it), rather than
+    // sending a signature every receiver refuses.
+    if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new RangeError('the clock port gave no valid time');
+    const headers: Record<string, string> = {
+      ...target.headers,
+      'Content-Type': 'application/json',
+      'User-Agent': userAgent,
+      'Idempotency-Key': event.id,
+      [WEBHOOK_EVENT_ID_HEADER]: event.id,
+      [WEBHOOK_EVENT_TYPE_HEADER]: event.type,
+      [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(target.secrets, timestamp, body),
+    };
+    const deadline = callSignal(outer, timeoutMs);
+    try {
+      const response = await send(target.url.href, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        ...(deadline.signal !== undefined && { signal: deadline.signal }),
+      });
+      discardBody(response);
+      return classifyWebhookAnswer(response, host);
+    } catch (error) {
+      return err(classifyWebhookFailure(error, host, deadline.cause(), timeoutMs));
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  return {
+    publish(event, publishOptions) {
+      return new ResultAsync(
+        (async (): Promise<Result<void, EventSinkError>> => {
+          const target = choose(event);
+          if (target.isErr()) return err(target.error);
+          if (target.value === null) return ok(undefined);
+          return deliver(target.value, event, publishOptions?.signal);
+        })(),
+      );
+    },
+  };
+}
+
+/** Lets go of the answer's body unread, so its connection is not held until it is collected. */
+function discardBody(response: Response): void {
+  try {
+    const body = response.body;
+    if (body !== null && body !== undefined && !body.locked) void body.cancel().catch(() => undefined);
+  } catch {
+    // A test double's odd response: nothing to free.
+  }
+}

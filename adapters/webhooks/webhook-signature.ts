@@ -1,0 +1,49 @@
+import { createHmac } from 'node:crypto';
+import { webhookSecrets } from './webhook-secrets.js';
+
+/** The header that carries the signature: `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`. */
+export const WEBHOOK_SIGNATURE_HEADER = 'Paystate-Signature';
+
+/** The raw body of a webhook request, as sent: its text, or its bytes. */
+export type WebhookPayload = string | Uint8Array;
+
+/**
+ * The `v1` signature of a payload: the HMAC-SHA256, keyed with the secret's UTF-8 bytes, of the
+ * timestamp in decimal, a dot, and the raw body, as raw bytes.
+ */
+export function webhookSignature(secret: string, timestamp: number, payload: WebhookPayload): Buffer {
+  const hmac = createHmac('sha256', secret).update(`${timestamp}.`, 'utf8');
+  return (typeof payload === 'string' ? hmac.update(payload, 'utf8') : hmac.update(payload)).digest();
+}
+
+/** What `createWebhookSignatureHeader` signs, with what, and when. */
+export interface WebhookSignatureInput {
+  /** The raw body, exactly as it is sent. */
+  readonly payload: WebhookPayload;
+  /** One secret, or several while one is rotated: each gives a `v1=` entry. */
+  readonly secrets: string | readonly string[];
+  /** When it is signed, in whole seconds since the Unix epoch (`t=`). */
+  readonly timestamp: number;
+}
+
+/**
+ * The `Paystate-Signature` value for a payload: `t=<timestamp>,v1=<hex HMAC-SHA256 of
+ * "<timestamp>.<payload>">`, one `v1=` per secret, in the order given. The webhook sink signs every
+ * request with it; receivers can use it to make signed test requests.
+ * @throws RangeError when a secret is shorter than `MIN_WEBHOOK_SECRET_LENGTH` or there is none,
+ *   or the timestamp is not a whole number of seconds from 0 (the message never repeats a secret).
+ */
+export function createWebhookSignatureHeader(input: WebhookSignatureInput): string {
+  const secrets = webhookSecrets(input.secrets, 'webhook signature secrets');
+  const { timestamp } = input;
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
+    throw new RangeError(`webhook signature timestamp needs whole seconds from 0 (got ${String(timestamp)})`);
+  }
+  return signatureHeader(secrets, timestamp, input.payload);
+}
+
+/** `createWebhookSignatureHeader` for secrets already checked. */
+export function signatureHeader(secrets: readonly string[], timestamp: number, payload: WebhookPayload): string {
+  const entries = secrets.map((secret) => `v1=${webhookSignature(secret, timestamp, payload).toString('hex')}`);
+  return [`t=${timestamp}`, ...entries].join(',');
+}

@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandboxServer, type SandboxServer } from '../../adapters/sandbox-server/index.js';
+import { parseWebhookEvent } from '../../adapters/webhooks/index.js';
+import { directRequest } from '../support/requests.js';
+import { startReceiver, type Receiver } from '../webhooks/support/webhook-receiver.js';
+import { SECRET } from '../webhooks/support/webhook-engine.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PCI = 'sandbox_pci_compliant_token';
+
+let server: SandboxServer | undefined;
+let receiver: Receiver | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+  await server?.close();
+  server = undefined;
+  await receiver?.close();
+  receiver = undefined;
+});
+
+/** Creates a direct payment (approved at once) on the sandbox at `url`. */
+async function payDirect(url: string): Promise<string> {
+  const response = await fetch(`${url}/v1/profiles/profile_webshop/payments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${PCI}`, 'content-type': 'application/json' },
+    body: JSON.stringify(directRequest('4242424242424242')),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Waits until the receiver holds `count` requests. */
+async function received(count: number): Promise<NonNullable<typeof receiver>['requests']> {
+  for (let waited = 0; (receiver?.requests.length ?? 0) < count; waited += 20) {
+    if (waited > 10_000) throw new Error(`the receiver got ${receiver?.requests.length} requests, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return receiver?.requests ?? [];
+}
+
+/** The events of the requests, verified with `secret`. */
+const eventsOf = (requests: Receiver['requests'], secret: string) =>
+  requests.map((request) => {
+    const event = parseWebhookEvent({
+      payload: request.body,
+      header: request.headers['paystate-signature'],
+      secrets: secret,
+    });
+    return event.isOk() ? `${event.value.type} ${event.value.data.payment.id}` : event.error.code;
+  });
+
+describe('the sandbox server with a webhook', () => {
+  it('POSTs every event, signed, to the webhook besides logging it', async () => {
+    receiver = await startReceiver();
+    const lines: string[] = [];
+    const log = (fields: Record<string, unknown>, message: string) =>
+      lines.push(`${message} ${String(fields['type'])}`);
+    server = await startSandboxServer({
+      port: 0,
+      sweepIntervalMs: 20,
+      logger: { debug: log, info: log, warn: log, error: log },
+      webhook: { url: `${receiver.origin}/hooks`, secrets: SECRET, allowInsecureHttp: true },
+    });
+    const id = await payDirect(server.url);
+    expect(eventsOf(await received(2), SECRET)).toEqual([`payment.created ${id}`, `payment.succeeded ${id}`]);
+    expect(lines).toEqual(expect.arrayContaining(['event payment.created', 'event payment.succeeded']));
+  });
+
+  it('refuses a bad webhook URL before it listens', async () => {
+    await expect(
+      startSandboxServer({ port: 0, webhook: { url: 'http://127.0.0.1:1/hooks', secrets: SECRET } }),
+    ).rejects.toThrow(RangeError);
+  });
+});
+
+/** `paystate demo …` as `npm run demo` runs it, with its output. */
+function demo(args: readonly string[]) {
+  const started = spawn(process.execPath, ['--import', 'tsx', 'bin/paystate.ts', 'demo', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = started;
+  let stdout = '';
+  let stderr = '';
+  started.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  started.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    async waitFor(pattern: RegExp): Promise<RegExpExecArray> {
+      for (let waited = 0; ; waited += 50) {
+        const match = pattern.exec(stdout);
+        if (match !== null) return match;
+        if (waited > 30_000) throw new Error(`timed out waiting for ${pattern}; got:\n${stdout}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+describe('paystate demo --webhook-url', () => {
+  it('prints a generated secret once, and signs every event with it', async () => {
+    receiver = await startReceiver();
+    const run = demo(['--port', '0', '--webhook-url', `${receiver.origin}/hooks`]);
+    const [, url] = await run.waitFor(/listening on (http:\/\/\S+)/);
+    const [, secret] = await run.waitFor(
+      /Webhooks: every event is also POSTed to \S+\/hooks, [^\n]*\n {2}(whsec_\S+)\n/,
+    );
+    const id = await payDirect(url ?? '');
+    expect(eventsOf(await received(2), secret ?? '')).toEqual([`payment.created ${id}`, `payment.succeeded ${id}`]);
+    expect(run.stdout().split(secret ?? '')).toHaveLength(2);
+  });
+
+  it('signs with the --webhook-secret given, and never prints it', async () => {
+    receiver = await startReceiver();
+    const run = demo(['--port', '0', '--webhook-url', `${receiver.origin}/hooks`, '--webhook-secret', SECRET]);
+    const [, url] = await run.waitFor(/listening on (http:\/\/\S+)/);
+    await run.waitFor(/signed \(Paystate-Signature\) with the --webhook-secret given/);
+    const id = await payDirect(url ?? '');
+    expect(eventsOf(await received(2), SECRET)).toEqual([`payment.created ${id}`, `payment.succeeded ${id}`]);
+    expect(run.stdout()).not.toContain(SECRET);
+  });
+
+  it.each([
+    [['--webhook-url', 'ftp://127.0.0.1/hooks'], '--webhook-url needs an absolute http(s) URL'],
+    [['--webhook-url', 'http://user:pw-secret@127.0.0.1/hooks'], '--webhook-url must not carry credentials'],
+    [
+      ['--webhook-url', 'http://127.0.0.1/hooks', '--webhook-secret', 'too-short-secret'],
+      '--webhook-secret: the secret is too short',
+    ],
+    [['--webhook-secret', SECRET], '--webhook-secret needs --webhook-url'],
+  ])('refuses %j with one line and exit code 2, repeating no secret', async (args, message) => {
+    const run = demo(['--port', '0', ...args]);
+    expect(await run.exited).toBe(2);
+    const stderr = run.stderr().trimEnd().split('\n');
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toContain(`paystate: ${message}`);
+    for (const secret of ['pw-secret', 'too-short-secret', SECRET]) expect(stderr[0]).not.toContain(secret);
+  });
+});
