@@ -1,6 +1,7 @@
 import { Effect } from 'effect';
 import type { PaymentError } from '../errors/payment-error.js';
 import type { DomainEvent } from '../domain/domain-event.js';
+import { loggableMessage } from '../domain/mask-digits.js';
 import type { OutboxDeferral, OutboxEntry } from '../ports/payment-repository.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
@@ -57,16 +58,17 @@ export interface DeliveryBatch {
  */
 export const TROUBLE_IN_A_ROW = 3;
 
-/** How one publish ended. `trouble` is a retryable refusal or a time-out. */
+/**
+ * How one publish ended. `trouble` is a retryable refusal or a time-out; `reason` says what the
+ * sink answered, for the log line of the deferral.
+ */
 type PublishOutcome =
   | { readonly kind: 'delivered' }
-  | { readonly kind: 'refused' }
-  | { readonly kind: 'trouble' }
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'trouble'; readonly reason: string }
   | { readonly kind: 'defect'; readonly defect: unknown };
 
 const DELIVERED: PublishOutcome = { kind: 'delivered' };
-const REFUSED: PublishOutcome = { kind: 'refused' };
-const TROUBLE: PublishOutcome = { kind: 'trouble' };
 
 /**
  * One delivery batch (see `deliverEvents`). Once `stopRequested` says so it offers no further
@@ -96,7 +98,14 @@ export function deliverBatch(
     ).pipe(
       Effect.as(DELIVERED),
       Effect.catchAll((failure) =>
-        Effect.succeed(failure.kind === 'timeout' || failure.error.retryable ? TROUBLE : REFUSED),
+        Effect.succeed<PublishOutcome>(
+          failure.kind === 'timeout'
+            ? { kind: 'trouble', reason: `no answer within ${ctx.options.eventSinkTimeoutMs} ms` }
+            : {
+                kind: failure.error.retryable ? 'trouble' : 'refused',
+                reason: `${loggableMessage(String(failure.error.code))}: ${loggableMessage(failure.error.message)}`,
+              },
+        ),
       ),
       // A sink that throws or rejects for one event (a bug, a `fetch` that rejects) costs that
       // event, not the batch: the batch would otherwise end before marking what it delivered, and
@@ -133,7 +142,13 @@ export function deliverBatch(
         continue;
       }
       order.hold(entry.event.paymentId);
-      deferred.push(deferral(ctx, entry, outcome.kind === 'defect' ? describeDefect(outcome.defect) : undefined));
+      deferred.push(
+        deferral(
+          ctx,
+          entry,
+          outcome.kind === 'defect' ? { cause: describeDefect(outcome.defect) } : { reason: outcome.reason },
+        ),
+      );
       if (outcome.kind === 'refused') {
         answered = true;
         troubleInARow = 0;
@@ -274,12 +289,12 @@ function deliveryOrder(entries: readonly OutboxEntry[]): DeliveryOrder {
 interface Deferral extends OutboxDeferral {
   readonly event: DomainEvent;
   readonly delayMs: number;
-  /** The publish threw or rejected: its defect as `describeDefect` puts it. */
-  readonly cause: string | undefined;
+  /** Why: the sink's answer (`reason`), or, when the publish threw or rejected, its defect as `describeDefect` puts it (`cause`). */
+  readonly why: { readonly reason: string } | { readonly cause: string };
 }
 
 /** The next attempt of an event not delivered: `firstDelayMs` after its first failure, doubling up to `maxDelayMs`. */
-function deferral(ctx: EngineContext, entry: OutboxEntry, cause: string | undefined): Deferral {
+function deferral(ctx: EngineContext, entry: OutboxEntry, why: Deferral['why']): Deferral {
   const attempts = entry.attempts + 1;
   const { deliveryFirstDelayMs: first, deliveryMaxDelayMs: max } = ctx.options;
   const delayMs = Math.min(max, first * 2 ** Math.min(attempts - 1, 52));
@@ -289,7 +304,7 @@ function deferral(ctx: EngineContext, entry: OutboxEntry, cause: string | undefi
     retryAt: ctx.ports.clock.now() + delayMs,
     event: entry.event,
     delayMs,
-    cause,
+    why,
   };
 }
 
@@ -301,11 +316,15 @@ function logDeferral(ctx: EngineContext, deferral: Deferral): void {
     attempts: deferral.attempts,
     retryAt: new Date(deferral.retryAt).toISOString(),
   };
-  if (deferral.cause !== undefined) {
-    ctx.logger.error({ ...fields, cause: deferral.cause }, 'event sink threw for an event; it will be offered again');
+  const { why } = deferral;
+  if ('cause' in why) {
+    ctx.logger.error({ ...fields, cause: why.cause }, 'event sink threw for an event; it will be offered again');
   } else if (deferral.delayMs >= ctx.options.deliveryMaxDelayMs) {
-    ctx.logger.error(fields, "event sink keeps refusing an event; it and its payment's later events wait");
+    ctx.logger.error(
+      { ...fields, reason: why.reason },
+      "event sink keeps refusing an event; it and its payment's later events wait",
+    );
   } else {
-    ctx.logger.warn(fields, 'event sink refused an event; it will be offered again');
+    ctx.logger.warn({ ...fields, reason: why.reason }, 'event sink refused an event; it will be offered again');
   }
 }

@@ -110,7 +110,8 @@ describe('event delivery order', () => {
         [payment.id, 0],
       ]),
     );
-    // Every refusal is logged with its attempt and when it is offered again, never with card data.
+    // Every refusal is logged with its attempt, when it is offered again and what the sink
+    // answered, never with card data.
     const warnings = h.logs.filter((line) => line.level === 'warn');
     expect(warnings.map((line) => line.fields)).toEqual(
       outbox
@@ -120,8 +121,42 @@ describe('event delivery order', () => {
           paymentId: entry.event.paymentId,
           attempts: 1,
           retryAt: new Date(h.clock.now() + 1000).toISOString(),
+          reason: 'unavailable: webhook answered 500',
         })),
     );
+  });
+
+  it("logs what the sink answered with a refusal, without a card number or a URL's password, and a time-out as such", async () => {
+    const h = makeEngineHarness({ batchSize: 10, timeouts: { eventSinkMs: 50 } });
+    const messages = [
+      'endpoint https://user:s3cret@hooks.example/x answered 503',
+      'echoed 4242 4242 4242 4242 back',
+      'x'.repeat(500),
+    ];
+    let call = 0;
+    h.events.publish = () => {
+      const message = messages[call++];
+      return message === undefined
+        ? new Promise(() => undefined)
+        : err({ code: 'unavailable', message, retryable: false });
+    };
+    for (let n = 0; n < 4; n++) {
+      (
+        await h.engine.createPayment({
+          client: compliantClient,
+          profileId: PROFILE,
+          body: directRequest('4242424242424242'),
+        })
+      )._unsafeUnwrap();
+    }
+    await h.engine.deliverEvents();
+    const reasons = h.logs.filter((line) => line.message.startsWith('event sink')).map((line) => line.fields['reason']);
+    expect(reasons).toEqual([
+      'unavailable: endpoint https://[redacted]@hooks.example/x answered 503',
+      'unavailable: echoed [digits] back',
+      `unavailable: ${'x'.repeat(200)}`,
+      'no answer within 50 ms',
+    ]);
   });
 
   it('backs off exponentially up to maxDelayMs, logs an error once it is there, and delivers in order when accepted', async () => {
