@@ -28,7 +28,7 @@ import {
   type TokenRef,
 } from '../memory/credential-store.js';
 import { parseSandboxConfig, type SandboxConfig } from '../memory/sandbox-config.js';
-import { asUnavailable, classifyPostgresError } from './classify-error.js';
+import { asUnavailable, classifyPostgresError, classifyStatementFailure } from './classify-error.js';
 import { checkOut, resolveConnection, type CheckedOutClient, type PostgresConnectionOptions } from './connection.js';
 import { runStatement, type Statement } from './run-statement.js';
 
@@ -144,10 +144,16 @@ const PURGE_EXPIRED: Statement = {
   text: `DELETE FROM paystate_client_tokens WHERE (client_id = $1 OR token_sha256 = $2) AND expires_at <= $3`,
 };
 
-/** The client of a digest (locked: it cannot be revoked or moved meanwhile). */
+/**
+ * The client of a digest, locked (the client's row, not the token's: every change of a client's
+ * tokens locks the client first, so the token cannot be revoked or moved meanwhile, and the
+ * locks are taken in the same order everywhere).
+ */
 const TOKEN_OWNER: Statement = {
-  name: 'paystate_token_owner',
-  text: `SELECT client_id FROM paystate_client_tokens WHERE token_sha256 = $1 FOR UPDATE`,
+  name: 'paystate_token_owner_v2',
+  text: `
+SELECT c.id AS client_id FROM paystate_client_tokens t JOIN paystate_clients c ON c.id = t.client_id
+WHERE t.token_sha256 = $1 FOR UPDATE OF c`,
 };
 
 /** The client of a digest that works at $2. */
@@ -254,6 +260,15 @@ SET client_id = EXCLUDED.client_id, expires_at = NULL,
   created_at = CASE WHEN t.client_id = EXCLUDED.client_id THEN t.created_at ELSE EXCLUDED.created_at END`,
 };
 
+/**
+ * `importConfig`: locks every client first, in one order, as every other change of a client's
+ * tokens does before it touches a token row (taken the other way round, a roll or revoke meanwhile
+ * deadlocks with the import).
+ */
+const LOCK_ALL_CLIENTS: Statement = {
+  name: 'paystate_clients_lock_all',
+  text: `SELECT id FROM paystate_clients ORDER BY id FOR UPDATE`,
+};
 /** `importConfig`: keeps the clients whose ids are in $1 (their tokens go with the others). */
 const KEEP_CLIENTS: Statement = {
   name: 'paystate_clients_keep',
@@ -316,7 +331,8 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
 
   /**
    * Runs `work` in one transaction on one connection: committed when it answers ok, rolled back
-   * when it answers an error or anything throws (then `unavailable`, classified).
+   * when it answers an error or anything throws (then `unavailable`, classified; `notSent` when no
+   * connection could be had, so nothing of it was stored).
    */
   const transaction = async <T, E>(
     work: (run: Run) => Promise<Result<T, E>>,
@@ -325,7 +341,8 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
     try {
       checkedOut = await checkOut(pool);
     } catch (error) {
-      return err(asUnavailable(classifyPostgresError(error)));
+      // No connection: nothing of the transaction was sent.
+      return err(asUnavailable(classifyStatementFailure(error, 'connect')));
     }
     const { client } = checkedOut;
     let broken = false;
@@ -364,7 +381,7 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       }
       const attributes = [client.partnerId, [...client.profileIds], client.pciDssCompliant];
       if (owner !== undefined) {
-        // The owner's token row is locked, so the client cannot be deleted meanwhile.
+        // The owner's row is locked, so the client cannot be deleted, nor its tokens changed, meanwhile.
         const updated = await query<ClientRow>(UPDATE_CLIENT, [owner, ...attributes]);
         return ok(clientOf(updated.rows[0] as ClientRow));
       }
@@ -526,6 +543,7 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
         };
       });
       return transaction(async (query) => {
+        await query(LOCK_ALL_CLIENTS, []);
         await query(KEEP_CLIENTS, [clients.map((client) => client.id)]);
         await query(KEEP_TOKENS, [clients.map((client) => client.digest)]);
         const profileIds = valid.partners.flatMap((partner) => partner.profiles.map((profile) => profile.id));
