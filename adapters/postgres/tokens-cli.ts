@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { DEFAULT_TOKEN_OVERLAP_MS, type ClientToken } from '../memory/credential-store.js';
+import { DEFAULT_TOKEN_OVERLAP_MS, tokenIdOf, type ClientToken } from '../memory/credential-store.js';
 import { createPostgresPool } from './connection.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
 import type { MigrateCliIo } from './migrate-cli.js';
@@ -39,6 +39,37 @@ const when = (time: number | null): string => (time === null ? 'never' : new Dat
 
 const describeToken = (token: ClientToken): string =>
   `${token.tokenId}  created ${when(token.createdAt)}  expires ${when(token.expiresAt)}`;
+
+/**
+ * After an `add` or `roll` that failed: whether its new token was stored all the same (an
+ * `unavailable` that may have reached the database: the commit landed and its answer was lost).
+ * Then the token is printed, being the client's and nobody else's, and true is answered. Else the
+ * failure is reported, with how to find and revoke the token when it cannot be told.
+ */
+async function storedAfterAll(
+  failure: { readonly code: string; readonly message: string; readonly notSent?: boolean },
+  store: PostgresCredentialStore,
+  request: { readonly action: string; readonly clientId: string; readonly token: string },
+  out: MigrateCliIo,
+): Promise<boolean> {
+  const { action, clientId, token } = request;
+  const tokenId = tokenIdOf(token);
+  const unknown = failure.code === 'unavailable' && failure.notSent !== true;
+  const owner = unknown ? await store.authenticate(token) : null;
+  if (owner?.isOk() === true && owner.value?.id === clientId) {
+    out.stdout(token);
+    out.stderr(`added ${tokenId} (its answer was lost, but it is stored); keep the token now: it is not shown again`);
+    return true;
+  }
+  out.stderr(`tokens ${action} failed (${failure.code}): ${failure.message}`);
+  if (unknown) {
+    out.stderr(
+      `the ${action} may have been stored all the same (its answer lost): if \`paystate tokens list --client ${clientId}\` ` +
+        `shows ${tokenId}, nobody has that token: revoke it (--token-id ${tokenId}) and try again`,
+    );
+  }
+  return false;
+}
 
 interface Options {
   readonly client?: string | undefined;
@@ -141,7 +172,8 @@ function commandFor(
           token,
           ...(expiresIn === null ? {} : { expiresAt: Date.now() + expiresIn }),
         });
-        if (added.isErr()) return failed(added.error);
+        if (added.isErr())
+          return (await storedAfterAll(added.error, store, { action: 'add', clientId, token }, out)) ? 0 : 1;
         out.stdout(token);
         out.stderr(`added ${describeToken(added.value)}; keep the token now: it is not shown again`);
         return 0;
@@ -165,7 +197,15 @@ function commandFor(
         }
         const token = generateToken();
         const rolled = await store.rollToken({ old: { clientId, tokenId: old }, token, overlapMs });
-        if (rolled.isErr()) return failed(rolled.error);
+        if (rolled.isErr()) {
+          if (!(await storedAfterAll(rolled.error, store, { action: 'roll', clientId, token }, out))) return 1;
+          // Stored after all: the old token got its expiry (or went) in the same transaction.
+          const listed = await store.listTokens(clientId);
+          const retired = listed.isOk() ? listed.value?.find((each) => each.tokenId === old) : undefined;
+          if (retired !== undefined) out.stderr(`retiring ${old}: works until ${when(retired.expiresAt)}`);
+          else out.stderr(listed.isOk() ? `revoked ${old}` : `retiring ${old} (its expiry could not be read)`);
+          return 0;
+        }
         out.stdout(token);
         out.stderr(`added ${describeToken(rolled.value.added)}; keep the token now: it is not shown again`);
         out.stderr(

@@ -8,6 +8,7 @@ import {
   tokenIdOf,
 } from '../../adapters/postgres/index.js';
 import { expectOk } from '../contracts/payment-repository.contract.js';
+import { startCuttingProxy } from './support/cutting-proxy.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
 
 const db = useMigratedDatabase();
@@ -133,5 +134,85 @@ describe('paystate tokens', () => {
     expect(err.join('\n')).toContain('unavailable');
     expect(err.join('\n')).not.toContain('hunter2');
     expect((await tokens('--help')).code).toBe(0);
+  });
+
+  it('a roll or an add whose answer was lost but which was stored: the new token is printed all the same', async () => {
+    const store = await fresh();
+    const proxy = await startCuttingProxy(db.connectionString);
+    try {
+      // The server commits the roll, and the connection is cut before the answer comes back.
+      proxy.loseAnswers('COMMIT');
+      const rolled = await tokens(
+        'roll',
+        '--client',
+        CLIENT,
+        '--token-id',
+        tokenIdOf(FIRST),
+        '--database-url',
+        proxy.connectionString,
+      );
+      expect(proxy.lost).toBe(1);
+      expect(rolled.code).toBe(0);
+      expect(rolled.out).toHaveLength(1);
+      const next = rolled.out[0]!;
+      expect((await expectOk(store.authenticate(next)))?.id).toBe(CLIENT);
+      expect(rolled.err.join('\n')).toContain(`retiring ${tokenIdOf(FIRST)}: works until`);
+      expect(rolled.err.join('\n')).not.toContain(next);
+
+      proxy.loseAnswers('COMMIT');
+      const added = await tokens('add', '--client', CLIENT, '--database-url', proxy.connectionString);
+      expect(proxy.lost).toBe(2);
+      expect(added.code).toBe(0);
+      expect(added.out).toHaveLength(1);
+      expect((await expectOk(store.authenticate(added.out[0]!)))?.id).toBe(CLIENT);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a roll whose answer and check were both lost: no token printed, and how to find and revoke it', async () => {
+    const store = await fresh();
+    const proxy = await startCuttingProxy(db.connectionString);
+    try {
+      // Stored, its answer lost, and the check whether it was stored loses its answer too.
+      proxy.loseAnswers('COMMIT');
+      proxy.loseAnswers('paystate_client_by_token');
+      const rolled = await tokens(
+        'roll',
+        '--client',
+        CLIENT,
+        '--token-id',
+        tokenIdOf(FIRST),
+        '--database-url',
+        proxy.connectionString,
+      );
+      expect(proxy.lost).toBe(2);
+      expect(rolled.code).toBe(1);
+      expect(rolled.out).toEqual([]);
+      const unknown = (await expectOk(store.listTokens(CLIENT)))!.find((token) => token.tokenId !== tokenIdOf(FIRST));
+      expect(unknown).toBeDefined();
+      const said = rolled.err.join('\n');
+      expect(said).toContain('unavailable');
+      expect(said).toContain(
+        `shows ${unknown!.tokenId}, nobody has that token: revoke it (--token-id ${unknown!.tokenId})`,
+      );
+      expect(said).not.toMatch(/pst_/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a roll that got no connection: certainly not stored, said plainly', async () => {
+    await fresh();
+    const err: string[] = [];
+    const out: string[] = [];
+    const code = await runTokensCli(
+      ['roll', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--database-url', 'postgres://u:p@127.0.0.1:1/x'],
+      { stdout: (line) => out.push(line), stderr: (line) => err.push(line), env: {} },
+    );
+    expect(code).toBe(1);
+    expect(out).toEqual([]);
+    expect(err.join('\n')).toContain('unavailable');
+    expect(err.join('\n')).not.toContain('may have been stored');
   });
 });
