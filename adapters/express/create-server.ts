@@ -3,7 +3,7 @@ import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.j
 import type { FetchHandler, FetchHandlerOptions } from '../http/fetch-handler.js';
 import { writeAnswer } from '../http/node-listener.js';
 import { problem, problemAnswer } from '../http/problem-details.js';
-import { requestIdSource } from '../http/request-id.js';
+import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource } from '../http/request-id.js';
 import { logQuietly } from '../node/fetch-bridge.js';
 import { createExpressRouter } from './express-router.js';
 import { paystate } from './paystate.js';
@@ -29,11 +29,14 @@ export interface CreateServerOptions {
 /**
  * The app's last error handler: any error nothing answered before (a fetch handler or `pages`
  * that rejected) is logged and answered `500 internal_error`, never Express's HTML page with
- * its stack trace; when the head already went out, the connection is closed.
+ * its stack trace; when the head already went out, the connection is closed. The request keeps
+ * the id it already has (`paystate()` sets it before it hands on a page that rejected, which ran
+ * its engine commands under it); else it gets a new one.
  */
 function internalErrorHandler(options: CreateServerOptions, requestIds: () => string): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const requestId = requestIds();
+    const given = res.getHeader(REQUEST_ID_HEADER);
+    const requestId = typeof given === 'string' && isRequestIdToken(given) ? given : requestIds();
     logQuietly(options.logger, { method: req.method, error, requestId }, 'unhandled error in the Express app');
     if (res.headersSent) {
       res.destroy();

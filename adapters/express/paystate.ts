@@ -28,7 +28,9 @@ export type PaystateExpressOptions = FetchHandlerOptions;
  *   and answered `500 internal_error` (see `sendFetchResponse`).
  * - Every answer of the API and of `pages` carries the request's `Request-Id` (see `requestId`);
  *   `pages` get it in their `PageContext` (replacing any `Request-Id` a page set), and so does
- *   the `500` written instead of a page response node refuses.
+ *   the `500` written instead of a page response node refuses. A page that rejects is handed to
+ *   the host's error handler (`next(error)`) with the id set on the response (`createServer`'s
+ *   500 keeps it).
  */
 export function paystate(options: PaystateExpressOptions): Router {
   const api = createApiHandler(options);
@@ -45,10 +47,18 @@ export function paystate(options: PaystateExpressOptions): Router {
     const fallback = async () => {
       // The pages read the body only when they answer: the fetch body pulls from the node stream
       // on its first read, so a request they pass on keeps its body for the host.
-      const page =
-        pages === undefined || !isFetchMethod(req.method)
-          ? undefined
-          : await pages(toFetchRequest(req, { url: target, ...(body !== undefined && { body }) }), { requestId });
+      let page: Response | undefined;
+      try {
+        page =
+          pages === undefined || !isFetchMethod(req.method)
+            ? undefined
+            : await pages(toFetchRequest(req, { url: target, ...(body !== undefined && { body }) }), { requestId });
+      } catch (error) {
+        // A page that rejects goes to the host's error handler (`createServer`'s 500): with the id
+        // the page ran under, which that answer keeps.
+        if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, requestId);
+        throw error;
+      }
       if (page === undefined) {
         next();
         return;

@@ -88,10 +88,6 @@ export interface BackgroundWorker {
   status(): BackgroundWorkerStatus;
 }
 
-/**
- * The payment engine. Every command returns a `ResultAsync` and never rejects for an expected
- * failure: the error is a `PaymentError` with a stable `code`.
- */
 /** Options of `getPaymentRecord`. */
 export interface RecordQueryOptions {
   /**
@@ -101,6 +97,10 @@ export interface RecordQueryOptions {
   readonly requestId?: string;
 }
 
+/**
+ * The payment engine. Every command returns a `ResultAsync` and never rejects for an expected
+ * failure: the error is a `PaymentError` with a stable `code`.
+ */
 export interface PaymentEngine {
   /** Creates a payment: hosted flow (returns `next.redirect` to the hosted page) or direct flow (runs 3DS and authorization). */
   createPayment(command: CreatePaymentCommand): ResultAsync<Payment, PaymentError>;

@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { paystate } from '../../adapters/express/index.js';
+import { createServer, paystate } from '../../adapters/express/index.js';
 import type { PagesHandler } from '../../adapters/http/index.js';
 import { makeApi } from '../http/support/api-harness.js';
 import { call, type Answer } from '../http/support/client.js';
@@ -65,6 +65,23 @@ describe('paystate(): Request-Id on the answers of pages', () => {
     expect(idOf(refused)).toMatch(DEFAULT_ID);
     const logged = api.logs.filter((line) => line.message === 'could not write the response');
     expect(logged.map((line) => line.fields['requestId'])).toEqual([idOf(refused)]);
+  });
+
+  it('a page that rejects: the 500 the app answers carries the id the page ran under, as the other entry points do', async () => {
+    const api = makeApi();
+    let n = 0;
+    const given: string[] = [];
+    const failing: PagesHandler = async (_request, context) => {
+      given.push(context?.requestId ?? 'none');
+      throw new Error('the page broke');
+    };
+    const app = createServer({ ...api.handlerOptions, pages: failing, requestId: () => `host-id:${++n}` });
+    const failed = await call(`${await listenApp(app)}/broken`);
+    expectProblem(failed, 500, 'internal_error');
+    expect(given).toEqual(['host-id:1']);
+    expect(idOf(failed)).toBe('host-id:1');
+    const logged = api.logs.filter((line) => line.message === 'unhandled error in the Express app');
+    expect(logged.map((line) => line.fields['requestId'])).toEqual(['host-id:1']);
   });
 
   it('the hosted page runs its reads and its submitCard under the id of the answer', async () => {
