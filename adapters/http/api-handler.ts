@@ -1,3 +1,4 @@
+import { containsCardNumber } from '../../src/domain/card-number.js';
 import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
@@ -78,6 +79,21 @@ export interface ApiOptions {
 export type ApiHandler = (request: HttpRequest, basePath: string, requestId?: string) => Promise<HttpAnswer | null>;
 
 const ORIGIN = 'http://localhost';
+const TOKEN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * Whether a store's `tokenId` may go on a log line: a short id of safe characters that is not the
+ * token, nor any part of the header that carried it (a store that gave the token itself), nor a
+ * run of digits that reads as a card number.
+ */
+function isLoggableTokenId(tokenId: unknown, authorization: string | null): tokenId is string {
+  return (
+    typeof tokenId === 'string' &&
+    TOKEN_ID.test(tokenId) &&
+    !(authorization ?? '').includes(tokenId) &&
+    !containsCardNumber(tokenId)
+  );
+}
 
 /** The API path of a request target (`/v1/...`), or null when the target is not under `/v1`. */
 export function apiPath(target: string, basePath: string): string | null {
@@ -133,6 +149,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     readonly answer: HttpAnswer;
     readonly route: string;
     readonly clientId?: string;
+    readonly tokenId?: string;
   }
 
   async function route(
@@ -158,7 +175,10 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const client = await authenticate(deps, request.header('authorization'), log);
     if (client.isErr()) return { answer: answerOf(client.error), route: name };
     const clientId = client.value.id;
-    if (!acceptsJson(request.header('accept'))) return { answer: answerOf(notAcceptable()), route: name, clientId };
+    // Which token: an id that does not reveal it (see `Client.tokenId`), when the store gives one.
+    const { tokenId } = client.value;
+    const who = isLoggableTokenId(tokenId, request.header('authorization')) ? { clientId, tokenId } : { clientId };
+    if (!acceptsJson(request.header('accept'))) return { answer: answerOf(notAcceptable()), route: name, ...who };
     const result = await match.route.handler({
       deps,
       request,
@@ -170,7 +190,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       requestId,
       logger: log,
     });
-    return { answer: result.isOk() ? result.value : answerOf(result.error), route: name, clientId };
+    return { answer: result.isOk() ? result.value : answerOf(result.error), route: name, ...who };
   }
 
   /** The answer with its `Request-Id`, when the caller does not write it. */
@@ -195,6 +215,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
             status: handled.answer.status,
             ms: deps.clock.now() - started,
             ...(handled.clientId !== undefined && { clientId: handled.clientId }),
+            ...(handled.tokenId !== undefined && { tokenId: handled.tokenId }),
             ...(upstream !== undefined && { upstreamRequestId: upstream }),
           },
           'http request',

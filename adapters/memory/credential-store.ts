@@ -375,7 +375,18 @@ export function createMemoryCredentialStore(
   return {
     authenticate(token) {
       const found = working(token, clockTime(clock));
-      return ok(found === undefined ? null : (clients.get(found[1].clientId) ?? null));
+      const client = found === undefined ? undefined : clients.get(found[1].clientId);
+      return ok(
+        found === undefined || client === undefined
+          ? null
+          : Object.freeze({
+              id: client.id,
+              partnerId: client.partnerId,
+              profileIds: client.profileIds,
+              pciDssCompliant: client.pciDssCompliant,
+              tokenId: tokenIdOfDigest(found[1].digest),
+            }),
+      );
     },
 
     findProfile: (profileId) => ok(profiles.get(profileId) ?? null),

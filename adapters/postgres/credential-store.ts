@@ -285,12 +285,14 @@ const KEEP_PROFILES: Statement = {
   text: `DELETE FROM paystate_profiles WHERE NOT (id = ANY($1::text[]))`,
 };
 
-const clientOf = (row: ClientRow): Client =>
+/** The client of a row; `tokenId` when a token authenticated it. */
+const clientOf = (row: ClientRow, tokenId?: string): Client =>
   Object.freeze({
     id: row.id,
     partnerId: row.partner_id,
     profileIds: Object.freeze([...row.profile_ids]),
     pciDssCompliant: row.pci_dss_compliant,
+    ...(tokenId !== undefined && { tokenId }),
   });
 
 const timeOf = (value: string | null): number | null => (value === null ? null : Number(value));
@@ -507,7 +509,9 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       if (row === undefined || row.token_sha256.length !== digest.length) return ok(null);
       const same = timingSafeEqual(row.token_sha256, digest);
       const expiresAt = timeOf(row.expires_at);
-      return ok(same && (expiresAt === null || clockTime(clock) < expiresAt) ? clientOf(row) : null);
+      return ok(
+        same && (expiresAt === null || clockTime(clock) < expiresAt) ? clientOf(row, tokenIdOfDigest(digest)) : null,
+      );
     },
 
     async findProfile(profileId) {

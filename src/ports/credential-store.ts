@@ -13,6 +13,13 @@ export interface Client {
   readonly profileIds: readonly string[];
   /** May send card data (the direct flow); otherwise only hosted payments. */
   readonly pciDssCompliant: boolean;
+  /**
+   * Which of the client's tokens authenticated it, by an id that does not reveal the token (the
+   * bundled stores: the first 16 hex digits of its SHA-256, `tokenIdOf`). The API logs it on each
+   * request's line, so that during a rotation an operator sees whether the old token is still in
+   * use. Not part of the client's identity: `Idempotency-Key`s are scoped by `id`.
+   */
+  readonly tokenId?: string;
 }
 
 /** A merchant's profile: payments are made under one, and the hosted page shows its name. */

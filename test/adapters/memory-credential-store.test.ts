@@ -32,13 +32,17 @@ describe('createMemoryCredentialStore, with rotation', () => {
     );
     expect(added.createdAt).toBeGreaterThanOrEqual(before);
     expect(added.createdAt).toBeLessThanOrEqual(Date.now());
-    expect(await expectOk(store.authenticate('token-two-0123456789'))).toStrictEqual(client);
+    expect(await expectOk(store.authenticate('token-two-0123456789'))).toStrictEqual({
+      ...client,
+      tokenId: tokenIdOf('token-two-0123456789'),
+    });
   });
 
   it('dumps one entry per token, with its expiry, and no token', async () => {
     const clock = createTestClock(T0);
     const store = createMemoryCredentialStore(config, { clock });
-    const client = (await expectOk(store.authenticate('token-one-0123456789')))!;
+    const { tokenId, ...client } = (await expectOk(store.authenticate('token-one-0123456789')))!;
+    expect(tokenId).toBe(tokenIdOf('token-one-0123456789'));
     await expectOk(store.rollToken({ old: { token: 'token-one-0123456789' }, token: 'token-two-0123456789' }));
     const state = store.dumpState();
     expect(state.clients).toStrictEqual([

@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { err } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { createMemoryCredentialStore, type SandboxConfig } from '../../adapters/memory/index.js';
-import { createPostgresCredentialStore, createPostgresIdempotencyStore } from '../../adapters/postgres/index.js';
+import {
+  createPostgresCredentialStore,
+  createPostgresIdempotencyStore,
+  tokenIdOf,
+} from '../../adapters/postgres/index.js';
 import type { IdempotencyStore, StoredResponse } from '../../src/ports/idempotency-store.js';
 import { idempotencyStoreContract } from '../contracts/idempotency-store.contract.js';
 import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
@@ -442,7 +446,10 @@ describe('postgres credential store', () => {
       }),
     );
     expect(b.profileIds).toEqual(['profile_b1', 'profile_a2']);
-    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toStrictEqual(b);
+    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toStrictEqual({
+      ...b,
+      tokenId: tokenIdOf('token-of-b-0123456789'),
+    });
   });
 
   it('refuses an invalid config without naming its tokens, and stores nothing of it', async () => {
@@ -464,7 +471,7 @@ describe('postgres credential store', () => {
       store.putClient({ token: 'token-c', partnerId: 'partner_c', profileIds: ['profile_c1'], pciDssCompliant: true }),
     );
     expect(client.id).toMatch(/^client_[0-9a-f]{16}$/);
-    expect(await expectOk(store.authenticate('token-c'))).toStrictEqual(client);
+    expect(await expectOk(store.authenticate('token-c'))).toStrictEqual({ ...client, tokenId: tokenIdOf('token-c') });
     expect(await expectOk(store.findProfile('profile_c1'))).toMatchObject({ name: 'Shop C1' });
   });
 });
