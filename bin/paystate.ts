@@ -55,8 +55,9 @@ function parsePort(text: string | undefined): number {
 /**
  * The sandbox's `webhook` option for `--webhook-url` and `--webhook-secret` (a new secret when none
  * is given), checked now so that a bad one fails like any bad argument, and the lines that say so
- * at start-up: the only place a generated secret is ever shown. http URLs are taken: the sandbox
- * runs beside local receivers.
+ * at start-up: the only place a generated secret is ever shown. http URLs, and addresses on
+ * localhost or a private network, are taken (`allowInsecureHttp`, `allowPrivateNetworks`): the
+ * sandbox runs beside local receivers, and the URL is the developer's own, not a merchant's.
  */
 function webhookOption(url: string | undefined, secret: string | undefined) {
   if (url === undefined) {
@@ -64,7 +65,7 @@ function webhookOption(url: string | undefined, secret: string | undefined) {
     return undefined;
   }
   const secrets = secret ?? generateWebhookSecret();
-  const webhook = { url, secrets, allowInsecureHttp: true };
+  const webhook = { url, secrets, allowInsecureHttp: true, allowPrivateNetworks: true };
   try {
     createWebhookEventSink(webhook);
   } catch (error) {

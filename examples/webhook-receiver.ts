@@ -98,8 +98,15 @@ const engine = createPaymentEngine({
   }),
   clock: systemClock,
   ids: createCryptoIdGenerator(),
-  // https only, unless told otherwise: a receiver on localhost is the exception.
-  events: createWebhookEventSink({ url: endpoint, secrets: secret, allowInsecureHttp: true, timeoutMs: 5_000 }),
+  // https only, and public addresses only, unless told otherwise: a receiver on localhost is the
+  // exception. Never allow private networks where merchants choose the URL.
+  events: createWebhookEventSink({
+    url: endpoint,
+    secrets: secret,
+    allowInsecureHttp: true,
+    allowPrivateNetworks: true,
+    timeoutMs: 5_000,
+  }),
   options: { hostedPageUrl: ({ id, token }) => `https://pay.example/pay/${id}?token=${token}` },
 });
 

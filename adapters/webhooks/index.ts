@@ -13,10 +13,19 @@ export {
   type WebhookEventSink,
   type WebhookEventSinkOptions,
   type WebhookFetch,
+  type WebhookLookup,
+  type WebhookLookupAddress,
 } from './webhook-event-sink.js';
 export { toWebhookEvent, type WebhookEvent } from './webhook-event.js';
-export { parseWebhookEvent, type WebhookEventError, type WebhookEventErrorCode } from './parse-webhook-event.js';
-export { generateWebhookSecret, MIN_WEBHOOK_SECRET_LENGTH } from './webhook-secrets.js';
+export {
+  DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES,
+  MAX_WEBHOOK_PAYLOAD_DEPTH,
+  parseWebhookEvent,
+  type ParseWebhookEventOptions,
+  type WebhookEventError,
+  type WebhookEventErrorCode,
+} from './parse-webhook-event.js';
+export { generateWebhookSecret, MAX_WEBHOOK_SECRETS, MIN_WEBHOOK_SECRET_LENGTH } from './webhook-secrets.js';
 export {
   createWebhookSignatureHeader,
   WEBHOOK_SIGNATURE_HEADER,
@@ -32,3 +41,4 @@ export {
   type WebhookVerificationError,
   type WebhookVerificationErrorCode,
 } from './verify-webhook-signature.js';
+export { MAX_WEBHOOK_URL_LENGTH } from './webhook-url.js';

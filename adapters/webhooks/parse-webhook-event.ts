@@ -7,11 +7,31 @@ import {
   type WebhookVerificationError,
 } from './verify-webhook-signature.js';
 import type { WebhookEvent } from './webhook-event.js';
+import { payloadData } from './webhook-signature.js';
+
+/** The largest body `parseWebhookEvent` reads by default: 1 MiB (a payment is a few kilobytes). */
+export const DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES = 1024 * 1024;
+
+/** The deepest nesting of objects and arrays `parseWebhookEvent` takes: 32 (an event has about 6). */
+export const MAX_WEBHOOK_PAYLOAD_DEPTH = 32;
+
+/** What `parseWebhookEvent` checks: those of `verifyWebhookSignature`, and a size limit. */
+export interface ParseWebhookEventOptions extends VerifyWebhookSignatureOptions {
+  /**
+   * The most bytes the body may have, checked before anything else (a larger one is
+   * `malformed_payload`, and is neither hashed nor parsed). Default
+   * `DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES` (1 MiB).
+   */
+  readonly maxPayloadBytes?: number;
+}
 
 /**
  * Why `parseWebhookEvent` gives no event: the signature's `WebhookVerificationError`, or, for a
  * body that verified,
- * - `malformed_payload`: it is not UTF-8 JSON in the shape of `WebhookEvent`;
+ * - `malformed_payload`: it is not UTF-8 JSON in the shape of `WebhookEvent`, nests objects and
+ *   arrays deeper than `MAX_WEBHOOK_PAYLOAD_DEPTH`, or has a `__proto__` key anywhere (which
+ *   paystate never sends, and which a merge or `Object.assign` of the event would take as the
+ *   object's prototype); or, before the signature is checked, it has more than `maxPayloadBytes`;
  * - `unknown_event_type`: an event type this version of paystate does not know (`type`), sent by a
  *   newer one. Answer it with a 2xx: a refused event is offered again and again, and holds up the
  *   later events of its payment.
@@ -40,19 +60,69 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 const malformed = (message: string): WebhookEventError => ({ code: 'malformed_payload', message });
 
+/** Whether JSON text nests objects and arrays deeper than `max`, counted without parsing it. */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === 0x5c)
+        at++; // a backslash: the next character is escaped
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) {
+      inString = true;
+    } else if (char === 0x7b || char === 0x5b) {
+      if (++depth > max) return true;
+    } else if (char === 0x7d || char === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+class ProtoKey extends Error {}
+
+/** Refuses a `__proto__` key at any depth, however it was escaped in the text. */
+function refuseProtoKey(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw new ProtoKey();
+  return value;
+}
+
+function checkMaxBytes(maxPayloadBytes: unknown): number {
+  if (typeof maxPayloadBytes !== 'number' || !Number.isSafeInteger(maxPayloadBytes) || maxPayloadBytes < 1) {
+    throw new RangeError(`maxPayloadBytes needs a whole number of bytes from 1 (got ${String(maxPayloadBytes)})`);
+  }
+  return maxPayloadBytes;
+}
+
 /**
  * Verifies a webhook request (`verifyWebhookSignature`, same options) and then reads its body as a
- * `WebhookEvent`. The body is parsed only once its signature verified.
- * @throws RangeError for a bad set-up, as `verifyWebhookSignature`.
+ * `WebhookEvent`. The body is parsed only once its signature verified, and only if it is no larger
+ * than `maxPayloadBytes` (checked first) and nests no deeper than `MAX_WEBHOOK_PAYLOAD_DEPTH`.
+ * @throws RangeError for a bad set-up, as `verifyWebhookSignature`, or a `maxPayloadBytes` that is
+ *   no whole number from 1; TypeError for a payload that is not a string or bytes.
  */
-export function parseWebhookEvent(options: VerifyWebhookSignatureOptions): Result<WebhookEvent, WebhookEventError> {
-  return verifyWebhookSignature(options).andThen((): Result<WebhookEvent, WebhookEventError> => {
-    let json: unknown;
+export function parseWebhookEvent(options: ParseWebhookEventOptions): Result<WebhookEvent, WebhookEventError> {
+  const maxBytes = checkMaxBytes(options.maxPayloadBytes ?? DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES);
+  const payload = payloadData(options.payload);
+  const size = typeof payload === 'string' ? Buffer.byteLength(payload, 'utf8') : payload.byteLength;
+  if (size > maxBytes) return err(malformed(`The body is larger than ${maxBytes} bytes`));
+  return verifyWebhookSignature({ ...options, payload }).andThen((): Result<WebhookEvent, WebhookEventError> => {
+    let text: string;
     try {
-      const text = typeof options.payload === 'string' ? options.payload : utf8.decode(options.payload);
-      json = JSON.parse(text);
+      text = typeof payload === 'string' ? payload : utf8.decode(payload);
     } catch {
       return err(malformed('The body is not UTF-8 JSON'));
+    }
+    if (nestsDeeperThan(text, MAX_WEBHOOK_PAYLOAD_DEPTH)) {
+      return err(malformed(`The body nests deeper than ${MAX_WEBHOOK_PAYLOAD_DEPTH} levels`));
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text, refuseProtoKey);
+    } catch (error) {
+      return err(malformed(error instanceof ProtoKey ? 'The body has a __proto__ key' : 'The body is not UTF-8 JSON'));
     }
     const parsed = envelopeSchema.safeParse(json);
     if (!parsed.success) {

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import { systemClock } from '../node/system-clock.js';
-import { webhookSecrets } from './webhook-secrets.js';
-import { webhookSignature, type WebhookPayload } from './webhook-signature.js';
+import { MAX_WEBHOOK_SECRETS, webhookSecrets } from './webhook-secrets.js';
+import { payloadData, webhookSignature, type WebhookPayload } from './webhook-signature.js';
 
 /** How far a signature's time may be from the receiver's, by default: 300 seconds (five minutes). */
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -14,7 +14,8 @@ export const MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH = 4096;
  * Why a webhook request is not taken as signed, by a stable `code`:
  * - `missing_header`: no `Paystate-Signature` header;
  * - `malformed_header`: not `t=<unix seconds>,v1=<64 hex digits>[,v1=…]` (entries of other schemes,
- *   such as a future `v2=`, are skipped), or longer than `MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH`;
+ *   such as a future `v2=`, are skipped), longer than `MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH`, or with
+ *   more than `MAX_WEBHOOK_SECRETS` `v1=` signatures;
  * - `no_matching_signature`: no `v1` signature is that of the body with one of the secrets (a
  *   changed body, a wrong secret, or a request not made by paystate);
  * - `timestamp_out_of_tolerance`: the signature matches, but was made more than `toleranceSeconds`
@@ -34,8 +35,9 @@ export type WebhookVerificationErrorCode = WebhookVerificationError['code'];
 /** What `verifyWebhookSignature` checks. */
 export interface VerifyWebhookSignatureOptions {
   /**
-   * The raw body as received, before any JSON parsing: its bytes (a `Buffer` is a `Uint8Array`),
-   * or its text decoded as UTF-8. A body parsed and serialized again does not verify.
+   * The raw body as received, before any JSON parsing: its bytes (a `Buffer` is a `Uint8Array`; the
+   * `ArrayBuffer` of `await request.arrayBuffer()`), or its text decoded as UTF-8. A body parsed and
+   * serialized again does not verify; a parsed one (an object) is a `TypeError`.
    */
   readonly payload: WebhookPayload;
   /**
@@ -68,13 +70,13 @@ const KEY = /^[A-Za-z0-9_-]+$/;
 const malformed = (message: string): WebhookVerificationError => ({ code: 'malformed_header', message });
 
 function headerText(header: VerifyWebhookSignatureOptions['header']): Result<string, WebhookVerificationError> {
-  const values = typeof header === 'string' ? [header] : Array.isArray(header) ? header : [];
-  if (values.length === 0 || values.every((value) => value.trim() === '')) {
+  const values: readonly unknown[] = typeof header === 'string' ? [header] : Array.isArray(header) ? header : [];
+  if (values.length === 0 || values.every((value) => typeof value === 'string' && value.trim() === '')) {
     return err({ code: 'missing_header', message: 'The request has no Paystate-Signature header' });
   }
   const [only] = values;
-  if (values.length > 1 || typeof only !== 'string')
-    return err(malformed('Paystate-Signature was sent more than once'));
+  if (values.length > 1) return err(malformed('Paystate-Signature was sent more than once'));
+  if (typeof only !== 'string') return err(malformed('Paystate-Signature is not text'));
   return ok(only);
 }
 
@@ -97,6 +99,9 @@ function parseHeader(text: string): Result<ParsedHeader, WebhookVerificationErro
       timestamp = Number(value);
     } else if (key === 'v1') {
       if (!V1.test(value)) return err(malformed('A v1= of Paystate-Signature is not 64 hex digits'));
+      if (signatures.length === MAX_WEBHOOK_SECRETS) {
+        return err(malformed(`Paystate-Signature has more than ${MAX_WEBHOOK_SECRETS} v1= signatures`));
+      }
       signatures.push(Buffer.from(value, 'hex'));
     }
     // Other schemes (a later `v2=`) are for other verifiers: skipped.
@@ -121,12 +126,14 @@ function checkTolerance(toleranceSeconds: unknown): number {
  * what a request holds.
  * @throws RangeError for a bad set-up: no secret, a secret shorter than
  *   `MIN_WEBHOOK_SECRET_LENGTH` (never repeated in the message), a negative or infinite
- *   `toleranceSeconds`, a `now` that is no finite number.
+ *   `toleranceSeconds`, a `now` that is no finite number; TypeError for a `payload` that is not
+ *   the raw body (a string or bytes), such as one a JSON middleware parsed.
  */
 export function verifyWebhookSignature(
   options: VerifyWebhookSignatureOptions,
 ): Result<VerifiedWebhookSignature, WebhookVerificationError> {
   const secrets = webhookSecrets(options.secrets, 'webhook verification secrets');
+  const payload = payloadData(options.payload);
   const tolerance = checkTolerance(options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS);
   const now = options.now ?? systemClock.now();
   if (typeof now !== 'number' || !Number.isFinite(now)) {
@@ -137,7 +144,7 @@ export function verifyWebhookSignature(
     .andThen(({ timestamp, signatures }) => {
       let matched = false;
       for (const secret of secrets) {
-        const expected = webhookSignature(secret, timestamp, options.payload);
+        const expected = webhookSignature(secret, timestamp, payload);
         for (const given of signatures) {
           // Every pair is compared, matched or not: the time taken tells nothing of where they differ.
           if (timingSafeEqual(given, expected)) matched = true;

@@ -6,9 +6,19 @@ import { systemClock } from '../node/system-clock.js';
 import { callSignal } from './call-signal.js';
 import { classifyWebhookAnswer, classifyWebhookFailure } from './webhook-answer.js';
 import { toWebhookEvent } from './webhook-event.js';
+import { systemLookup, WebhookAddressRefusal, type WebhookLookup } from './webhook-lookup.js';
 import { checkWebhookSecrets, webhookSecrets } from './webhook-secrets.js';
 import { signatureHeader, WEBHOOK_SIGNATURE_HEADER } from './webhook-signature.js';
+import {
+  createFetchTransport,
+  createNodeTransport,
+  type WebhookFetch,
+  type WebhookTransport,
+} from './webhook-transport.js';
 import { checkWebhookUrl } from './webhook-url.js';
+
+export type { WebhookFetch } from './webhook-transport.js';
+export type { WebhookLookup, WebhookLookupAddress } from './webhook-lookup.js';
 
 /** The header that carries the event id on every webhook request; the same id is in the body. */
 export const WEBHOOK_EVENT_ID_HEADER = 'Paystate-Event-Id';
@@ -19,20 +29,36 @@ export const WEBHOOK_EVENT_TYPE_HEADER = 'Paystate-Event-Type';
 /** The `User-Agent` of webhook requests unless `userAgent` says otherwise (`1`: the wire format). */
 export const DEFAULT_WEBHOOK_USER_AGENT = 'paystate-webhooks/1';
 
-/** Headers the sink sets itself, which `headers` may not replace (compared without case). */
+/**
+ * Headers `headers` may not set (compared without case): those the sink sets itself, and those
+ * that change how the request is framed or routed (`Transfer-Encoding`, `Expect`, `Upgrade`, …),
+ * which would let a configuration desynchronise the request from its `Content-Length` or hold
+ * the connection.
+ */
 const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'content-type',
   'content-length',
+  'content-encoding',
   'host',
   'idempotency-key',
   'user-agent',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
   WEBHOOK_EVENT_ID_HEADER.toLowerCase(),
   WEBHOOK_EVENT_TYPE_HEADER.toLowerCase(),
   WEBHOOK_SIGNATURE_HEADER.toLowerCase(),
 ]);
 
-/** The `fetch` the sink calls: the global one by default; any function of that shape (a test double, undici's). */
-export type WebhookFetch = (url: string, init: RequestInit) => Promise<Response>;
+/** A header name: an RFC 9110 token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value the sink sends: visible ASCII, spaces and tabs inside, nothing at either end. */
+const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
 
 /** An endpoint chosen for an event, with what sets it apart from the sink's defaults. */
 export interface WebhookEndpoint {
@@ -56,10 +82,12 @@ export interface WebhookEventSinkOptions {
    * The endpoint every event is POSTed to, or a function of the event that chooses one (per profile
    * or partner: `(event) => endpoints.get(event.profileId)`), answering `null` or `undefined` when
    * the event goes nowhere, which counts as delivered. A fixed URL is checked at once: an absolute
-   * `https:` URL (`http:` with `allowInsecureHttp`) without a user name or password, else a
-   * `RangeError`. One a function chooses is checked at each call: a bad one refuses that event
-   * (not retryable) without naming the URL. A function that throws is a bug: the publish rejects,
-   * and the engine logs it and defers the event.
+   * `https:` URL (`http:` with `allowInsecureHttp`) of at most `MAX_WEBHOOK_URL_LENGTH`
+   * characters, without a user name or password, not on a port of another protocol, and whose host
+   * is no address the guard refuses (`allowPrivateNetworks`), else a `RangeError`. One a function
+   * chooses is checked at each call: a bad one refuses that event (not retryable) without naming
+   * the URL. A host name is resolved and checked at each call. A function that throws is a bug: the
+   * publish rejects, and the engine logs it and defers the event.
    */
   readonly url: string | URL | ((event: DomainEvent) => WebhookEndpointChoice);
   /**
@@ -70,8 +98,18 @@ export interface WebhookEventSinkOptions {
   readonly secrets?: string | readonly string[];
   /** Where the signature's time (`t=`) comes from. Default the system clock (`paystate/node`). */
   readonly clock?: Clock;
-  /** Default the global `fetch`, read at each call. */
+  /**
+   * A `fetch` to send with instead of the default, node's `http`/`https`, whose connections go to
+   * exactly the addresses the guard checked. A `fetch` resolves the host name itself: unless
+   * `allowPrivateNetworks`, the addresses are checked (with `lookup`) just before each call, but
+   * cannot be pinned, so give it an egress proxy that refuses private networks as well.
+   */
   readonly fetch?: WebhookFetch;
+  /**
+   * Resolves an endpoint's host name to every address it has, each of which is checked. Default
+   * the operating system's resolver (`dns.promises.lookup(name, { all: true })`).
+   */
+  readonly lookup?: WebhookLookup;
   /**
    * How long one call may take, in ms (1 to 2^31 - 1), before it is aborted and counts as a
    * retryable failure. Default none: the engine's `timeouts.eventSinkMs` aborts it anyway, through
@@ -88,6 +126,15 @@ export interface WebhookEventSinkOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Takes `http:` endpoints besides `https:`: for tests and receivers on localhost only. Default `false`. */
   readonly allowInsecureHttp?: boolean;
+  /**
+   * Turns off the server-side request forgery guard (docs/webhooks.md), which by default refuses
+   * an endpoint whose host is, or resolves to, an address that is not public: loopback and
+   * `localhost`, private (RFC 1918), link-local (cloud metadata), unique-local, shared (CGNAT),
+   * multicast, unspecified or reserved, IPv4-mapped and NAT64 forms included. For tests and
+   * receivers on localhost or in your own network only: never when merchants choose the URL.
+   * Default `false`.
+   */
+  readonly allowPrivateNetworks?: boolean;
 }
 
 /** An `EventSink` that POSTs signed events; `publish` never throws or rejects for an answer or a network failure. */
@@ -104,19 +151,21 @@ interface Target {
 
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** Extra headers as a plain record, or why they are refused (never quoting a value). */
+/** Extra headers, checked, or why they are refused (never quoting a value). */
 function checkHeaders(headers: unknown): Result<Readonly<Record<string, string>>, string> {
   if (headers === undefined) return ok({});
   if (typeof headers !== 'object' || headers === null) return err('headers needs an object of header names and values');
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(headers)) {
-    if (RESERVED_HEADERS.has(name.toLowerCase())) return err(`headers may not set ${name}: the sink sets it`);
+    if (!HEADER_NAME.test(name)) return err('headers: a header name is not a valid token');
+    const key = name.toLowerCase();
+    if (RESERVED_HEADERS.has(key))
+      return err(`headers may not set ${name}: the sink sets it, or it changes how the request is sent`);
     if (typeof value !== 'string') return err(`headers: the value of ${name} is not a string`);
-    try {
-      new Headers([[name, value]]);
-    } catch {
-      return err(`headers: ${name} is not a valid header name, or its value is not a valid header value`);
+    if (!HEADER_VALUE.test(value)) {
+      return err(`headers: the value of ${name} is not a valid header value (visible ASCII, no line breaks)`);
     }
+    if (Object.keys(out).some((given) => given.toLowerCase() === key)) return err(`headers: ${name} is given twice`);
     out[name] = value;
   }
   return ok(Object.freeze(out));
@@ -133,12 +182,33 @@ function checkTimeout(timeoutMs: unknown): number | undefined {
 const refused = (message: string): EventSinkError => ({ code: 'unavailable', message, retryable: false });
 
 /**
+ * Headers of several layers in one record, a later layer's header replacing an earlier one of the
+ * same name in any case (an endpoint's `authorization` replaces the sink's `Authorization` rather
+ * than being sent beside it, which `fetch` would join into one value).
+ */
+function mergeHeaders(...layers: readonly Readonly<Record<string, string>>[]): Readonly<Record<string, string>> {
+  const byName = new Map<string, readonly [string, string]>();
+  for (const layer of layers) {
+    for (const [name, value] of Object.entries(layer)) byName.set(name.toLowerCase(), [name, value]);
+  }
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of byName.values()) out[name] = value;
+  return Object.freeze(out);
+}
+
+/**
  * An `EventSink` that POSTs each domain event, signed, to a webhook endpoint (docs/webhooks.md):
  * the body is `toWebhookEvent(event)` as JSON, with `Content-Type: application/json`, the
  * `User-Agent`, `Idempotency-Key` and `Paystate-Event-Id` (both the event id: de-duplicate on it),
  * `Paystate-Event-Type`, and `Paystate-Signature: t=<unix seconds from the clock>,v1=<hex
  * HMAC-SHA256 of "<t>.<body>">`, one `v1=` per secret. It passes on the engine's abort signal,
- * never follows a redirect (`redirect: 'manual'`), and reads nothing of the answer but its status.
+ * never follows a redirect, and reads nothing of the answer but its status.
+ *
+ * Unless `allowPrivateNetworks`, it refuses to reach an endpoint that is, or whose host name
+ * resolves to, an address that is not public (a server-side request forgery guard): checked at
+ * each call, on every address the name resolves to, and the connection is made to an address that
+ * was checked. Such an endpoint refuses the event, not retryable, naming the rule broken, never
+ * the address.
  *
  * The answer decides what the engine does with the event (it retries, defers and keeps order per
  * payment, see `EventSink`): a 2xx delivers it; 408, 425, 429, 5xx, a network failure, a time-out
@@ -149,13 +219,18 @@ const refused = (message: string): EventSinkError => ({ code: 'unavailable', mes
  * (the engine logs it as a defect and defers the event).
  * @throws RangeError for a bad set-up, naming the rule, never the URL or a secret: a fixed `url`
  *   that breaks the URL rules, missing or short `secrets` (required with a fixed `url`), a
- *   `timeoutMs` out of range, `headers` that are invalid or replace the sink's own.
+ *   `timeoutMs` out of range, `headers` that are invalid or replace the sink's own, a `userAgent`
+ *   that is no valid header value.
  */
 export function createWebhookEventSink(options: WebhookEventSinkOptions): WebhookEventSink {
   const allowInsecureHttp = options.allowInsecureHttp === true;
+  const allowPrivateNetworks = options.allowPrivateNetworks === true;
+  const urlRules = { allowInsecureHttp, allowPrivateNetworks };
   const timeoutMs = checkTimeout(options.timeoutMs);
   const clock = options.clock ?? systemClock;
-  const send: WebhookFetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const network = { lookup: options.lookup ?? systemLookup, allowPrivateNetworks };
+  const send: WebhookTransport =
+    options.fetch === undefined ? createNodeTransport(network) : createFetchTransport(options.fetch, network);
   const userAgent = options.userAgent ?? DEFAULT_WEBHOOK_USER_AGENT;
   const defaultSecrets = options.secrets === undefined ? undefined : webhookSecrets(options.secrets, 'webhook secrets');
   const baseHeaders = checkHeaders(options.headers).match(
@@ -164,9 +239,7 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
       throw new RangeError(`webhook ${problem}`);
     },
   );
-  try {
-    new Headers([['user-agent', userAgent]]);
-  } catch {
+  if (typeof userAgent !== 'string' || !HEADER_VALUE.test(userAgent) || userAgent === '') {
     throw new RangeError('webhook userAgent is not a valid header value');
   }
 
@@ -175,7 +248,7 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
   if (typeof url === 'function') {
     choose = (event) => resolveChoice(url(event));
   } else {
-    const checked = checkWebhookUrl(url, { allowInsecureHttp });
+    const checked = checkWebhookUrl(url, urlRules);
     if (checked.isErr()) throw new RangeError(`webhook url ${checked.error}`);
     if (defaultSecrets === undefined) throw new RangeError('webhook secrets: needs at least one secret');
     const fixed: Target = { url: checked.value, secrets: defaultSecrets, headers: baseHeaders };
@@ -186,7 +259,7 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
   function resolveChoice(choice: WebhookEndpointChoice): Result<Target | null, EventSinkError> {
     if (choice === null || choice === undefined) return ok(null);
     const endpoint: WebhookEndpoint = typeof choice === 'string' || choice instanceof URL ? { url: choice } : choice;
-    const checked = checkWebhookUrl(endpoint.url, { allowInsecureHttp });
+    const checked = checkWebhookUrl(endpoint.url, urlRules);
     if (checked.isErr()) return err(refused(`The webhook endpoint chosen for this event ${checked.error}`));
     const host = checked.value.host;
     let secrets = defaultSecrets;
@@ -198,7 +271,7 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
     if (secrets === undefined) return err(refused(`Webhook endpoint ${host} has no secret to sign with`));
     const extra = checkHeaders(endpoint.headers);
     if (extra.isErr()) return err(refused(`Webhook endpoint ${host}: ${extra.error}`));
-    return ok({ url: checked.value, secrets, headers: { ...baseHeaders, ...extra.value } });
+    return ok({ url: checked.value, secrets, headers: mergeHeaders(baseHeaders, extra.value) });
   }
 
   async function deliver(
@@ -213,27 +286,21 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
     // A clock that gives no time is a bug: the publish rejects (the engine logs it), rather than
     // sending a signature every receiver refuses.
     if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new RangeError('the clock port gave no valid time');
-    const headers: Record<string, string> = {
-      ...target.headers,
+    const headers = mergeHeaders(target.headers, {
       'Content-Type': 'application/json',
       'User-Agent': userAgent,
       'Idempotency-Key': event.id,
       [WEBHOOK_EVENT_ID_HEADER]: event.id,
       [WEBHOOK_EVENT_TYPE_HEADER]: event.type,
       [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(target.secrets, timestamp, body),
-    };
+    });
     const deadline = callSignal(outer, timeoutMs);
     try {
-      const response = await send(target.url.href, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        ...(deadline.signal !== undefined && { signal: deadline.signal }),
-      });
-      discardBody(response);
-      return classifyWebhookAnswer(response, host);
+      const answer = await send(target.url, { headers, body, signal: deadline.signal });
+      return classifyWebhookAnswer(answer, host);
     } catch (error) {
+      // The guard refused the addresses the host name resolved to: like a bad URL, until it is fixed.
+      if (error instanceof WebhookAddressRefusal && deadline.cause() === null) return err(refused(error.message));
       return err(classifyWebhookFailure(error, host, deadline.cause(), timeoutMs));
     } finally {
       deadline.dispose();
@@ -252,14 +319,4 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
       );
     },
   };
-}
-
-/** Lets go of the answer's body unread, so its connection is not held until it is collected. */
-function discardBody(response: Response): void {
-  try {
-    const body = response.body;
-    if (body !== null && body !== undefined && !body.locked) void body.cancel().catch(() => undefined);
-  } catch {
-    // A test double's odd response: nothing to free.
-  }
 }

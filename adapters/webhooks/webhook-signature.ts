@@ -4,16 +4,31 @@ import { webhookSecrets } from './webhook-secrets.js';
 /** The header that carries the signature: `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'Paystate-Signature';
 
-/** The raw body of a webhook request, as sent: its text, or its bytes. */
-export type WebhookPayload = string | Uint8Array;
+/**
+ * The raw body of a webhook request, as sent: its text, or its bytes (a `Buffer`, a `Uint8Array`,
+ * or the `ArrayBuffer` of `await request.arrayBuffer()`).
+ */
+export type WebhookPayload = string | Uint8Array | ArrayBuffer;
+
+/**
+ * The payload as text or bytes.
+ * @throws TypeError for anything else, such as a body a JSON middleware already parsed: the
+ *   signature is over the raw bytes, which that no longer is.
+ */
+export function payloadData(payload: unknown): string | Uint8Array {
+  if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
+  if (payload instanceof ArrayBuffer) return new Uint8Array(payload);
+  throw new TypeError('webhook payload needs the raw body, as a string or bytes (express.raw(), not express.json())');
+}
 
 /**
  * The `v1` signature of a payload: the HMAC-SHA256, keyed with the secret's UTF-8 bytes, of the
  * timestamp in decimal, a dot, and the raw body, as raw bytes.
  */
 export function webhookSignature(secret: string, timestamp: number, payload: WebhookPayload): Buffer {
+  const data = payloadData(payload);
   const hmac = createHmac('sha256', secret).update(`${timestamp}.`, 'utf8');
-  return (typeof payload === 'string' ? hmac.update(payload, 'utf8') : hmac.update(payload)).digest();
+  return (typeof data === 'string' ? hmac.update(data, 'utf8') : hmac.update(data)).digest();
 }
 
 /** What `createWebhookSignatureHeader` signs, with what, and when. */

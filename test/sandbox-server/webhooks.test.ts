@@ -63,7 +63,12 @@ describe('the sandbox server with a webhook', () => {
       port: 0,
       sweepIntervalMs: 20,
       logger: { debug: log, info: log, warn: log, error: log },
-      webhook: { url: `${receiver.origin}/hooks`, secrets: SECRET, allowInsecureHttp: true },
+      webhook: {
+        url: `${receiver.origin}/hooks`,
+        secrets: SECRET,
+        allowInsecureHttp: true,
+        allowPrivateNetworks: true,
+      },
     });
     const id = await payDirect(server.url);
     expect(eventsOf(await received(2), SECRET)).toEqual([`payment.created ${id}`, `payment.succeeded ${id}`]);
@@ -74,6 +79,18 @@ describe('the sandbox server with a webhook', () => {
     await expect(
       startSandboxServer({ port: 0, webhook: { url: 'http://127.0.0.1:1/hooks', secrets: SECRET } }),
     ).rejects.toThrow(RangeError);
+  });
+
+  it('refuses a webhook on a loopback or private address unless allowPrivateNetworks says otherwise', async () => {
+    await expect(
+      startSandboxServer({
+        port: 0,
+        webhook: { url: 'http://127.0.0.1:4000/hooks', secrets: SECRET, allowInsecureHttp: true },
+      }),
+    ).rejects.toThrow(/webhook url is a loopback address/);
+    await expect(
+      startSandboxServer({ port: 0, webhook: { url: 'https://169.254.169.254/latest', secrets: SECRET } }),
+    ).rejects.toThrow(/link-local/);
   });
 });
 

@@ -10,6 +10,7 @@ import {
 } from '../../adapters/webhooks/index.js';
 import type { DomainEvent, EventSinkError } from '../../src/index.js';
 import { makeEvent, makeSucceededRecord } from '../contracts/fixtures.js';
+import { publicLookup } from './support/lookups.js';
 import { NEXT_SECRET, SECRET } from './support/webhook-engine.js';
 
 const URL_WITH_PATH = 'https://hooks.shop.example:8443/private/path?token=query-secret';
@@ -36,7 +37,14 @@ function sinkWith(
 ) {
   const clock = createTestClock();
   const double = fakeFetch(answer);
-  const sink = createWebhookEventSink({ url: URL_WITH_PATH, secrets: SECRET, clock, fetch: double.fetch, ...options });
+  const sink = createWebhookEventSink({
+    url: URL_WITH_PATH,
+    secrets: SECRET,
+    clock,
+    fetch: double.fetch,
+    lookup: publicLookup,
+    ...options,
+  });
   return { sink, clock, calls: double.calls };
 }
 
@@ -102,14 +110,20 @@ describe('createWebhookEventSink: the request', () => {
     expect(calls[0]?.init.signal).toBeUndefined();
   });
 
-  it('calls the global fetch by default, read at each call', async () => {
+  it("sends with node's http(s) by default, never the global fetch, which could not be pinned to a checked address", async () => {
     const original = globalThis.fetch;
     const double = fakeFetch();
     globalThis.fetch = double.fetch as typeof fetch;
     try {
-      const sink = createWebhookEventSink({ url: URL_WITH_PATH, secrets: SECRET });
-      expect((await sink.publish(event())).isOk()).toBe(true);
-      expect(double.calls).toHaveLength(1);
+      const notFound = () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
+      const sink = createWebhookEventSink({ url: URL_WITH_PATH, secrets: SECRET, lookup: notFound });
+      expect((await sink.publish(event()))._unsafeUnwrapErr()).toEqual({
+        code: 'unavailable',
+        message: `Webhook call to ${HOST} failed: ENOTFOUND`,
+        retryable: true,
+        notSent: true,
+      });
+      expect(double.calls).toHaveLength(0);
     } finally {
       globalThis.fetch = original;
     }
@@ -190,7 +204,7 @@ describe('createWebhookEventSink: the answer', () => {
       ],
     ];
     for (const [fetch, expected] of cases) {
-      const sink = createWebhookEventSink({ url: URL_WITH_PATH, secrets: SECRET, fetch });
+      const sink = createWebhookEventSink({ url: URL_WITH_PATH, secrets: SECRET, fetch, lookup: publicLookup });
       expect((await sink.publish(event()))._unsafeUnwrapErr()).toEqual(expected);
     }
   });
@@ -208,7 +222,7 @@ describe('createWebhookEventSink: the answer', () => {
     };
     const controller = new AbortController();
     const answer = sink.publish(event(), { signal: controller.signal });
-    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the host name resolved, the call made
     controller.abort(new DOMException('The event sink took too long', 'TimeoutError'));
     expect((await answer)._unsafeUnwrapErr()).toEqual(aborted);
     expect(calls).toHaveLength(1);
@@ -230,7 +244,8 @@ describe('createWebhookEventSink: the answer', () => {
     });
     const controller = new AbortController();
     const answer = sink.publish(event(), { signal: controller.signal });
-    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the host name resolved, the call made
+    expect(calls[1]?.init.signal).toBeInstanceOf(AbortSignal);
     expect(calls[1]?.init.signal).not.toBe(controller.signal);
     controller.abort();
     expect((await answer)._unsafeUnwrapErr().message).toBe(
@@ -251,6 +266,7 @@ describe('createWebhookEventSink: the answer', () => {
     const failing = createWebhookEventSink({
       url: URL_WITH_PATH,
       secrets: SECRET,
+      lookup: publicLookup,
       fetch: () => Promise.reject(new Error(`${URL_WITH_PATH} ${SECRET}`)),
     });
     messages.push((await failing.publish(published))._unsafeUnwrapErr().message);
@@ -293,6 +309,7 @@ describe('createWebhookEventSink: endpoints chosen per event', () => {
       secrets: SECRET,
       clock,
       fetch: double.fetch,
+      lookup: publicLookup,
     });
     const of = (profileId: string) => makeEvent(makeSucceededRecord({ profileId }));
     expect((await sink.publish(of('profile_webshop'))).isOk()).toBe(true);
@@ -327,6 +344,7 @@ describe('createWebhookEventSink: endpoints chosen per event', () => {
       url: () => chosen[next++] as string,
       secrets: SECRET,
       fetch: double.fetch,
+      lookup: publicLookup,
     });
     for (let i = 0; i < chosen.length; i++) {
       const failure = (await sink.publish(event()))._unsafeUnwrapErr();
@@ -339,7 +357,11 @@ describe('createWebhookEventSink: endpoints chosen per event', () => {
   });
 
   it('refuses an event whose endpoint has no secret when the sink has none', async () => {
-    const sink = createWebhookEventSink({ url: () => 'https://nosecret.example/hooks', fetch: fakeFetch().fetch });
+    const sink = createWebhookEventSink({
+      url: () => 'https://nosecret.example/hooks',
+      fetch: fakeFetch().fetch,
+      lookup: publicLookup,
+    });
     expect((await sink.publish(event()))._unsafeUnwrapErr()).toEqual({
       code: 'unavailable',
       message: 'Webhook endpoint nosecret.example has no secret to sign with',
@@ -354,6 +376,7 @@ describe('createWebhookEventSink: endpoints chosen per event', () => {
       },
       secrets: SECRET,
       fetch: fakeFetch().fetch,
+      lookup: publicLookup,
     });
     let answer: ReturnType<typeof sink.publish> | undefined;
     expect(() => {
@@ -371,6 +394,7 @@ describe('createWebhookEventSink: bugs of the host', () => {
       secrets: SECRET,
       clock: { now: () => Number.NaN },
       fetch: double.fetch,
+      lookup: publicLookup,
     });
     await expect(sink.publish(event())).rejects.toThrow('the clock port gave no valid time');
     expect(double.calls).toEqual([]);
@@ -384,7 +408,9 @@ describe('createWebhookEventSink: set-up', () => {
   it('takes an absolute https URL, or http with allowInsecureHttp', () => {
     expect(make({})).not.toThrow();
     expect(make({ url: new URL('https://hooks.example/in') })).not.toThrow();
-    expect(make({ url: 'http://127.0.0.1:4000/hooks', allowInsecureHttp: true })).not.toThrow();
+    expect(
+      make({ url: 'http://127.0.0.1:4000/hooks', allowInsecureHttp: true, allowPrivateNetworks: true }),
+    ).not.toThrow();
   });
 
   it.each([

@@ -18,14 +18,21 @@ type LogLine = { level: string; fields: Record<string, unknown>; message: string
 
 /**
  * An engine on the memory adapters and the sandbox simulators, with a hand-driven clock, whose event
- * sink is a webhook sink (`SECRET`, `http:` allowed) with `sink` options on top.
+ * sink is a webhook sink (`SECRET`, `http:` and the receiver on 127.0.0.1 allowed) with `sink`
+ * options on top.
  */
 export function makeWebhookEngine(
   sink: Partial<WebhookEventSinkOptions> & Pick<WebhookEventSinkOptions, 'url'>,
   options: PaymentEngineOptions = {},
 ) {
   const clock = createTestClock();
-  const events = createWebhookEventSink({ secrets: SECRET, clock, allowInsecureHttp: true, ...sink });
+  const events = createWebhookEventSink({
+    secrets: SECRET,
+    clock,
+    allowInsecureHttp: true,
+    allowPrivateNetworks: true,
+    ...sink,
+  });
   const logs: LogLine[] = [];
   const at = (level: string) => (fields: Record<string, unknown>, message: string) => {
     logs.push({ level, fields, message });
