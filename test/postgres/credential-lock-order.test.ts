@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createTestClock, type SandboxConfig } from '../../adapters/memory/index.js';
-import { clientIdForTokenDigest, createPostgresCredentialStore } from '../../adapters/postgres/index.js';
+import { createTestClock } from '../../adapters/memory/index.js';
+import { createPostgresCredentialStore } from '../../adapters/postgres/index.js';
 import { T0 } from '../contracts/fixtures.js';
 import { expectOk } from '../contracts/payment-repository.contract.js';
 import { useMigratedDatabase } from './support/migrated-database.js';
+import { clientIdOf, configWith, token } from './support/credential-fixtures.js';
 
 // Every change of a client's tokens takes the client's row lock before any token row's: a change
 // that took them the other way round (a token row first, then its client) deadlocks against a
@@ -14,19 +14,6 @@ import { useMigratedDatabase } from './support/migrated-database.js';
 // lets the other run into the lock the first holds, then lets the first go on.
 
 const db = useMigratedDatabase();
-
-const token = (label: string): string => `tok_${label}_${randomBytes(12).toString('base64url')}`;
-const clientIdOf = (value: string): string => clientIdForTokenDigest(createHash('sha256').update(value).digest());
-
-const configWith = (...tokens: string[]): SandboxConfig => ({
-  partners: [{ id: 'partner_a', profiles: [{ id: 'profile_a1', name: 'Shop A1' }] }],
-  clients: tokens.map((value) => ({
-    token: value,
-    partner_id: 'partner_a',
-    profile_ids: ['profile_a1'],
-    pci_dss_compliant: false,
-  })),
-});
 
 /** Waits until `count` backends of the test database wait for a lock. */
 async function lockWaiters(pool: pg.Pool, count: number): Promise<void> {

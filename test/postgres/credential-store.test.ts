@@ -2,9 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Result } from 'neverthrow';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createMemoryCredentialStore, createTestClock, type SandboxConfig } from '../../adapters/memory/index.js';
+import { createMemoryCredentialStore, createTestClock } from '../../adapters/memory/index.js';
 import {
-  clientIdForTokenDigest,
   createPostgresAdapters,
   createPostgresCredentialStore,
   MIGRATIONS,
@@ -16,6 +15,7 @@ import { credentialStoreContract } from '../contracts/credential-store.contract.
 import { T0 } from '../contracts/fixtures.js';
 import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
 import { useMigratedDatabase } from './support/migrated-database.js';
+import { clientIdOf, configWith, token } from './support/credential-fixtures.js';
 
 const db = useMigratedDatabase();
 const DAY = 24 * 60 * 60 * 1000;
@@ -39,19 +39,6 @@ for (const preparedStatements of [true, false]) {
     return { store, clock, stored: () => storedRows(db.pool), close: async () => undefined };
   });
 }
-
-const token = (label: string): string => `tok_${label}_${randomBytes(12).toString('base64url')}`;
-const clientIdOf = (value: string): string => clientIdForTokenDigest(createHash('sha256').update(value).digest());
-
-const configWith = (...tokens: string[]): SandboxConfig => ({
-  partners: [{ id: 'partner_a', profiles: [{ id: 'profile_a1', name: 'Shop A1' }] }],
-  clients: tokens.map((value) => ({
-    token: value,
-    partner_id: 'partner_a',
-    profile_ids: ['profile_a1'],
-    pci_dss_compliant: false,
-  })),
-});
 
 async function freshStore(
   ...tokens: string[]
