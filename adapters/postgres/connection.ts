@@ -120,24 +120,40 @@ export interface CheckedOutClient {
  * that ends the process. Here it only marks the connection failed: the statement under way (or
  * the next one) fails as well, and is classified as usual.
  */
-export async function checkOut(pool: Pool): Promise<CheckedOutClient> {
-  const client = await pool.connect();
-  let failed = false;
-  const onError = (): void => {
-    failed = true;
-  };
-  client.on('error', onError);
-  let released = false;
-  return {
-    client,
-    release: (discard = false) => {
-      if (released) return;
-      released = true;
-      // The pool puts its own listener back (or closes the client) synchronously in `release`.
-      client.release(failed || discard ? true : undefined);
-      client.off('error', onError);
-    },
-  };
+export function checkOut(pool: Pool): Promise<CheckedOutClient> {
+  // The callback form, not `await pool.connect()`: the pool takes its listener off in the same
+  // synchronous step in which it calls back, and a promise would add ours only a microtask later.
+  // A new connection is handed over from the handler of its first `ReadyForQuery`, and the rest of
+  // that chunk (a `FATAL` from a backend terminated at once) is parsed before any microtask runs:
+  // unheard, that `error` is an uncaught exception.
+  return new Promise((resolve, reject) => {
+    pool.connect((error, client) => {
+      if (error !== undefined && error !== null) {
+        reject(error);
+        return;
+      }
+      if (client === undefined) {
+        reject(new Error('the pool gave no connection'));
+        return;
+      }
+      let failed = false;
+      const onError = (): void => {
+        failed = true;
+      };
+      client.on('error', onError);
+      let released = false;
+      resolve({
+        client,
+        release: (discard = false) => {
+          if (released) return;
+          released = true;
+          // The pool puts its own listener back (or closes the client) synchronously in `release`.
+          client.release(failed || discard ? true : undefined);
+          client.off('error', onError);
+        },
+      });
+    });
+  });
 }
 
 /**
