@@ -91,11 +91,12 @@ const STATEMENT = { name: 'paystate_test_statement', text: 'SELECT 1' };
 function fakePool(connect: 'fails' | 'works', query?: () => Promise<unknown>) {
   const release = vi.fn();
   const client = { on: vi.fn(), off: vi.fn(), release, query: vi.fn(query) };
+  // pg-pool's callback form, which checkOut uses (it listens for errors in the callback itself).
   const pool = {
-    connect: () =>
-      connect === 'fails'
-        ? Promise.reject(Object.assign(new Error('Connection terminated unexpectedly'), {}))
-        : Promise.resolve(client),
+    connect: (callback: (error: Error | undefined, given?: typeof client) => void) => {
+      if (connect === 'fails') callback(new Error('Connection terminated unexpectedly'));
+      else callback(undefined, client);
+    },
   };
   return { pool: pool as unknown as Pool, client, release };
 }
