@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createPostgresAdapters,
@@ -19,7 +20,6 @@ import { resetTables, useMigratedDatabase } from './support/migrated-database.js
  */
 
 const db = useMigratedDatabase();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HUNG = Symbol('hung');
 
 interface Line {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresPool } from '../../adapters/postgres/index.js';
@@ -25,7 +26,6 @@ const db = useMigratedDatabase();
 const MINUTE = 60_000;
 const CARDS = ['4242424242424242', '4000000000000002'];
 const PAYMENTS = `/v1/profiles/${HTTP_PROFILE}/payments`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let admin: pg.Pool;
 beforeAll(() => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ok } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
 import { createTestClock } from '../../adapters/memory/index.js';
@@ -20,7 +21,6 @@ import { createDirect, makePostgresEngine, type PostgresEngineHarness } from './
 
 const db = useMigratedDatabase();
 const SHORT = 300;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = T0 + 60 * MINUTE;
 
 /** A promise and the function that settles it. */

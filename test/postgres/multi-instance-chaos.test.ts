@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Result } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentError } from '../../src/index.js';
@@ -26,7 +27,6 @@ const MINUTE = 60_000;
 /** Approved; challenged; approved on the hosted page; declined; timed out, approved on inquiry. */
 const CARDS = ['4242424242424242', '4000000000003220', '5555555555554444', '4000000000000002', '4000000000000119'];
 const DIRECT = ['4242424242424242', '4000000000000002', '4000000000000119'];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let admin: pg.Pool;
 beforeAll(() => {

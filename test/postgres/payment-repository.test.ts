@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createPostgresPaymentRepository } from '../../adapters/postgres/index.js';
 import { FIND_DUE, LIST_AFTER, LIST_FIRST, READ_OUTBOX } from '../../adapters/postgres/payment-statements.js';
@@ -18,7 +19,6 @@ const now = T0 + 60 * MINUTE;
 const expiring = (minutesAgo: number): PaymentRecord =>
   makeRecord({ state: 'awaiting_card_data', expiresAt: now - minutesAgo * MINUTE });
 const ids = (records: readonly PaymentRecord[]): string[] => records.map((record) => record.id);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 paymentRepositoryContract('postgres without prepared statements', async () => {
   await resetTables(db.pool);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createPostgresPool } from '../../adapters/postgres/index.js';
@@ -18,7 +19,6 @@ import { compliantClient, type PostgresEngineHarness } from './support/postgres-
 const db = useMigratedDatabase();
 const external = (process.env['DATABASE_URL'] ?? '') !== '';
 const CARDS = ['4242424242424242', '4000000000000119'];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

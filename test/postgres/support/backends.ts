@@ -1,11 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 /*
  * Failure injection on a real server: find the backend of a statement in flight, kill it from
  * another session, hold a table lock so that statements wait half-way.
  */
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A pool of a test's own, named in `pg_stat_activity` by `application_name`, its idle errors ignored. */
 export function namedPool(connectionString: string, applicationName: string, options: pg.PoolConfig = {}): pg.Pool {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ok, type Result } from 'neverthrow';
 import type pg from 'pg';
 import { expect } from 'vitest';
@@ -16,7 +17,6 @@ import { createStatelessThreeDS } from './stateless-three-ds.js';
  */
 
 const HOUR = 60 * 60_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One event consumer for every instance: events in the order they were published, across instances. */
 export interface SharedSink extends EventSink {
