@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
+import type { Logger } from '../../src/ports/logger.js';
 import type { FetchHandler, FetchHandlerOptions } from '../http/fetch-handler.js';
 import { writeAnswer } from '../http/node-listener.js';
 import { problem, problemAnswer } from '../http/problem-details.js';
@@ -81,7 +81,7 @@ export function createServer(
   const app = express();
   app.disable('x-powered-by');
   const options = given(typeof source === 'function' ? handlerOptions : source);
-  const requestIds = requestIdSource(options.requestId, guardLogger(options.logger ?? silentLogger));
+  const requestIds = requestIdSource(options.requestId, options.logger);
   if (typeof source === 'function') {
     app.use(createExpressRouter(source, options));
   } else {

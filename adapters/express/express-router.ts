@@ -1,5 +1,4 @@
 import express, { type Router } from 'express';
-import { guardLogger, silentLogger } from '../../src/ports/logger.js';
 import type { FetchHandler } from '../http/fetch-handler.js';
 import {
   isFetchMethod,
@@ -34,7 +33,7 @@ export interface ExpressRouterOptions extends SendFetchResponseOptions {
  */
 export function createExpressRouter(handler: FetchHandler, options: ExpressRouterOptions = {}): Router {
   const router = express.Router();
-  const requestIds = requestIdSource(options.requestId, guardLogger(options.logger ?? silentLogger));
+  const requestIds = requestIdSource(options.requestId, options.logger);
   router.use((req, res, next) => {
     if (!isFetchMethod(req.method)) {
       res.setHeader(REQUEST_ID_HEADER, requestIds());

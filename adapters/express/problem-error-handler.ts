@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
+import { guardLogger, type Logger } from '../../src/ports/logger.js';
 import { requestIdSource } from '../http/request-id.js';
 import { problem, problemAnswer, type Problem } from '../http/problem-details.js';
 import { writeAnswer } from '../http/node-listener.js';
@@ -82,7 +82,7 @@ export interface PaystateErrorHandlerOptions {
  */
 export function paystateErrorHandler(options: PaystateErrorHandlerOptions = {}): ErrorRequestHandler {
   const logger = options.logger === undefined ? undefined : guardLogger(options.logger);
-  const requestIds = requestIdSource(options.requestId, logger ?? silentLogger);
+  const requestIds = requestIdSource(options.requestId, logger);
   return (error: unknown, req, res, next) => {
     const found = typeof error === 'object' && error !== null ? problemOf(error) : undefined;
     if (found === undefined || res.headersSent) {

@@ -1,16 +1,16 @@
 import { containsCardNumber } from '../../src/domain/card-number.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import { errorHeadline } from '../../src/engine/describe-defect.js';
-import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/engine/loggable-id.js';
+import { loggableId } from '../../src/engine/loggable-id.js';
 import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { PaymentError, ValidationIssue } from '../../src/errors/payment-error.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
-import { guardLogger, silentLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
 import { normalizeBasePath } from '../http/base-path.js';
 import type { PageContext } from '../http/fetch-handler.js';
 import { millisecondsOption } from '../http/milliseconds-option.js';
-import { REQUEST_ID_HEADER, requestIdSource } from '../http/request-id.js';
+import { requestIdSource, servePageRequest } from '../http/request-id.js';
 import { profileNameOf, STORE_TIMEOUT_MS } from '../http/store-deadline.js';
 import { formatAmount } from './amount-format.js';
 import { assetResponse } from './assets.js';
@@ -465,14 +465,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   return async (request, context) => {
     const path = new URL(request.url).pathname;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
-    const requestId = context?.requestId ?? requestIds();
-    // The engine shows a caller's id the same way (`loggableId`): never a card number in a log.
-    const shown = loggableId(requestId, MAX_LOGGED_REQUEST_ID_LENGTH);
-    const call: PageCall = { request, requestId, logger: withLogFields(logger, { requestId: shown }) };
-    const response = await answer(call, path);
-    // Every response above is built here, with headers that can be set. Given a context, the
-    // caller writes the id.
-    if (context === undefined) response.headers.set(REQUEST_ID_HEADER, requestId);
-    return response;
+    return servePageRequest(context, requestIds, logger, (requestId, log) =>
+      answer({ request, requestId, logger: log }, path),
+    );
   };
 }

@@ -1,7 +1,7 @@
 import { containsCardNumber } from '../../src/domain/card-number.js';
 import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { Clock } from '../../src/ports/clock.js';
-import type { CredentialStore } from '../../src/ports/credential-store.js';
+import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
 import { guardLogger, logsAt, silentLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
 import { authenticate } from './auth.js';
@@ -148,8 +148,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   interface Handled {
     readonly answer: HttpAnswer;
     readonly route: string;
-    readonly clientId?: string;
-    readonly tokenId?: string;
+    /** The client the request authenticated as, for its log line. */
+    readonly client?: Client;
   }
 
   async function route(
@@ -174,11 +174,9 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const name = match.route.name;
     const client = await authenticate(deps, request.header('authorization'), log);
     if (client.isErr()) return { answer: answerOf(client.error), route: name };
-    const clientId = client.value.id;
-    // Which token: an id that does not reveal it (see `Client.tokenId`), when the store gives one.
-    const { tokenId } = client.value;
-    const who = isLoggableTokenId(tokenId, request.header('authorization')) ? { clientId, tokenId } : { clientId };
-    if (!acceptsJson(request.header('accept'))) return { answer: answerOf(notAcceptable()), route: name, ...who };
+    if (!acceptsJson(request.header('accept'))) {
+      return { answer: answerOf(notAcceptable()), route: name, client: client.value };
+    }
     const result = await match.route.handler({
       deps,
       request,
@@ -190,7 +188,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       requestId,
       logger: log,
     });
-    return { answer: result.isOk() ? result.value : answerOf(result.error), route: name, ...who };
+    return { answer: result.isOk() ? result.value : answerOf(result.error), route: name, client: client.value };
   }
 
   /** The answer with its `Request-Id`, when the caller does not write it. */
@@ -206,7 +204,11 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const log = withLogFields(logger, { requestId });
     try {
       const handled = await route(request, path, basePath, requestId, log);
+      // The line's fields, the token id's checks among them, are worked out only when it is written.
       if (logsAt(log, 'info')) {
+        const { client } = handled;
+        // Which token: an id that does not reveal it (see `Client.tokenId`), when the store gives one.
+        const tokenId = client?.tokenId;
         const upstream = upstreamRequestId(request.header('x-request-id'));
         log.info(
           {
@@ -214,8 +216,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
             route: handled.route,
             status: handled.answer.status,
             ms: deps.clock.now() - started,
-            ...(handled.clientId !== undefined && { clientId: handled.clientId }),
-            ...(handled.tokenId !== undefined && { tokenId: handled.tokenId }),
+            ...(client !== undefined && { clientId: client.id }),
+            ...(isLoggableTokenId(tokenId, request.header('authorization')) && { tokenId }),
             ...(upstream !== undefined && { upstreamRequestId: upstream }),
           },
           'http request',

@@ -1,7 +1,8 @@
 import { containsCardNumber } from '../../src/domain/card-number.js';
 import { describeDefect } from '../../src/engine/describe-defect.js';
-import { MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/engine/loggable-id.js';
-import type { Logger } from '../../src/ports/logger.js';
+import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/engine/loggable-id.js';
+import { guardLogger, silentLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
+import type { PageContext } from './fetch-handler.js';
 
 /** The response header that carries the request's id (lower case, as answers spell headers). */
 export const REQUEST_ID_HEADER = 'request-id';
@@ -69,14 +70,16 @@ const reported = new WeakSet<object>();
  * The request ids of one handler: `generator()` (the `requestId` option) when it gives 1 to 200
  * visible ASCII characters that hold no card number, else `defaultRequestId()`. A generator that
  * throws or gives anything else is never a failed request: the default is used, and the first
- * such failure of that generator is logged as a warning (without the value it gave).
+ * such failure of that generator is logged to `logger` as a warning (without the value it gave),
+ * a logger that throws losing its line (`guardLogger`).
  */
-export function requestIdSource(generator: (() => string) | undefined, logger: Logger): () => string {
+export function requestIdSource(generator: (() => string) | undefined, logger: Logger = silentLogger): () => string {
   if (generator === undefined) return defaultRequestId;
+  const warnings = guardLogger(logger);
   const fallBack = (fields: Record<string, unknown>): string => {
     if (!reported.has(generator)) {
       reported.add(generator);
-      logger.warn(
+      warnings.warn(
         fields,
         'the requestId option gave no usable request id (1 to 200 visible ASCII characters, no card number); the default ids are used instead',
       );
@@ -124,4 +127,24 @@ export function withRequestId(response: Response, requestId: string | undefined)
   if (requestId === undefined) headers.delete(REQUEST_ID_HEADER);
   else headers.set(REQUEST_ID_HEADER, requestId);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * Serves one request of a page (the hosted page, the sandbox issuer) under its id: the
+ * `PageContext`'s (paystate's entry points give one, and write the id on the answer themselves),
+ * else one of `requestIds`, which the answer then carries as `Request-Id`. `serve` gets the id,
+ * for the engine commands it runs, and `logger` with the id on every line as `loggableId` shows
+ * it (a host's context may hold anything). `serve` builds its response, so its headers can be set.
+ */
+export async function servePageRequest(
+  context: PageContext | undefined,
+  requestIds: () => string,
+  logger: Logger,
+  serve: (requestId: string, log: Logger) => Promise<Response>,
+): Promise<Response> {
+  const requestId = context?.requestId ?? requestIds();
+  const log = withLogFields(logger, { requestId: loggableId(requestId, MAX_LOGGED_REQUEST_ID_LENGTH) });
+  const response = await serve(requestId, log);
+  if (context === undefined) response.headers.set(REQUEST_ID_HEADER, requestId);
+  return response;
 }

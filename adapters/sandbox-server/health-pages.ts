@@ -5,16 +5,16 @@ import { jsonAnswer, toResponse } from '../http/http-answer.js';
 import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 
 /** The liveness path: the process serves, and its background worker still ticks. */
-export const LIVENESS_PATH = '/healthz';
+const LIVENESS_PATH = '/healthz';
 
 /** The readiness path: storage answers (`engine.checkHealth()`), and the server is not shutting down. */
-export const READINESS_PATH = '/readyz';
+const READINESS_PATH = '/readyz';
 
 /**
  * How long an idle loop may go without ending a tick before `/healthz` says it stalled: a few
  * intervals (a loop pauses one interval between ticks), and at least 5 s for event-loop lag.
  */
-export function idleLimitMs(intervalMs: number): number {
+function idleLimitMs(intervalMs: number): number {
   return Math.max(3 * intervalMs, 5_000);
 }
 
@@ -24,7 +24,7 @@ export function idleLimitMs(intervalMs: number): number {
  * time-out with its retries (about 101 s by default), and a tick runs up to `batchesPerTick`
  * batches while a backlog drains. A restart helps none of that, so only a tick far beyond it counts.
  */
-export const TICK_LIMIT_MS = 10 * 60_000;
+const TICK_LIMIT_MS = 10 * 60_000;
 
 /** The background worker of each sandbox app (`startSandboxServer` starts it), for `/healthz` and `/readyz`. */
 const workers = new WeakMap<object, BackgroundWorker>();
@@ -55,7 +55,7 @@ function loopView(loop: BackgroundLoopStatus<object>) {
  * tick within `idleLimitMs` while idle, or has been in one tick for longer than `TICK_LIMIT_MS`.
  * Failing ticks (storage down) do not count: a restart would not mend them; `/readyz` reports storage.
  */
-export function livenessProblems(status: BackgroundWorkerStatus): string[] {
+function livenessProblems(status: BackgroundWorkerStatus): string[] {
   if (status.state !== 'running') return [`the background worker is ${status.state}`];
   const problems: string[] = [];
   for (const [name, loop] of [

@@ -1,7 +1,7 @@
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import { errorHeadline } from '../../src/engine/describe-defect.js';
-import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/engine/loggable-id.js';
-import { guardLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
+import { loggableId } from '../../src/engine/loggable-id.js';
+import { guardLogger, type Logger } from '../../src/ports/logger.js';
 import { formatAmount } from '../hosted-page/amount-format.js';
 import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
 import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
@@ -10,7 +10,7 @@ import { html, raw, type SafeHtml } from '../hosted-page/html.js';
 import { seeOther } from '../hosted-page/page-response.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
-import { REQUEST_ID_HEADER, requestIdSource } from '../http/request-id.js';
+import { requestIdSource, servePageRequest } from '../http/request-id.js';
 import { profileNameOf } from '../http/store-deadline.js';
 import type { ChallengeDecision } from '../sandbox/challenge-response.js';
 import type { SandboxChallenge } from '../sandbox/sandbox-three-ds.js';
@@ -327,22 +327,12 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
   return async (request, context) => {
     const match = ISSUER_PAGE.exec(new URL(request.url).pathname);
     if (match === null) return undefined;
-    const requestId = context?.requestId ?? requestIds();
     const paymentId = decode(match[1] ?? '');
     const transactionId = decode(match[2] ?? '');
-    const response =
+    return servePageRequest(context, requestIds, logger, async (requestId, log) =>
       paymentId === undefined || transactionId === undefined
         ? notFound(request)
-        : await serve(
-            request,
-            paymentId,
-            transactionId,
-            requestId,
-            withLogFields(logger, { requestId: loggableId(requestId, MAX_LOGGED_REQUEST_ID_LENGTH) }),
-          );
-    // Every response above is built here, with headers that can be set. Given a context, the
-    // caller writes the id.
-    if (context === undefined) response.headers.set(REQUEST_ID_HEADER, requestId);
-    return response;
+        : serve(request, paymentId, transactionId, requestId, log),
+    );
   };
 }

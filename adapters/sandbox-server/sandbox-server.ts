@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { guardLogger } from '../../src/ports/logger.js';
 import { requestIdSource } from '../http/request-id.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
 import { answerClientErrors } from './client-errors.js';
@@ -101,7 +100,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
       : { requestTimeout: 0 },
     app.listener,
   );
-  answerClientErrors(server, requestIdSource(options.requestId, guardLogger(app.logger)));
+  answerClientErrors(server, requestIdSource(options.requestId, app.logger));
   const host = options.host ?? '127.0.0.1';
   const address = await listen(server, options.port ?? 3000, host);
   baseUrl = `http://${urlHost(host)}:${address.port}`;
