@@ -1,22 +1,8 @@
 import { parseArgs } from 'node:util';
-import { createPostgresPool } from './connection.js';
 import { migrate } from './migrate.js';
+import { PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 
-/** Where `runMigrateCli` writes and what environment it reads (for tests); default the process's. */
-export interface MigrateCliIo {
-  /** Receives each line of normal output. */
-  readonly stdout: (line: string) => void;
-  /** Receives each line of error output. */
-  readonly stderr: (line: string) => void;
-  /** Where `DATABASE_URL` is read. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
-
-const defaultIo: MigrateCliIo = {
-  stdout: (line) => process.stdout.write(`${line}\n`),
-  stderr: (line) => process.stderr.write(`${line}\n`),
-  env: process.env,
-};
+export type { MigrateCliIo } from './subcommand-io.js';
 
 const USAGE = `Usage: paystate migrate [--database-url <url>]
 
@@ -27,7 +13,7 @@ The URL defaults to the DATABASE_URL environment variable.`;
  * The `migrate` subcommand: `argv` are the arguments after `migrate`. Resolves to the exit
  * code (0 done, 1 failed, 2 usage error); never prints the connection string.
  */
-export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = defaultIo): Promise<number> {
+export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = PROCESS_IO): Promise<number> {
   let values: { 'database-url'?: string | undefined; help?: boolean | undefined };
   try {
     ({ values } = parseArgs({
@@ -36,23 +22,13 @@ export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = 
       strict: true,
     }));
   } catch (error) {
-    io.stderr(error instanceof Error ? error.message : String(error));
-    io.stderr(USAGE);
-    return 2;
+    return usageError(io, USAGE, error instanceof Error ? error.message : String(error));
   }
   if (values.help === true) {
     io.stdout(USAGE);
     return 0;
   }
-  const url = values['database-url'] ?? io.env['DATABASE_URL'];
-  // A blank URL is no database: `pg` would fall back to the PG* environment variables or localhost.
-  if (url === undefined || url.trim() === '') {
-    io.stderr('No database: pass --database-url or set DATABASE_URL.');
-    io.stderr(USAGE);
-    return 2;
-  }
-  const pool = createPostgresPool(url, { max: 1, statementTimeoutMs: 0 });
-  try {
+  return withDatabase(io, USAGE, values['database-url'], { max: 1, statementTimeoutMs: 0 }, async (pool) => {
     const result = await migrate(pool, {
       onApplied: (migration) => io.stdout(`applied ${migration.version} ${migration.name}`),
       onWaiting: () => io.stdout('waiting for another migrator to finish…'),
@@ -71,7 +47,5 @@ export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = 
       io.stdout(`the database also has newer migrations: ${report.unknownVersions.join(', ')}`);
     }
     return 0;
-  } finally {
-    await pool.end().catch(() => undefined);
-  }
+  });
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TOKEN_OVERLAP_MS, tokenIdOf, type ClientToken } from '../memory/credential-store.js';
-import { createPostgresPool } from './connection.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
-import type { MigrateCliIo } from './migrate-cli.js';
+import { PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 
 const USAGE = `Usage: paystate tokens list   --client <id>
        paystate tokens add    --client <id> [--expires-in <duration>]
@@ -88,17 +87,8 @@ type Command = (store: PostgresCredentialStore, clientId: string) => Promise<num
  * done, 1 failed or refused, 2 usage error); prints a new token only on standard output, never an
  * old one, and never the connection string.
  */
-export async function runTokensCli(argv: readonly string[], io?: MigrateCliIo): Promise<number> {
-  const out = io ?? {
-    stdout: (line: string) => process.stdout.write(`${line}\n`),
-    stderr: (line: string) => process.stderr.write(`${line}\n`),
-    env: process.env,
-  };
-  const usage = (message: string): number => {
-    out.stderr(message);
-    out.stderr(USAGE);
-    return 2;
-  };
+export async function runTokensCli(argv: readonly string[], io: MigrateCliIo = PROCESS_IO): Promise<number> {
+  const usage = (message: string): number => usageError(io, USAGE, message);
   let values: Options;
   let positionals: string[];
   try {
@@ -119,23 +109,18 @@ export async function runTokensCli(argv: readonly string[], io?: MigrateCliIo): 
     return usage(error instanceof Error ? error.message : String(error));
   }
   if (values.help === true) {
-    out.stdout(USAGE);
+    io.stdout(USAGE);
     return 0;
   }
   const [action, ...extra] = positionals;
   if (extra.length > 0) return usage('Give one subcommand, and everything else as options.');
-  const command = commandFor(action, values, out, usage);
+  const command = commandFor(action, values, io, usage);
   if (typeof command === 'number') return command;
-  if (values.client === undefined || values.client === '') return usage('Name the client: --client <id>.');
-  const url = values['database-url'] ?? out.env['DATABASE_URL'];
-  // A blank URL is no database: `pg` would fall back to the PG* environment variables or localhost.
-  if (url === undefined || url.trim() === '') return usage('No database: pass --database-url or set DATABASE_URL.');
-  const pool = createPostgresPool(url, { max: 1 });
-  try {
-    return await command(createPostgresCredentialStore({ pool }), values.client);
-  } finally {
-    await pool.end().catch(() => undefined);
-  }
+  const clientId = values.client;
+  if (clientId === undefined || clientId === '') return usage('Name the client: --client <id>.');
+  return withDatabase(io, USAGE, values['database-url'], { max: 1 }, (pool) =>
+    command(createPostgresCredentialStore({ pool }), clientId),
+  );
 }
 
 /** The subcommand `action` names, or the exit code of a usage error. */
