@@ -225,8 +225,10 @@ export function classifyPostgresError(error: unknown): PostgresFailure {
 
 /** For ports whose only error is `unavailable`: a `conflict` there is a lost race that a retry resolves. */
 export function asUnavailable(failure: PostgresFailure): PortFailure<'unavailable'> {
-  const notSent = failure.notSent === true ? { notSent: true } : {};
-  return failure.code === 'unavailable'
-    ? { code: 'unavailable', message: failure.message, retryable: failure.retryable, ...notSent }
-    : { code: 'unavailable', message: failure.message, retryable: true, ...notSent };
+  return {
+    code: 'unavailable',
+    message: failure.message,
+    retryable: failure.code === 'unavailable' ? failure.retryable : true,
+    ...(failure.notSent === true && { notSent: true }),
+  };
 }

@@ -8,6 +8,11 @@ export function maskDigits(text: string): string {
   return text.replace(/\d(?:[ ./-]?\d){2,}/g, '[digits]').slice(0, 200);
 }
 
+/** `text` with the user and password of every URL in it (`postgres://user:secret@host`) left out. */
+export function withoutUrlCredentials(text: string): string {
+  return String(text).replace(/\/\/[^/\s@]*@/g, '//[redacted]@');
+}
+
 /**
  * An adapter's failure message fit for a log line when it may name a status or a port (`webhook
  * endpoint example.com answered 503`): as it is, but with the user and password of a URL left out
@@ -15,6 +20,6 @@ export function maskDigits(text: string): string {
  * number.
  */
 export function loggableMessage(text: string): string {
-  const withoutSecrets = String(text).replace(/\/\/[^/\s@]*@/g, '//[redacted]@');
+  const withoutSecrets = withoutUrlCredentials(text);
   return containsCardNumber(withoutSecrets) ? maskDigits(withoutSecrets) : withoutSecrets.slice(0, 200);
 }

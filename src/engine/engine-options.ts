@@ -98,6 +98,14 @@ export interface ResolvedEngineOptions {
   readonly cardGraceMs: number;
 }
 
+/** A time limit named `name`, in ms: a `RangeError` unless it is a number from 1 to 2^31 - 1. */
+export function checkTimeoutMs(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !(value >= 1 && value <= MAX_DELAY_MS)) {
+    throw new RangeError(`${name} needs milliseconds from 1 to ${MAX_DELAY_MS} (got ${String(value)})`);
+  }
+  return value;
+}
+
 /**
  * Resolves defaults and refuses settings that would break the at-most-once argument: an
  * authorization is inquired about once `authorizationStaleAfterMs` has passed since its intent
@@ -186,10 +194,7 @@ function leaseTimes(
 function checkCallOptions(options: PaymentEngineOptions): void {
   for (const name of ['acquirerMs', 'threeDSMs', 'storageMs', 'eventSinkMs'] as const) {
     const value: unknown = options.timeouts?.[name];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !(value >= 1 && value <= MAX_DELAY_MS)) {
-      throw new RangeError(`timeouts.${name} needs milliseconds from 1 to ${MAX_DELAY_MS} (got ${String(value)})`);
-    }
+    if (value !== undefined) checkTimeoutMs(`timeouts.${name}`, value);
   }
   const retries: unknown = options.retries;
   if (retries !== undefined && (typeof retries !== 'number' || !Number.isSafeInteger(retries) || retries < 0)) {

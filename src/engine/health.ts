@@ -1,9 +1,10 @@
 import { Cause, Chunk } from 'effect';
-import { maskDigits } from '../domain/mask-digits.js';
+import { maskDigits, withoutUrlCredentials } from '../domain/mask-digits.js';
 import type { PaymentErrorCode } from '../errors/payment-error.js';
 import type { Clock } from '../ports/clock.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
+import { checkTimeoutMs } from './engine-options.js';
 import { describeDefect, errorHeadline } from './describe-defect.js';
 import { awaitPort } from './run-port.js';
 import type { SweepReport } from './sweep.js';
@@ -125,24 +126,18 @@ export interface HealthCheckOptions {
   readonly timeoutMs?: number;
 }
 
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
 /** `checkHealth`'s `timeoutMs`, checked: a `RangeError` unless from 1 to 2^31 - 1. */
 export function healthTimeoutOf(ctx: EngineContext, options: HealthCheckOptions): number {
-  const timeoutMs = options.timeoutMs ?? ctx.options.storageTimeoutMs;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    throw new RangeError(`timeoutMs needs milliseconds from 1 to ${MAX_TIMEOUT_MS} (got ${String(timeoutMs)})`);
-  }
-  return timeoutMs;
+  return checkTimeoutMs('timeoutMs', options.timeoutMs ?? ctx.options.storageTimeoutMs);
 }
 
 /**
  * Text fit for a health report, which a host may show on a dashboard or a status page: digits
  * masked as in the logs (`maskDigits`: no card number, at most 200 characters), and the user and
- * password of a URL (`postgres://user:secret@host`) left out.
+ * password of a URL left out (`withoutUrlCredentials`).
  */
 export function healthText(text: string): string {
-  return maskDigits(String(text).replace(/\/\/[^/\s@]*@/g, '//[redacted]@'));
+  return maskDigits(withoutUrlCredentials(text));
 }
 
 /** The clock port's time, or `fallback` when the clock throws: recording a tick must not end its loop. */

@@ -1,6 +1,24 @@
 /** Callbacks waiting for each signal, behind one listener of its own. */
 const waiting = new WeakMap<AbortSignal, Set<() => void>>();
 
+/** The callbacks waiting for `signal`, with the one listener that calls them once it aborts. */
+function waitingFor(signal: AbortSignal): Set<() => void> {
+  const known = waiting.get(signal);
+  if (known !== undefined) return known;
+  const callbacks = new Set<() => void>();
+  waiting.set(signal, callbacks);
+  signal.addEventListener(
+    'abort',
+    () => {
+      waiting.delete(signal);
+      for (const callback of [...callbacks]) callback();
+      callbacks.clear();
+    },
+    { once: true },
+  );
+  return callbacks;
+}
+
 /**
  * Calls `callback` once `signal` aborts (at once when it has); the returned function stops that.
  * Every caller of one signal shares a single `abort` listener: the background worker's signal is
@@ -12,25 +30,11 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
     callback();
     return () => undefined;
   }
-  let callbacks = waiting.get(signal);
-  if (callbacks === undefined) {
-    const set = new Set<() => void>();
-    callbacks = set;
-    waiting.set(signal, set);
-    signal.addEventListener(
-      'abort',
-      () => {
-        waiting.delete(signal);
-        for (const waiter of [...set]) waiter();
-        set.clear();
-      },
-      { once: true },
-    );
-  }
+  const callbacks = waitingFor(signal);
+  // An entry of its own, so that one callback given twice is called twice and stopped once each.
   const entry = () => callback();
-  const set = callbacks;
-  set.add(entry);
+  callbacks.add(entry);
   return () => {
-    set.delete(entry);
+    callbacks.delete(entry);
   };
 }

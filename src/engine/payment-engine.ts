@@ -150,11 +150,16 @@ export interface PaymentEngine {
   readonly machine: PaymentMachine;
 }
 
-/** The ids a client sent, as a log line may show them: one that is no string (plain JavaScript) by its type. */
+/**
+ * An id a client sent, as a log line may show it (`loggableId`); one that is no string (plain
+ * JavaScript), by its type.
+ */
+const loggable = (id: unknown, maxLength?: number): string =>
+  typeof id === 'string' ? loggableId(id, maxLength) : `[${typeof id}]`;
+
+/** The ids a client sent, as a log line may show them (`loggable`). */
 const loggableIds = (ids: Readonly<Record<string, unknown>>): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(ids).map(([name, id]) => [name, typeof id === 'string' ? loggableId(id) : `[${typeof id}]`]),
-  );
+  Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, loggable(id)]));
 
 const noIds = () => ({});
 
@@ -173,9 +178,10 @@ function commandContext(ctx: EngineContext, input: unknown): EngineContext {
   if (ctx.logger === silentLogger || typeof input !== 'object' || input === null) return ctx;
   const requestId: unknown = (input as { readonly requestId?: unknown }).requestId;
   if (requestId === undefined) return ctx;
-  const shown =
-    typeof requestId === 'string' ? loggableId(requestId, MAX_LOGGED_REQUEST_ID_LENGTH) : `[${typeof requestId}]`;
-  return { ...ctx, logger: withLogFields(ctx.logger, { requestId: shown }) };
+  return {
+    ...ctx,
+    logger: withLogFields(ctx.logger, { requestId: loggable(requestId, MAX_LOGGED_REQUEST_ID_LENGTH) }),
+  };
 }
 
 /**
