@@ -94,7 +94,8 @@ const pageSize = (limit: number): number =>
  *   query names a partner) and `findDue` two indexes sorted by due time, so both cost about what
  *   they return, not the number of payments stored;
  * - `list` with an `after` cursor that is not a payment of that profile (and of that partner,
- *   when given) returns an empty page, like an unknown one;
+ *   when given) returns an empty page, like an unknown one; an update that changes a payment's
+ *   `createdAt`, profile or partner moves it in the indexes;
  * - `readOutbox` walks the undelivered entries in order, passing over the held-back ones (a
  *   deferred entry and every later entry of its payment), so it also costs those older than the
  *   last one it returns (the Postgres adapter does not: it keeps them out of its ready index).
@@ -112,7 +113,7 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
   const injected = new Map<RepositoryMethod, RepositoryError[]>();
   let lastSequence = 0;
 
-  /** Adds a new record to its profile's index and to that of its partner on the profile. */
+  /** Adds a record to its profile's index and to that of its partner on the profile. */
   const indexCreation = (record: PaymentRecord): void => {
     let indexes = byProfile.get(record.profileId);
     if (indexes === undefined) {
@@ -129,6 +130,20 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     partnerIndex.add(key);
   };
 
+  /** Takes a record out of its profile's index and out of that of its partner on the profile. */
+  const unindexCreation = (record: PaymentRecord): void => {
+    const indexes = byProfile.get(record.profileId);
+    const key = creationKey(record);
+    indexes?.all.remove(key);
+    indexes?.byPartner.get(record.partnerId)?.remove(key);
+  };
+
+  /** Whether `list` files the two versions of a payment apart (the engine never changes these). */
+  const listedElsewhere = (previous: PaymentRecord, record: PaymentRecord): boolean =>
+    previous.createdAt !== record.createdAt ||
+    previous.profileId !== record.profileId ||
+    previous.partnerId !== record.partnerId;
+
   /** Moves a record in one due-time index when its key changed (most writes change none). */
   const reindex = (index: SortedIndex, before: IndexKey | null, after: IndexKey | null): void => {
     if (before !== null && after !== null && before.time === after.time) return;
@@ -137,9 +152,14 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
   };
 
   const updateIndexes = (previous: PaymentRecord | undefined, record: PaymentRecord): void => {
-    // The creation key, profile and partner never change: a record enters its profile's indexes
-    // once, when inserted.
+    // The engine never changes the creation time, profile or partner, so a record usually enters
+    // its profile's indexes once, when inserted. An update that changes one moves it, as the
+    // Postgres adapter lists the stored version where it now belongs.
     if (previous === undefined) indexCreation(record);
+    else if (listedElsewhere(previous, record)) {
+      unindexCreation(previous);
+      indexCreation(record);
+    }
     reindex(expiries, previous === undefined ? null : expiryKey(previous), expiryKey(record));
     reindex(inquiries, previous === undefined ? null : inquiryKey(previous), inquiryKey(record));
   };

@@ -115,7 +115,10 @@ export interface PaymentEngine {
   completeChallenge(command: CompleteChallengeCommand): ResultAsync<Payment, PaymentError>;
   /** A payment of a profile, as the API returns it; `not_found` for one of another profile or partner. */
   getPayment(query: GetPaymentQuery): ResultAsync<Payment, PaymentError>;
-  /** A page of a profile's payments, newest first; `validation_failed` for a bad `limit` or `after`. */
+  /**
+   * A page of a profile's payments, newest first; `validation_failed` for a bad `limit`, or for an
+   * `after` that is malformed or not a payment of the list.
+   */
   listPayments(query: ListPaymentsQuery): ResultAsync<PaymentList, PaymentError>;
   /**
    * The internal record of a payment (3DS outcome, deadlines, hosted token) for hosts that

@@ -31,12 +31,16 @@ export interface ListPaymentsQuery {
   /**
    * When given, payments of the profile filed under another partner (before the profile
    * changed hands) are left out, by the repository: pages stay full, and neither the items nor
-   * `next_cursor` name such a payment; an `after` naming one reads as unknown (an empty page).
+   * `next_cursor` name such a payment; an `after` naming one is refused as unknown.
    */
   readonly partnerId?: string;
   /** 1..100, default 20. */
   readonly limit?: number;
-  /** A payment id: returns the payments created before it. */
+  /**
+   * A payment of this list (the `next_cursor` of a page): returns the payments listed after it.
+   * One that is not a payment of the profile (and of the partner, when given), whether it exists
+   * elsewhere or nowhere, is `validation_failed` with path `after`, the same for both.
+   */
   readonly after?: string;
   /**
    * The id of the request this command serves (the HTTP API's `Request-Id`): put on every log line
@@ -69,12 +73,31 @@ export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery)
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     return err(paymentError.validation([{ path: 'limit', message: 'Must be an integer from 1 to 100' }]));
   }
-  if (query.after !== undefined && !isPaymentId(query.after)) {
-    return err(
-      paymentError.validation([
-        { path: 'after', message: 'Must be a payment id (payment_ and 32 hex digits), as next_cursor gives it' },
-      ]),
-    );
+  const partnerId = query.partnerId;
+  // Not of this list. The repository leaves such records out already; the engine checks again
+  // (defence in depth): neither such a record nor a cursor naming it is shown, nor taken as `after`.
+  const foreign = (record: { readonly profileId: string; readonly partnerId: string }): boolean =>
+    record.profileId !== query.profileId || (partnerId !== undefined && record.partnerId !== partnerId);
+  if (query.after !== undefined) {
+    if (!isPaymentId(query.after)) {
+      return err(
+        paymentError.validation([
+          { path: 'after', message: 'Must be a payment id (payment_ and 32 hex digits), as next_cursor gives it' },
+        ]),
+      );
+    }
+    // The repository answers an unknown cursor with an empty page, which reads as the end of the
+    // list: a client with a wrong cursor would stop there, having missed the rest. Payments are
+    // never deleted and never change profile or partner, so this check cannot go stale.
+    const cursor = await loadPayment(ctx, query.after);
+    if (cursor.isErr() && cursor.error.code !== 'not_found') return err(cursor.error);
+    if (cursor.isErr() || foreign(cursor.value)) {
+      return err(
+        paymentError.validation([
+          { path: 'after', message: 'Must be a payment of this list, as next_cursor gives it' },
+        ]),
+      );
+    }
   }
   const listed = await awaitPort(
     () =>
@@ -88,11 +111,6 @@ export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery)
   );
   if (listed.isErr()) return err(toPaymentError('payment storage')(listed.error));
   const page = listed.value;
-  const partnerId = query.partnerId;
-  // Defence in depth: the repository filtered already. Should a record of another profile or
-  // partner still come back, neither it nor a cursor naming it is shown.
-  const foreign = (record: { readonly profileId: string; readonly partnerId: string }): boolean =>
-    record.profileId !== query.profileId || (partnerId !== undefined && record.partnerId !== partnerId);
   const items = page.items.filter((record) => !foreign(record));
   const nextCursor = items.length === page.items.length ? page.nextCursor : null;
   return ok({

@@ -77,7 +77,10 @@ export interface PaymentRepository {
    * payment id from a previous page. With `partnerId`, only the payments filed under that partner
    * (a profile may change hands; its older payments stay with the partner that made them): pages
    * are full and `nextCursor` names one of them. An `after` that is not a payment of the profile
-   * (and, when given, of the partner) reads as unknown: an empty page, `nextCursor` null.
+   * (and, when given, of the partner) reads as unknown: an empty page, `nextCursor` null (the
+   * engine `load`s the cursor first and refuses such an `after` itself). The order is by the
+   * stored version: an `update` that changed `createdAt`, the profile or the partner (the engine
+   * never does) lists the payment where it now belongs.
    */
   list(query: PaymentListQuery): PortResult<PaymentPage, RepositoryError>;
   /** Payments whose deadline (`expiresAt`) or next inquiry (`nextInquiryAt`) is at or before `now`, at most `limit` of each. */

@@ -53,6 +53,9 @@ const ALL = 10_000;
  * - `list` with an `after` cursor that is not a payment of that profile (and of that partner,
  *   when the query names one) returns an empty page, as an unknown cursor does;
  * - `nextCursor` is null when nothing follows, even if the page is full;
+ * - a walk of the pages sees every payment stored when it began exactly once, whatever is inserted
+ *   between its pages, and `list` puts an updated payment where its stored version belongs (the
+ *   engine never changes `createdAt`, the profile or the partner, but a replaced record is replaced);
  * - `findDue` returns the oldest due first (by `expiresAt` / `nextInquiryAt`);
  * - `conflict` also answers `update` of an id that does not exist;
  * - `markDelivered` of already delivered or unknown sequences succeeds and changes nothing;
@@ -418,6 +421,77 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
 
         const page = await expectOk(repository.list({ profileId, limit: 10 }));
         expect(page.items).toStrictEqual([newer, updated]);
+      });
+
+      it('never skips nor repeats a payment across pages while payments are inserted between them', async () => {
+        const profileId = uniqueProfileId();
+        // Ids spaced apart, so later inserts can fall between them on a createdAt tie.
+        const at = (n: number): string => paymentId(n * 1_000 + 500);
+        const times = [T0, T0, T0, T0 + 1, T0 + 1, T0 + 2, T0 + 2, T0 + 2, T0 + 3];
+        const records = times.map((createdAt, index) => makeRecord({ id: at(index), profileId, createdAt }));
+        for (const record of records) await insert(record);
+        const expected = ids([...records].sort((x, y) => y.createdAt - x.createdAt || (x.id < y.id ? 1 : -1)));
+
+        const seen: string[] = [];
+        let after: string | undefined;
+        let inserted = 0;
+        for (let pages = 0; pages < 20; pages++) {
+          const page = await expectOk(
+            repository.list({ profileId, limit: 2, ...(after === undefined ? {} : { after }) }),
+          );
+          seen.push(...ids(page.items));
+          if (page.nextCursor === null) break;
+          after = page.nextCursor;
+          // Before the next page: a newer payment, and two on the cursor's own createdAt, one on
+          // each side of it in id order (the one below it comes later in the list).
+          const cursor = page.items[page.items.length - 1] as PaymentRecord;
+          const cursorN = (Number.parseInt(cursor.id.slice('payment_'.length), 16) - 500) / 1_000;
+          for (const [id, createdAt] of [
+            [paymentId(100_000 + inserted), T0 + 10],
+            [paymentId(cursorN * 1_000 + 501 + inserted), cursor.createdAt],
+            [paymentId(cursorN * 1_000 + 100 + inserted), cursor.createdAt],
+          ] as const) {
+            await insert(makeRecord({ id, profileId, createdAt }));
+          }
+          inserted += 1;
+        }
+        // Every payment there at the start exactly once, in order; no payment twice.
+        expect(seen.filter((id) => expected.includes(id))).toEqual(expected);
+        expect(new Set(seen).size).toBe(seen.length);
+      });
+
+      it('lists an updated payment where its stored createdAt, profile and partner put it', async () => {
+        const profileId = uniqueProfileId();
+        const elsewhere = uniqueProfileId();
+        const [a, b, c] = [T0, T0 + 1, T0 + 2].map((createdAt) => makeRecord({ profileId, createdAt })) as [
+          PaymentRecord,
+          PaymentRecord,
+          PaymentRecord,
+        ];
+        for (const record of [a, b, c]) await insert(record);
+        // The engine never changes these; a store that replaces the payment must still list it
+        // where its current version belongs, as the others read it.
+        const moved = nextVersion(a, { createdAt: T0 + 5 });
+        await expectOk(repository.update(moved, []));
+        expect((await expectOk(repository.list({ profileId, limit: 10 }))).items).toStrictEqual([moved, c, b]);
+        const afterMoved = await expectOk(repository.list({ profileId, limit: 10, after: moved.id }));
+        expect(afterMoved.items).toStrictEqual([c, b]);
+
+        const gone = nextVersion(b, { profileId: elsewhere, partnerId: 'partner_contract_other' });
+        await expectOk(repository.update(gone, []));
+        expect((await expectOk(repository.list({ profileId, limit: 10 }))).items).toStrictEqual([moved, c]);
+        expect(await expectOk(repository.list({ profileId, limit: 10, after: gone.id }))).toEqual({
+          items: [],
+          nextCursor: null,
+        });
+        expect((await expectOk(repository.list({ profileId: elsewhere, limit: 10 }))).items).toStrictEqual([gone]);
+        expect(
+          (await expectOk(repository.list({ profileId: elsewhere, partnerId: 'partner_contract_other', limit: 10 })))
+            .items,
+        ).toStrictEqual([gone]);
+        expect(
+          await expectOk(repository.list({ profileId: elsewhere, partnerId: 'partner_contract', limit: 10 })),
+        ).toEqual({ items: [], nextCursor: null });
       });
     });
 

@@ -671,11 +671,15 @@ describe('getPayment and listPayments', () => {
 
     const other = (await h.engine.listPayments({ profileId: 'profile_0002' }))._unsafeUnwrap();
     expect(other.items).toHaveLength(1);
-    // A cursor from another profile gives nothing away.
+    // A cursor from another profile gives nothing away: refused as an unknown one is.
     const crossed = (
       await h.engine.listPayments({ profileId: 'profile_0002', after: newestFirst[0] ?? '' })
-    )._unsafeUnwrap();
-    expect(crossed.items).toEqual([]);
+    )._unsafeUnwrapErr();
+    const unknown = (
+      await h.engine.listPayments({ profileId: 'profile_0002', after: `payment_${'e'.repeat(32)}` })
+    )._unsafeUnwrapErr();
+    expect(crossed).toEqual(unknown);
+    expect(crossed).toMatchObject({ code: 'validation_failed', errors: [{ path: 'after' }] });
     expect((await h.engine.listPayments({ profileId: 'profile_0003' }))._unsafeUnwrap()).toEqual({ items: [] });
   });
 
@@ -725,7 +729,7 @@ describe('getPayment and listPayments', () => {
       expect(pages.map((page) => page.items.length)).toEqual(limit === 1 ? [1, 1, 1] : limit === 2 ? [2, 1] : [3]);
       for (const after of theirs) {
         const page = await h.engine.listPayments({ profileId: PROFILE, partnerId: 'partner_0002', after });
-        expect(page._unsafeUnwrap()).toEqual({ items: [] });
+        expect(page._unsafeUnwrapErr()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'after' }] });
       }
     });
 
@@ -743,6 +747,18 @@ describe('getPayment and listPayments', () => {
       // The newest payment is the other partner's: the list ends there rather than name it.
       expect(pages).toEqual([{ items: [] }]);
     });
+  });
+
+  it('fails with unavailable when the store cannot load the cursor, and lists nothing', async () => {
+    const h = makeEngineHarness();
+    const payment = await createHosted(h);
+    h.repository.injectFailure('load');
+    const calls = recordPortCalls(h);
+    expectError(
+      (await h.engine.listPayments({ profileId: PROFILE, after: payment.id }))._unsafeUnwrapErr(),
+      'unavailable',
+    );
+    expect(calls()).not.toContain('repository.list');
   });
 
   it('defaults to 20 items per page', async () => {

@@ -121,11 +121,11 @@ describe('listing a profile that changed hands', () => {
       `${origin}/v1/profiles/${PROFILE}/payments?after=payment_${'e'.repeat(32)}`,
       TOKENS.betaCompliant,
     );
-    expect(unknown.status).toBe(200);
+    expect(unknown.status).toBe(400);
     for (const id of alphaIds) {
       const page = await get(`${origin}/v1/profiles/${PROFILE}/payments?after=${id}`, TOKENS.betaCompliant);
       expect({ status: page.status, body: page.json }).toEqual({ status: unknown.status, body: unknown.json });
     }
-    expect(unknown.json.items).toEqual([]);
+    expect(unknown.json).toMatchObject({ code: 'validation_failed', errors: [{ path: 'after' }] });
   });
 });

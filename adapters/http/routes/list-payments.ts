@@ -8,7 +8,8 @@ import { checkProfile } from '../tenancy.js';
 
 /**
  * `GET /v1/profiles/{profile_id}/payments?limit=&after=`: newest first, `limit` 1..100 (default
- * 20); `next_cursor`, when present, is the `after` of the next page.
+ * 20); `next_cursor`, when present, is the `after` of the next page. An `after` that is not a
+ * payment of this list is a 400 on `after` (the engine's `validation_failed`).
  */
 export const listPaymentsRoute: RouteHandler = async (context) => {
   const { client, deps } = context;
