@@ -15,8 +15,11 @@ import { consumedBody } from './consumed-body.js';
 export interface ExpressRouterOptions extends SendFetchResponseOptions {
   /**
    * Makes the `Request-Id` of the answers the router writes itself (the `501` for `TRACE` and
-   * `CONNECT`); the handler's answers carry the handler's own. Default: `req_` and 32 hex digits.
-   * One that throws or gives no header token falls back to the default (see `ApiOptions.requestId`).
+   * `CONNECT`, the `500` written instead of a response node refuses that carries no usable id of
+   * its own) and of a handler that rejects, set on the response before the error goes on to the
+   * host's error handler; the handler's answers carry the handler's own. Default: `req_` and 32
+   * hex digits. One that throws or gives no header token falls back to the default (see
+   * `ApiOptions.requestId`).
    */
   readonly requestId?: () => string;
 }
@@ -29,7 +32,10 @@ export interface ExpressRouterOptions extends SendFetchResponseOptions {
  * Methods a fetch `Request` cannot carry (`TRACE`, `CONNECT`) are answered 501. The client's
  * address for the hosted page (`clientIpFromHeader`) is `req.ip` (see `paystate`). A response
  * node refuses to write (a header value with a control character) is logged to `options.logger`
- * and answered `500 internal_error`, its problem `type` under `options.problemTypeBase`.
+ * and answered `500 internal_error`, its problem `type` under `options.problemTypeBase`. A handler
+ * that rejects (or throws) is handed to the host's error handler (`next(error)`) with a new
+ * `Request-Id` set on the response (`createServer`'s 500 keeps it and logs under it). Every answer
+ * the router writes itself carries a `Request-Id` (see `requestId`).
  */
 export function createExpressRouter(handler: FetchHandler, options: ExpressRouterOptions = {}): Router {
   const router = express.Router();
@@ -40,12 +46,21 @@ export function createExpressRouter(handler: FetchHandler, options: ExpressRoute
       sendNotImplemented(req, res, options.problemTypeBase);
       return;
     }
-    stampExpressClientIp(req);
-    const body = consumedBody(req);
-    const request = toFetchRequest(req, { url: req.url, ...(body !== undefined && { body }) });
-    handler(request)
-      .then((response) => sendFetchResponse(req, res, response, options))
-      .catch(next);
+    const failed = (error: unknown): void => {
+      if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, requestIds());
+      next(error);
+    };
+    let answered: Promise<Response>;
+    try {
+      stampExpressClientIp(req);
+      const body = consumedBody(req);
+      answered = handler(toFetchRequest(req, { url: req.url, ...(body !== undefined && { body }) }));
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    // sendFetchResponse never rejects; a handler that rejects goes to `failed`.
+    void answered.then((response) => sendFetchResponse(req, res, response, options), failed);
   });
   return router;
 }

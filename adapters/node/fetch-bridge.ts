@@ -8,6 +8,7 @@ import {
   serverProblemDocument,
   type ServerProblemCode,
 } from '../http/problem-details.js';
+import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource } from '../http/request-id.js';
 
 /** Any fetch-standard handler (paystate's `createFetchHandler`, a Hono app's `fetch`, …). */
 export type FetchRequestHandler = (request: Request) => Promise<Response>;
@@ -310,7 +311,18 @@ export interface SendFetchResponseOptions {
   readonly logger?: Logger;
   /** Prefix of the problem `type` of the `500` written instead. Default `urn:paystate:problem:`. */
   readonly problemTypeBase?: string;
+  /**
+   * Makes the `Request-Id` of the `500` written instead of a response node refuses, when neither
+   * that response nor `res` carries a usable one (1 to 200 visible ASCII characters). Default:
+   * `req_` and 32 hex digits. One that throws or gives no header token falls back to the default
+   * (see `ApiOptions.requestId`).
+   */
+  readonly requestId?: () => string;
 }
+
+/** A `Request-Id` value that may go out again as it is (`isRequestIdToken`); else undefined. */
+const usableRequestId = (value: unknown): string | undefined =>
+  typeof value === 'string' && isRequestIdToken(value) ? value : undefined;
 
 /**
  * Writes a fetch `Response` to a node:http (or Express) response. A body with a `Content-Length`
@@ -321,7 +333,10 @@ export interface SendFetchResponseOptions {
  * Never rejects. A response node refuses to write (a header value with a control character,
  * which fetch's `Headers` lets through and `res.setHeader` refuses with `ERR_INVALID_CHAR`), or
  * whose body fails, is logged and answered `500 internal_error` instead, without any of its
- * headers; when the head already went out, the connection is closed.
+ * headers but a `Request-Id`: the refused response's own when it is usable as it is (the id the
+ * handler answered and logged under), else the one set on `res` before, else a new one
+ * (`options.requestId`); never one node refused. When the head already went out, the connection
+ * is closed.
  */
 export async function sendFetchResponse(
   req: IncomingMessage,
@@ -329,22 +344,33 @@ export async function sendFetchResponse(
   response: Response,
   options: SendFetchResponseOptions = {},
 ): Promise<void> {
+  // Read before the response's headers are copied over it (and taken off again if node refuses one).
+  const preset = res.getHeader(REQUEST_ID_HEADER);
   try {
     await writeFetchResponse(req, res, response);
   } catch (error) {
     if (!response.bodyUsed) response.body?.cancel().catch(() => undefined);
+    const requestId =
+      usableRequestId(response.headers.get(REQUEST_ID_HEADER)) ??
+      usableRequestId(preset) ??
+      (res.headersSent ? undefined : requestIdSource(options.requestId, options.logger)());
     if (res.headersSent) {
       res.destroy();
     } else {
       // Headers of the refused response that were set before node refused one must not go out.
       for (const name of response.headers.keys()) res.removeHeader(name);
       try {
+        if (requestId !== undefined) res.setHeader(REQUEST_ID_HEADER, requestId);
         sendInternalError(req, res, 'The response could not be written', options.problemTypeBase);
       } catch {
         res.destroy();
       }
     }
-    logQuietly(options.logger, { method: req.method, status: response.status, error }, 'could not write the response');
+    logQuietly(
+      options.logger,
+      { method: req.method, status: response.status, error, ...(requestId !== undefined && { requestId }) },
+      'could not write the response',
+    );
   }
 }
 
@@ -368,13 +394,23 @@ export interface NodeRequestListenerOptions extends SendFetchResponseOptions {
    * client sent in `X-Paystate-Client-IP` is replaced.
    */
   readonly clientAddress?: (req: IncomingMessage) => string | undefined;
+  /**
+   * Makes the `Request-Id` of the answers the listener writes itself: the `501` for `TRACE` and
+   * `CONNECT`, the `500` of a handler that rejects, and the `500` written instead of a response
+   * node refuses that carries no usable id of its own. The handler's answers carry the handler's
+   * own. Default: `req_` and 32 hex digits. One that throws or gives no header token falls back to
+   * the default (see `ApiOptions.requestId`).
+   */
+  readonly requestId?: () => string;
 }
 
 /**
  * A `node:http` request listener serving a fetch-standard handler:
  * `http.createServer(createNodeRequestListener(handler)).listen(3000)`.
  * A handler that rejects, or a response node cannot write, gets a logged `500`; a method fetch
- * cannot carry (`TRACE`, `CONNECT`) a `501`. The request carries the client's address for the
+ * cannot carry (`TRACE`, `CONNECT`) a `501`. Each of those carries a `Request-Id`: the refused
+ * response's own when usable (see `sendFetchResponse`), else a new one (`options.requestId`),
+ * which the log line of the failure names. The request carries the client's address for the
  * hosted page (`clientIpFromHeader`): the socket's, unless `clientAddress` says otherwise.
  */
 export function createNodeRequestListener(
@@ -382,8 +418,10 @@ export function createNodeRequestListener(
   options: NodeRequestListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { logger, problemTypeBase, clientAddress } = options;
+  const requestIds = requestIdSource(options.requestId, logger);
   return (req, res) => {
     if (!isFetchMethod(req.method)) {
+      res.setHeader(REQUEST_ID_HEADER, requestIds());
       sendNotImplemented(req, res, problemTypeBase);
       return;
     }
@@ -395,9 +433,13 @@ export function createNodeRequestListener(
       .then(
         (response) => sendFetchResponse(req, res, response, options),
         (error: unknown) => {
-          logQuietly(logger, { method: req.method, error }, 'fetch handler failed');
+          const requestId = requestIds();
+          logQuietly(logger, { method: req.method, error, requestId }, 'fetch handler failed');
           if (res.headersSent) res.destroy();
-          else sendInternalError(req, res, 'An unexpected error occurred', problemTypeBase);
+          else {
+            res.setHeader(REQUEST_ID_HEADER, requestId);
+            sendInternalError(req, res, 'An unexpected error occurred', problemTypeBase);
+          }
         },
       )
       .catch(() => res.destroy());

@@ -1,4 +1,5 @@
-import { guardLogger, type Logger } from '../../src/ports/logger.js';
+import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
+import type { ResolvedConnection } from './connection.js';
 
 /** How long a `close()` waits by default before it gives up: 5 s. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
@@ -86,4 +87,57 @@ export function closeWithin(steps: readonly CloseStep[], bound: CloseBound): Pro
       resolve();
     });
   });
+}
+
+/** What becomes of the pool's busy connections when a close gives up on ending it. */
+const CONNECTIONS_CUT =
+  'connections still waiting for the server are closed without their answer: a write among them may or may not have landed, as after a crash';
+
+/** The close step that ends a pool (nothing for a host's pool). */
+export function endPoolStep(connection: ResolvedConnection): CloseStep {
+  return {
+    name: 'end the pool',
+    run: async () => {
+      await connection.close();
+      return null;
+    },
+    ifGivenUp: CONNECTIONS_CUT,
+  };
+}
+
+/** The options of a store whose `close()` only ends the pool it created (idempotency, credentials). */
+export interface PoolCloseOptions {
+  /**
+   * How long `close()` waits for the pool the store created from a connection string to end, in
+   * ms. Default 5000; `Infinity` waits as long as it takes. `pool.end()` waits for every
+   * connection still checked out, so on a server that went dark or down it could wait for ever
+   * (or as long as a statement's time-out); once the time is up `close()` logs what it gave up and
+   * resolves, and the connections of its pool still waiting for the server are closed. On a
+   * host's pool `close()` has nothing to wait for.
+   */
+  readonly closeTimeoutMs?: number;
+  /** Where `close()` reports what it gave up or what failed (warnings). Default: silent. */
+  readonly logger?: Logger;
+}
+
+/**
+ * The `close()` of a store on `connection` whose only closing is ending a pool it created: it
+ * ends that pool, waiting at most `withinMs` (`closeWithin`, cutting the connections still waiting
+ * when it gives up), and does nothing to a host's pool. Never rejects; later calls give the same
+ * promise. Check the `closeTimeoutMs` option (`closeTimeoutMs`) before the pool is made.
+ */
+export function poolCloser(
+  connection: ResolvedConnection,
+  bound: { readonly what: string; readonly withinMs: number; readonly logger?: Logger | undefined },
+): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= closeWithin(connection.owned ? [endPoolStep(connection)] : [], {
+      what: bound.what,
+      withinMs: bound.withinMs,
+      logger: bound.logger ?? silentLogger,
+      onGiveUp: connection.cut,
+    });
+    return closing;
+  };
 }

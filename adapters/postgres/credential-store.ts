@@ -28,22 +28,29 @@ import {
   type TokenRef,
 } from '../memory/credential-store.js';
 import { parseSandboxConfig, type SandboxConfig } from '../memory/sandbox-config.js';
+import { closeTimeoutMs, poolCloser, type PoolCloseOptions } from './bounded-close.js';
 import { asUnavailable, classifyPostgresError, classifyStatementFailure } from './classify-error.js';
 import { checkOut, resolveConnection, type CheckedOutClient, type PostgresConnectionOptions } from './connection.js';
 import { runStatement, type Statement } from './run-statement.js';
 
 export { clientIdForTokenDigest, type CredentialInputError, type NewClient } from '../memory/credential-store.js';
 
-export type PostgresCredentialStoreOptions = PostgresConnectionOptions & {
-  /** Named prepared statements; default true. */
-  readonly preparedStatements?: boolean;
-  /**
-   * Judges token expiry and stamps a token's `createdAt` (not the database's `now()`, as the
-   * memory store does); default the system time (`Date.now()`). Instances whose clocks differ
-   * judge an expiry that far apart.
-   */
-  readonly clock?: Clock;
-};
+/**
+ * Options of `createPostgresCredentialStore`: a pool or a connection string, whether to prepare
+ * statements, the clock of token expiry, and how long `close()` waits for the database
+ * (`closeTimeoutMs`, `logger`).
+ */
+export type PostgresCredentialStoreOptions = PostgresConnectionOptions &
+  PoolCloseOptions & {
+    /** Named prepared statements; default true. */
+    readonly preparedStatements?: boolean;
+    /**
+     * Judges token expiry and stamps a token's `createdAt` (not the database's `now()`, as the
+     * memory store does); default the system time (`Date.now()`). Instances whose clocks differ
+     * judge an expiry that far apart.
+     */
+    readonly clock?: Clock;
+  };
 
 /** `invalid_config`: the sandbox config failed validation (the message never repeats a token). */
 export type CredentialImportError =
@@ -67,7 +74,12 @@ export interface PostgresCredentialStore extends CredentialStore, CredentialProv
   importConfig(
     config: SandboxConfig,
   ): PortResult<{ readonly profiles: number; readonly clients: number }, CredentialImportError>;
-  /** Ends the pool if the store created it. */
+  /**
+   * Ends the pool if the store created it, waiting for the database at most `closeTimeoutMs`
+   * (default 5 s): then it logs what it gave up (to `logger`) and resolves, and the connections
+   * still waiting for the server are closed. Does nothing to a host's pool. Never rejects. Later
+   * calls give the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -321,9 +333,13 @@ type Run = <R extends QueryResultRow>(statement: Statement, values: readonly unk
  * judged by `options.clock`): a presented token is hashed, its row found by the digest (an index
  * lookup, which can only leak timing about a digest, not about a token) and confirmed with
  * `timingSafeEqual`. Every change of a client's tokens locks the client's row first, so changes
- * of one client happen one after another, across instances too.
+ * of one client happen one after another, across instances too. `close()` waits for the database
+ * at most `closeTimeoutMs`, then gives up and logs it.
+ *
+ * @throws RangeError when `closeTimeoutMs` is not a number of ms from 0 (before any pool is made).
  */
 export function createPostgresCredentialStore(options: PostgresCredentialStoreOptions): PostgresCredentialStore {
+  const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
   const connection = resolveConnection(options);
   const { pool } = connection;
   const prepared = options.preparedStatements ?? true;
@@ -564,6 +580,10 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       });
     },
 
-    close: () => connection.close(),
+    close: poolCloser(connection, {
+      what: 'Postgres credential store',
+      withinMs: closeWithinMs,
+      logger: options.logger,
+    }),
   };
 }

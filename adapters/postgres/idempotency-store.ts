@@ -8,21 +8,31 @@ import type {
   IdempotencyStoreError,
   StoredResponse,
 } from '../../src/ports/idempotency-store.js';
+import { closeTimeoutMs, poolCloser, type PoolCloseOptions } from './bounded-close.js';
 import { asUnavailable } from './classify-error.js';
 import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
 import { runStatement, type Statement } from './run-statement.js';
 
-/** Options of `createPostgresIdempotencyStore`: a pool or a connection string, and whether to prepare statements. */
-export type PostgresIdempotencyStoreOptions = PostgresConnectionOptions & {
-  /** Named prepared statements; default true. */
-  readonly preparedStatements?: boolean;
-};
+/**
+ * Options of `createPostgresIdempotencyStore`: a pool or a connection string, whether to prepare
+ * statements, and how long `close()` waits for the database (`closeTimeoutMs`, `logger`).
+ */
+export type PostgresIdempotencyStoreOptions = PostgresConnectionOptions &
+  PoolCloseOptions & {
+    /** Named prepared statements; default true. */
+    readonly preparedStatements?: boolean;
+  };
 
 /** The Postgres `IdempotencyStore`. */
 export interface PostgresIdempotencyStore extends IdempotencyStore {
   /** The pool the store runs on (its own when it was given a connection string). */
   readonly pool: Pool;
-  /** Ends the pool if the store created it. */
+  /**
+   * Ends the pool if the store created it, waiting for the database at most `closeTimeoutMs`
+   * (default 5 s): then it logs what it gave up (to `logger`) and resolves, and the connections
+   * still waiting for the server are closed. Does nothing to a host's pool. Never rejects. Later
+   * calls give the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -177,9 +187,12 @@ function beginOutcome(row: BeginRow, fingerprint: string): IdempotencyBegin {
  * atomic statement: of concurrent callers with the same client and key, exactly one inserts (or
  * takes over an expired entry, or a stale attempt's) and gets `started`. A key used with another
  * fingerprint is a `mismatch` whatever its state. Stored answers are replayed byte for byte
- * (`text` body).
+ * (`text` body). `close()` waits for the database at most `closeTimeoutMs`, then gives up and logs it.
+ *
+ * @throws RangeError when `closeTimeoutMs` is not a number of ms from 0 (before any pool is made).
  */
 export function createPostgresIdempotencyStore(options: PostgresIdempotencyStoreOptions): PostgresIdempotencyStore {
+  const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
   const connection = resolveConnection(options);
   const { pool } = connection;
   const prepared = options.preparedStatements ?? true;
@@ -245,6 +258,10 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
       return result.isErr() ? err(asUnavailable(result.error)) : ok(result.value.rowCount ?? 0);
     },
 
-    close: () => connection.close(),
+    close: poolCloser(connection, {
+      what: 'Postgres idempotency store',
+      withinMs: closeWithinMs,
+      logger: options.logger,
+    }),
   };
 }

@@ -12,7 +12,7 @@ import type {
 } from '../../src/ports/payment-repository.js';
 import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { PortResult } from '../../src/ports/port-result.js';
-import { closeTimeoutMs, closeWithin, type CloseStep } from './bounded-close.js';
+import { closeTimeoutMs, closeWithin, endPoolStep, type CloseStep } from './bounded-close.js';
 import { resolveConnection, type PostgresConnectionOptions, type ResolvedConnection } from './connection.js';
 import { paymentFromRow, paymentParams, safeNumber, UnreadableRowError, type PaymentRow } from './payment-row.js';
 import {
@@ -167,22 +167,6 @@ export interface RepositoryOnConnection {
 /** What becomes of the outbox lease when a close gives up on releasing it. */
 const LEASE_LEFT =
   'the outbox lease is kept until it runs out (outboxLeaseMs from the last read, or the hold the engine last took), then another instance takes it, as after a crash';
-
-/** What becomes of the pool's busy connections when a close gives up on ending it. */
-const CONNECTIONS_CUT =
-  'connections still waiting for the server are closed without their answer: a write among them may or may not have landed, as after a crash';
-
-/** The close step that ends a pool (nothing for a host's pool). */
-export function endPoolStep(connection: ResolvedConnection): CloseStep {
-  return {
-    name: 'end the pool',
-    run: async () => {
-      await connection.close();
-      return null;
-    },
-    ifGivenUp: CONNECTIONS_CUT,
-  };
-}
 
 /** The repository on `connection` (the pool it was given or made); see `createPostgresPaymentRepository`. */
 export function createRepositoryOn(

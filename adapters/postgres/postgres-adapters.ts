@@ -8,10 +8,9 @@ import { resolveConnection, type PostgresConnectionOptions } from './connection.
 import { createPostgresIdempotencyStore, type PostgresIdempotencyStore } from './idempotency-store.js';
 import { migrate, type MigrationError, type MigrationReport } from './migrate.js';
 import { silentLogger } from '../../src/ports/logger.js';
-import { closeTimeoutMs, closeWithin } from './bounded-close.js';
+import { closeTimeoutMs, closeWithin, endPoolStep } from './bounded-close.js';
 import {
   createRepositoryOn,
-  endPoolStep,
   type PostgresPaymentRepository,
   type PostgresPaymentRepositoryTuning,
 } from './payment-repository.js';

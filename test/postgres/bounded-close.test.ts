@@ -1,8 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Pool } from 'pg';
 import {
   createPostgresAdapters,
+  createPostgresCredentialStore,
+  createPostgresIdempotencyStore,
   createPostgresPaymentRepository,
+  type PostgresConnectionOptions,
   type PostgresPaymentRepository,
 } from '../../adapters/postgres/index.js';
 import type { Logger } from '../../src/index.js';
@@ -160,6 +164,115 @@ describe('close() on a database that went dark', () => {
     } finally {
       await dark.close();
       await pool.end();
+    }
+  });
+});
+
+/** A store whose `close()` only ends its pool, and one statement of it to run (settled: whether it answered ok). */
+interface PoolStore {
+  readonly pool: Pool;
+  statement(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+type StoreOptions = PostgresConnectionOptions & { readonly closeTimeoutMs?: number; readonly logger?: Logger };
+
+const STORES: readonly (readonly [string, string, (options: StoreOptions) => PoolStore])[] = [
+  [
+    'createPostgresIdempotencyStore',
+    'Postgres idempotency store',
+    (options) => {
+      const store = createPostgresIdempotencyStore(options);
+      return {
+        pool: store.pool,
+        statement: async () => (await store.purgeExpired(Date.now())).isOk(),
+        close: store.close,
+      };
+    },
+  ],
+  [
+    'createPostgresCredentialStore',
+    'Postgres credential store',
+    (options) => {
+      const store = createPostgresCredentialStore(options);
+      return {
+        pool: store.pool,
+        statement: async () => (await store.authenticate('tok_none')).isOk(),
+        close: store.close,
+      };
+    },
+  ],
+];
+
+describe.each(STORES)('%s: close() on a database that went dark', (_name, what, make) => {
+  it('its own pool: a statement waiting for the dark server no longer holds close() up', async () => {
+    await resetTables(db.pool);
+    const dark = await proxy();
+    const logger = recordingLogger();
+    const uncaught = recordUncaught();
+    const store = make({
+      connectionString: dark.connectionString,
+      poolOptions: NO_LIMITS,
+      closeTimeoutMs: 400,
+      logger,
+    });
+    // A connection is open (and idle), then goes dark; the next statement waits on it for ever.
+    expect(await store.statement()).toBe(true);
+    dark.blackholeOpenConnections();
+    const waiting = store.statement();
+    await until(
+      'the statement is on the dark connection',
+      () => store.pool.totalCount === 1 && store.pool.idleCount === 0,
+    );
+
+    const took = await timed(store.close(), 10_000);
+    expect(took).not.toBe(HUNG);
+    expect(took).toBeGreaterThanOrEqual(350);
+    expect(took).toBeLessThan(5_000);
+    // The same promise to a second call, and no waiting again.
+    expect(await timed(store.close(), 100)).not.toBe(HUNG);
+    expect(logger.lines.filter((line) => line.message.includes('gave up'))).toMatchObject([
+      {
+        level: 'warn',
+        message: `${what}: close gave up waiting for the database`,
+        fields: { waitedMs: 400, gaveUp: ['end the pool'] },
+      },
+    ]);
+    // Its connection still waiting on the dark server was closed: the statement fails, the pool ends.
+    expect(
+      await timed(
+        waiting.then(() => undefined),
+        5_000,
+      ),
+    ).not.toBe(HUNG);
+    expect(await waiting).toBe(false);
+    await until('the pool ended', () => store.pool.ended);
+    uncaught.stop();
+    expect(uncaught.errors).toEqual([]);
+  });
+
+  it('a host’s pool: close() resolves at once, logs nothing and leaves the pool alone', async () => {
+    const dark = await proxy();
+    const logger = recordingLogger();
+    const pool = namedPool(dark.connectionString, 'host-pool', { max: 2 });
+    try {
+      const store = make({ pool, closeTimeoutMs: 300, logger });
+      expect(await store.statement()).toBe(true);
+      dark.blackholeOpenConnections();
+      expect(await timed(store.close(), 100)).not.toBe(HUNG);
+      expect(logger.lines).toEqual([]);
+      expect(pool.ending).toBe(false);
+    } finally {
+      await dark.close();
+      await pool.end();
+    }
+  });
+
+  it('refuses a closeTimeoutMs that is no number of ms, before it makes a pool', () => {
+    for (const bad of [-5, Number.NaN]) {
+      expect(() => make({ connectionString: 'postgres://u:p@127.0.0.1:1/db', closeTimeoutMs: bad })).toThrow(
+        RangeError,
+      );
     }
   });
 });
