@@ -37,6 +37,8 @@ function statusFor(error: WebhookEventError): number {
       return 401;
     case 'malformed_payload':
       return 400;
+    case 'payload_too_large':
+      return 413;
     case 'unknown_event_type':
       return 204; // from a newer paystate: refusing it would only have it sent again and again
   }

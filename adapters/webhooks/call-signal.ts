@@ -1,21 +1,26 @@
 /** Why a call's signal was aborted: the engine stopped waiting, or the call's own time-out passed. */
 export type CallAbortCause = 'aborted' | 'timeout';
 
+/**
+ * How long one webhook call may take by default before it is aborted as a retryable failure: 10 s,
+ * the engine's own default for an event sink (`timeouts.eventSinkMs`). A sink's `timeoutMs` changes
+ * it; there is always one, so a `publish` without an abort signal cannot wait forever on a receiver
+ * that took the connection and never answers.
+ */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
 /** The signal of one call, and why it was aborted once it is. `dispose` lets go of the timer and listener. */
 export interface CallSignal {
-  readonly signal: AbortSignal | undefined;
+  readonly signal: AbortSignal;
   cause(): CallAbortCause | null;
   dispose(): void;
 }
 
 /**
- * One signal for a call from the engine's (`PublishOptions.signal`) and an optional time-out of the
- * call's own, whichever comes first. No signal at all when there is neither.
+ * One signal for a call from the engine's (`PublishOptions.signal`, if any) and the call's own
+ * time-out, whichever comes first.
  */
-export function callSignal(outer: AbortSignal | undefined, timeoutMs: number | undefined): CallSignal {
-  if (timeoutMs === undefined) {
-    return { signal: outer, cause: () => (outer?.aborted === true ? 'aborted' : null), dispose: () => undefined };
-  }
+export function callSignal(outer: AbortSignal | undefined, timeoutMs: number): CallSignal {
   const controller = new AbortController();
   let cause: CallAbortCause | null = null;
   const abort = (why: CallAbortCause, reason: unknown) => {

@@ -2,12 +2,10 @@
  * `paystate/webhooks`: a signed webhook `EventSink` for the engine's domain events, and what a
  * receiver needs to check them (docs/webhooks.md).
  */
+export { DEFAULT_WEBHOOK_TIMEOUT_MS } from './call-signal.js';
 export { isRetryableWebhookStatus } from './webhook-answer.js';
 export {
   createWebhookEventSink,
-  DEFAULT_WEBHOOK_USER_AGENT,
-  WEBHOOK_EVENT_ID_HEADER,
-  WEBHOOK_EVENT_TYPE_HEADER,
   type WebhookEndpoint,
   type WebhookEndpointChoice,
   type WebhookEventSink,
@@ -27,11 +25,13 @@ export {
 } from './parse-webhook-event.js';
 export { generateWebhookSecret, MAX_WEBHOOK_SECRETS, MIN_WEBHOOK_SECRET_LENGTH } from './webhook-secrets.js';
 export {
-  createWebhookSignatureHeader,
+  DEFAULT_WEBHOOK_USER_AGENT,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_EVENT_TYPE_HEADER,
+  WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
-  type WebhookPayload,
-  type WebhookSignatureInput,
-} from './webhook-signature.js';
+} from './webhook-headers.js';
+export { createWebhookSignatureHeader, type WebhookPayload, type WebhookSignatureInput } from './webhook-signature.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH,

@@ -19,25 +19,28 @@ export const MAX_WEBHOOK_PAYLOAD_DEPTH = 32;
 export interface ParseWebhookEventOptions extends VerifyWebhookSignatureOptions {
   /**
    * The most bytes the body may have, checked before anything else (a larger one is
-   * `malformed_payload`, and is neither hashed nor parsed). Default
+   * `payload_too_large`, and is neither hashed nor parsed). Default
    * `DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES` (1 MiB).
    */
   readonly maxPayloadBytes?: number;
 }
 
 /**
- * Why `parseWebhookEvent` gives no event: the signature's `WebhookVerificationError`, or, for a
- * body that verified,
+ * Why `parseWebhookEvent` gives no event:
+ * - `payload_too_large`: the body has more than `maxPayloadBytes` bytes (the limit it broke),
+ *   checked first, before the signature: it is neither hashed nor parsed. Answer it with a 413;
+ * - the signature's `WebhookVerificationError`; or, for a body that verified,
  * - `malformed_payload`: it is not UTF-8 JSON in the shape of `WebhookEvent`, nests objects and
  *   arrays deeper than `MAX_WEBHOOK_PAYLOAD_DEPTH`, or has a `__proto__` key anywhere (which
  *   paystate never sends, and which a merge or `Object.assign` of the event would take as the
- *   object's prototype); or, before the signature is checked, it has more than `maxPayloadBytes`;
+ *   object's prototype);
  * - `unknown_event_type`: an event type this version of paystate does not know (`type`), sent by a
  *   newer one. Answer it with a 2xx: a refused event is offered again and again, and holds up the
  *   later events of its payment.
  */
 export type WebhookEventError =
   | WebhookVerificationError
+  | { readonly code: 'payload_too_large'; readonly message: string; readonly maxPayloadBytes: number }
   | { readonly code: 'malformed_payload'; readonly message: string }
   | { readonly code: 'unknown_event_type'; readonly message: string; readonly type: string };
 
@@ -107,7 +110,13 @@ export function parseWebhookEvent(options: ParseWebhookEventOptions): Result<Web
   const maxBytes = checkMaxBytes(options.maxPayloadBytes ?? DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES);
   const payload = payloadData(options.payload);
   const size = typeof payload === 'string' ? Buffer.byteLength(payload, 'utf8') : payload.byteLength;
-  if (size > maxBytes) return err(malformed(`The body is larger than ${maxBytes} bytes`));
+  if (size > maxBytes) {
+    return err({
+      code: 'payload_too_large',
+      message: `The body is larger than ${maxBytes} bytes (maxPayloadBytes)`,
+      maxPayloadBytes: maxBytes,
+    });
+  }
   return verifyWebhookSignature({ ...options, payload }).andThen((): Result<WebhookEvent, WebhookEventError> => {
     let text: string;
     try {

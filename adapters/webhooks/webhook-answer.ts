@@ -11,6 +11,19 @@ export function isRetryableWebhookStatus(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599);
 }
 
+/**
+ * What a receiver's status means for the event: `delivered` (2xx); `retried` (408, 425, 429, 5xx:
+ * `isRetryableWebhookStatus`), a retryable failure; `refused` (anything else: 3xx, other 4xx), a
+ * failure that is not retryable. Either failure leaves the event to be offered again later.
+ */
+export type WebhookAnswerOutcome = 'delivered' | 'retried' | 'refused';
+
+/** The outcome of a status: the one rule `classifyWebhookAnswer` and the OpenAPI document share. */
+export function webhookAnswerOutcome(status: number): WebhookAnswerOutcome {
+  if (status >= 200 && status <= 299) return 'delivered';
+  return isRetryableWebhookStatus(status) ? 'retried' : 'refused';
+}
+
 const failure = (message: string, retryable: boolean, notSent?: true): EventSinkError =>
   notSent === undefined
     ? { code: 'unavailable', message, retryable }
@@ -27,12 +40,13 @@ export function classifyWebhookAnswer(
   host: string,
 ): Result<void, EventSinkError> {
   const { status } = answer;
-  if (status >= 200 && status <= 299) return ok(undefined);
+  const outcome = webhookAnswerOutcome(status);
+  if (outcome === 'delivered') return ok(undefined);
   if (answer.type === 'opaqueredirect' || (status >= 300 && status <= 399)) {
     const shown = status === 0 ? 'a redirect' : String(status);
     return err(failure(`Webhook endpoint ${host} answered ${shown}: redirects are not followed`, false));
   }
-  return err(failure(`Webhook endpoint ${host} answered ${status}`, isRetryableWebhookStatus(status)));
+  return err(failure(`Webhook endpoint ${host} answered ${status}`, outcome === 'retried'));
 }
 
 /** A network error code node gives for a request that never left (the connection was refused, no such host). */
@@ -58,7 +72,7 @@ export function classifyWebhookFailure(
   error: unknown,
   host: string,
   cause: CallAbortCause | null,
-  timeoutMs: number | undefined,
+  timeoutMs: number,
 ): EventSinkError {
   if (cause === 'timeout') return failure(`Webhook endpoint ${host} did not answer within ${timeoutMs} ms`, true);
   if (cause === 'aborted') return failure(`Webhook call to ${host} was aborted: the engine stopped waiting`, true);

@@ -3,12 +3,19 @@ import type { DomainEvent } from '../../src/domain/domain-event.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { EventSink, EventSinkError, PublishOptions } from '../../src/ports/event-sink.js';
 import { systemClock } from '../node/system-clock.js';
-import { callSignal } from './call-signal.js';
+import { callSignal, DEFAULT_WEBHOOK_TIMEOUT_MS } from './call-signal.js';
 import { classifyWebhookAnswer, classifyWebhookFailure } from './webhook-answer.js';
 import { toWebhookEvent } from './webhook-event.js';
 import { systemLookup, WebhookAddressRefusal, type WebhookLookup } from './webhook-lookup.js';
 import { checkWebhookSecrets, webhookSecrets } from './webhook-secrets.js';
-import { signatureHeader, WEBHOOK_SIGNATURE_HEADER } from './webhook-signature.js';
+import {
+  DEFAULT_WEBHOOK_USER_AGENT,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_EVENT_TYPE_HEADER,
+  WEBHOOK_IDEMPOTENCY_KEY_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+} from './webhook-headers.js';
+import { signatureHeader } from './webhook-signature.js';
 import {
   createFetchTransport,
   createNodeTransport,
@@ -19,15 +26,6 @@ import { checkWebhookUrl } from './webhook-url.js';
 
 export type { WebhookFetch } from './webhook-transport.js';
 export type { WebhookLookup, WebhookLookupAddress } from './webhook-lookup.js';
-
-/** The header that carries the event id on every webhook request; the same id is in the body. */
-export const WEBHOOK_EVENT_ID_HEADER = 'Paystate-Event-Id';
-
-/** The header that carries the event type on every webhook request; the same type is in the body. */
-export const WEBHOOK_EVENT_TYPE_HEADER = 'Paystate-Event-Type';
-
-/** The `User-Agent` of webhook requests unless `userAgent` says otherwise (`1`: the wire format). */
-export const DEFAULT_WEBHOOK_USER_AGENT = 'paystate-webhooks/1';
 
 /**
  * Headers `headers` may not set (compared without case): those the sink sets itself, and those
@@ -40,7 +38,6 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'content-length',
   'content-encoding',
   'host',
-  'idempotency-key',
   'user-agent',
   'connection',
   'keep-alive',
@@ -50,6 +47,7 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'trailer',
   'upgrade',
   'expect',
+  WEBHOOK_IDEMPOTENCY_KEY_HEADER.toLowerCase(),
   WEBHOOK_EVENT_ID_HEADER.toLowerCase(),
   WEBHOOK_EVENT_TYPE_HEADER.toLowerCase(),
   WEBHOOK_SIGNATURE_HEADER.toLowerCase(),
@@ -99,10 +97,14 @@ export interface WebhookEventSinkOptions {
   /** Where the signature's time (`t=`) comes from. Default the system clock (`paystate/node`). */
   readonly clock?: Clock;
   /**
-   * A `fetch` to send with instead of the default, node's `http`/`https`, whose connections go to
-   * exactly the addresses the guard checked. A `fetch` resolves the host name itself: unless
-   * `allowPrivateNetworks`, the addresses are checked (with `lookup`) just before each call, but
-   * cannot be pinned, so give it an egress proxy that refuses private networks as well.
+   * A `fetch` to send with instead of the default, node's `http`/`https`.
+   *
+   * **It bypasses the address pinning of the server-side request forgery guard.** The default
+   * transport connects to exactly the addresses the guard checked; a `fetch` resolves the host name
+   * again itself and connects wherever that second answer says. Unless `allowPrivateNetworks`, the
+   * sink still resolves and checks the name (with `lookup`) just before each call, but a name whose
+   * answer changes between the two (DNS rebinding) reaches a private address: with this option,
+   * give the `fetch` an egress proxy that refuses private networks, or keep the default.
    */
   readonly fetch?: WebhookFetch;
   /**
@@ -112,11 +114,12 @@ export interface WebhookEventSinkOptions {
   readonly lookup?: WebhookLookup;
   /**
    * How long one call may take, in ms (1 to 2^31 - 1), before it is aborted and counts as a
-   * retryable failure. Default none: the engine's `timeouts.eventSinkMs` aborts it anyway, through
-   * the signal the engine gives `publish`.
+   * retryable failure. Default `DEFAULT_WEBHOOK_TIMEOUT_MS` (10 s), with or without the engine's
+   * signal: the engine's `timeouts.eventSinkMs` (also 10 s by default) aborts it through that signal
+   * too, whichever comes first, and a `publish` called without one is still limited.
    */
   readonly timeoutMs?: number;
-  /** The `User-Agent` of the requests. Default `DEFAULT_WEBHOOK_USER_AGENT`. */
+  /** The `User-Agent` of the requests. Default `DEFAULT_WEBHOOK_USER_AGENT` (`paystate-webhooks/1`). */
   readonly userAgent?: string;
   /**
    * Headers added to every request (e.g. `Authorization` for a receiver behind basic auth). They
@@ -171,8 +174,8 @@ function checkHeaders(headers: unknown): Result<Readonly<Record<string, string>>
   return ok(Object.freeze(out));
 }
 
-function checkTimeout(timeoutMs: unknown): number | undefined {
-  if (timeoutMs === undefined) return undefined;
+function checkTimeout(timeoutMs: unknown): number {
+  if (timeoutMs === undefined) return DEFAULT_WEBHOOK_TIMEOUT_MS;
   if (typeof timeoutMs !== 'number' || !(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
     throw new RangeError(`webhook timeoutMs needs milliseconds from 1 to ${MAX_TIMEOUT_MS} (got ${String(timeoutMs)})`);
   }
@@ -202,7 +205,8 @@ function mergeHeaders(...layers: readonly Readonly<Record<string, string>>[]): R
  * `User-Agent`, `Idempotency-Key` and `Paystate-Event-Id` (both the event id: de-duplicate on it),
  * `Paystate-Event-Type`, and `Paystate-Signature: t=<unix seconds from the clock>,v1=<hex
  * HMAC-SHA256 of "<t>.<body>">`, one `v1=` per secret. It passes on the engine's abort signal,
- * never follows a redirect, and reads nothing of the answer but its status.
+ * gives up on a call after `timeoutMs` (default 10 s), never follows a redirect, and reads nothing
+ * of the answer but its status.
  *
  * Unless `allowPrivateNetworks`, it refuses to reach an endpoint that is, or whose host name
  * resolves to, an address that is not public (a server-side request forgery guard): checked at
@@ -289,7 +293,7 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
     const headers = mergeHeaders(target.headers, {
       'Content-Type': 'application/json',
       'User-Agent': userAgent,
-      'Idempotency-Key': event.id,
+      [WEBHOOK_IDEMPOTENCY_KEY_HEADER]: event.id,
       [WEBHOOK_EVENT_ID_HEADER]: event.id,
       [WEBHOOK_EVENT_TYPE_HEADER]: event.type,
       [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(target.secrets, timestamp, body),

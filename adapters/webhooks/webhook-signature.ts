@@ -1,9 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { webhookSecrets } from './webhook-secrets.js';
 
-/** The header that carries the signature: `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`. */
-export const WEBHOOK_SIGNATURE_HEADER = 'Paystate-Signature';
-
 /**
  * The raw body of a webhook request, as sent: its text, or its bytes (a `Buffer`, a `Uint8Array`,
  * or the `ArrayBuffer` of `await request.arrayBuffer()`).

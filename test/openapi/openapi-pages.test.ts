@@ -82,6 +82,24 @@ describe('the reference page', () => {
     expect(html).toContain('<code>WWW-Authenticate</code>');
   });
 
+  it('shows every webhook: what paystate POSTs to the endpoint, its headers and the answers it understands', () => {
+    expect(Object.keys(document.webhooks)).not.toEqual([]);
+    for (const [name, item] of Object.entries(document.webhooks)) {
+      for (const operation of Object.values(item)) {
+        expect(html).toContain(`<section id="${operation.operationId}">`);
+        expect(html).toContain(
+          `<span class="method post">POST</span> <code>${name}</code> <span class="muted">to your endpoint</span>`,
+        );
+        expect(html).toContain(`<a href="#${operation.operationId}">`);
+        for (const status of Object.keys(operation.responses))
+          expect(html).toContain(`<span class="status">${status}</span>`);
+      }
+    }
+    expect(html).toContain('<h2>Webhooks</h2>');
+    for (const header of ['Paystate-Signature', 'Paystate-Event-Id', 'Paystate-Event-Type', 'Idempotency-Key'])
+      expect(html).toContain(`<code>${header}</code>`);
+  });
+
   it('loads nothing from elsewhere and runs no script', () => {
     expect(html).not.toMatch(/<script|<link|<img|<iframe|\son\w+=|src=/i);
     const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]);

@@ -147,6 +147,8 @@ describe('public types', () => {
           return 204;
         case 'malformed_payload':
           return 400;
+        case 'payload_too_large':
+          return 413;
         case 'missing_header':
         case 'malformed_header':
         case 'no_matching_signature':

@@ -5,6 +5,8 @@ import {
   isRetryableWebhookStatus,
   toWebhookEvent,
   verifyWebhookSignature,
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   type WebhookEventSinkOptions,
   type WebhookFetch,
 } from '../../adapters/webhooks/index.js';
@@ -52,7 +54,7 @@ const event = (): DomainEvent => makeEvent(makeSucceededRecord(), 'payment.succe
 const headersOf = (call: Call | undefined) => new Headers(call?.init.headers);
 
 describe('createWebhookEventSink: the request', () => {
-  it('POSTs the event as JSON with the signed headers, redirect manual, passing on the signal', async () => {
+  it('POSTs the event as JSON with the signed headers, redirect manual, with a signal', async () => {
     const { sink, clock, calls } = sinkWith();
     const controller = new AbortController();
     const published = event();
@@ -60,7 +62,8 @@ describe('createWebhookEventSink: the request', () => {
     const [call] = calls;
     expect(call?.url).toBe(URL_WITH_PATH);
     expect(call?.init).toMatchObject({ method: 'POST', redirect: 'manual' });
-    expect(call?.init.signal).toBe(controller.signal);
+    // The call's own signal (its time-out), which the engine's aborts too (tested below).
+    expect(call?.init.signal).toBeInstanceOf(AbortSignal);
     const body = String(call?.init.body);
     expect(JSON.parse(body)).toEqual(JSON.parse(JSON.stringify(toWebhookEvent(published))));
     const headers = headersOf(call);
@@ -79,6 +82,23 @@ describe('createWebhookEventSink: the request', () => {
       now: clock.now(),
     });
     expect(verified._unsafeUnwrap()).toEqual({ timestamp: clock.now() / 1000 });
+  });
+
+  it('sends Idempotency-Key as the bare event id: the body id, the same on every delivery, never quoted', async () => {
+    expect(WEBHOOK_IDEMPOTENCY_KEY_HEADER).toBe('Idempotency-Key');
+    const { sink, clock, calls } = sinkWith();
+    const published = event();
+    await sink.publish(published);
+    clock.advance(3_600_000); // offered again an hour later: signed anew, the same key
+    await sink.publish(published);
+    const [first, again] = calls.map(headersOf);
+    const key = first?.get(WEBHOOK_IDEMPOTENCY_KEY_HEADER);
+    expect(key).toMatch(/^evt_[0-9a-f]{32}$/);
+    expect(key).toBe(published.id);
+    expect(key).toBe(first?.get(WEBHOOK_EVENT_ID_HEADER));
+    expect(key).toBe((JSON.parse(String(calls[0]?.init.body)) as { id: string }).id);
+    expect(again?.get(WEBHOOK_IDEMPOTENCY_KEY_HEADER)).toBe(key);
+    expect(again?.get('paystate-signature')).not.toBe(first?.get('paystate-signature'));
   });
 
   it('signs with the time of the clock port at each call', async () => {
@@ -102,12 +122,12 @@ describe('createWebhookEventSink: the request', () => {
     }
   });
 
-  it('adds the headers given, a user agent of its own, and gives no signal when it has none', async () => {
+  it('adds the headers given, a user agent of its own, and a signal of its own (the time-out) when it has none', async () => {
     const { sink, calls } = sinkWith({ headers: { Authorization: 'Basic abc' }, userAgent: 'shop-platform/2' });
     await sink.publish(event());
     expect(headersOf(calls[0]).get('authorization')).toBe('Basic abc');
     expect(headersOf(calls[0]).get('user-agent')).toBe('shop-platform/2');
-    expect(calls[0]?.init.signal).toBeUndefined();
+    expect(calls[0]?.init.signal).toBeInstanceOf(AbortSignal);
   });
 
   it("sends with node's http(s) by default, never the global fetch, which could not be pinned to a checked address", async () => {

@@ -276,27 +276,32 @@ describe('parseWebhookEvent on hostile bodies (signed: a leaked secret, a broken
     expect(parse(JSON.stringify(body)).isOk()).toBe(true);
   });
 
-  it(`refuses a body over maxPayloadBytes (default ${PAYLOAD_LIMIT}) before checking its signature`, () => {
+  it(`refuses a body over maxPayloadBytes (default ${PAYLOAD_LIMIT}) as payload_too_large, before checking its signature`, () => {
     const body = envelope();
     body['padding'] = 'x'.repeat(PAYLOAD_LIMIT);
     const large = JSON.stringify(body);
+    // Its own code, not malformed_payload: a receiver answers it 413, and the body may be fine.
     expect(parse(large)._unsafeUnwrapErr()).toEqual({
-      code: 'malformed_payload',
-      message: `The body is larger than ${PAYLOAD_LIMIT} bytes`,
+      code: 'payload_too_large',
+      message: `The body is larger than ${PAYLOAD_LIMIT} bytes (maxPayloadBytes)`,
+      maxPayloadBytes: PAYLOAD_LIMIT,
     });
     expect(parse(large, { maxPayloadBytes: 2 * PAYLOAD_LIMIT }).isOk()).toBe(true);
     // Counted in bytes, not characters; and an unsigned one is refused as large, not hashed.
     const small = JSON.stringify(envelope());
     const bytes = Buffer.byteLength(small);
     expect(parse(small, { maxPayloadBytes: bytes }).isOk()).toBe(true);
-    expect(parse(Buffer.from(small), { maxPayloadBytes: bytes - 1 })._unsafeUnwrapErr().code).toBe('malformed_payload');
+    expect(parse(Buffer.from(small), { maxPayloadBytes: bytes - 1 })._unsafeUnwrapErr()).toMatchObject({
+      code: 'payload_too_large',
+      maxPayloadBytes: bytes - 1,
+    });
     const unsigned = parseWebhookEvent({
       payload: large,
       header: `t=${T},v1=${'0'.repeat(64)}`,
       secrets: SECRET,
       now: NOW,
     });
-    expect(unsigned._unsafeUnwrapErr().code).toBe('malformed_payload');
+    expect(unsigned._unsafeUnwrapErr().code).toBe('payload_too_large');
     for (const maxPayloadBytes of [0, -1, 1.5, Number.NaN]) {
       expect(() => parse(small, { maxPayloadBytes })).toThrow(RangeError);
     }

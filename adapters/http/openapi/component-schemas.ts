@@ -9,6 +9,7 @@ import { validationIssueSchema } from '../../../src/schemas/validation-issues.js
 import { problemDocumentSchema, profileResourceSchema } from './http-schemas.js';
 import { registrySchemas, type SchemaMeta, type SchemaRegistry, type SchemaSide } from './json-schema.js';
 import type { JsonSchema } from './openapi-types.js';
+import { webhookEventSchema } from './webhook-schemas.js';
 
 /** A named schema of the document: which zod schema, read as request (input) or answer (output), or both. */
 interface ComponentDefinition {
@@ -82,6 +83,13 @@ const COMPONENTS: readonly ComponentDefinition[] = [
     description: 'An RFC 9457 problem document: every error answer of the API (`application/problem+json`).',
   },
   {
+    id: 'WebhookEvent',
+    schema: webhookEventSchema,
+    sides: ['output'],
+    description:
+      'The body of a webhook request (`webhooks`): one domain event, snake_case like the API. Never holds card data. Fields may be added to it and to the payment; none is removed or changes meaning.',
+  },
+  {
     id: 'ValidationIssue',
     schema: validationIssueSchema,
     sides: ['output'],
@@ -93,6 +101,7 @@ const COMPONENTS: readonly ComponentDefinition[] = [
 const requestFields = createPaymentRequestSchema.shape;
 const paymentFields = paymentSchema.shape;
 const cardFields = publicCreditCardSchema.shape.card.shape;
+const webhookFields = webhookEventSchema.shape;
 
 /** Descriptions of single fields (schemas used in one place only). */
 const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
@@ -138,6 +147,15 @@ const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
   [cardFields.last4, 'The last four digits of the card number.'],
   [cardFields.type, 'Card type reported by the acquirer, e.g. `consumer` or `commercial`.'],
   [cardFields.region, '`domestic`, `intra` or `inter` (regional) as reported by the acquirer.'],
+  [
+    webhookFields.id,
+    'The event id, `evt_` and 32 hex digits: the same on every delivery of the event. De-duplicate on it.',
+  ],
+  [webhookFields.type, 'What happened to the payment: the key of the webhook in `webhooks`.'],
+  [webhookFields.created, 'When it happened (the state change), ISO 8601 UTC with milliseconds; not when it was sent.'],
+  [webhookFields.partner_id, 'The partner the payment belongs to.'],
+  [webhookFields.profile_id, 'The profile (merchant account) of the payment.'],
+  [webhookFields.data, 'The payment as the API shows it (`GET` of its `_links.self`) right after the change.'],
   [paymentListSchema.shape.next_cursor, 'The `after` of the next page; absent on the last page.'],
   [
     problemDocumentSchema.shape.type,

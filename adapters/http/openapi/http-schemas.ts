@@ -54,7 +54,8 @@ export type PathParameterName = keyof typeof pathParameterSchemas;
 /** Query parameters of the list. */
 export const listQuerySchemas = {
   limit: z.int().min(1).max(100).default(20),
-  after: z.string(),
+  /** A payment id (`isPaymentId`): anything else is a `400` on `after`. */
+  after: z.string().regex(/^payment_[0-9a-f]{32}$/),
 } as const;
 
 /** The `Idempotency-Key` request header. */

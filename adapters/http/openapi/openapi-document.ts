@@ -25,6 +25,7 @@ import type {
   OpenApiServer,
 } from './openapi-types.js';
 import { OPERATIONS, PAYMENT_MAY_EXIST_WHEN, PROBLEM_WHEN, TAGS, type OperationDescription } from './operations.js';
+import { webhookParameterComponents, webhookPathItems } from './webhook-operations.js';
 
 /** Options of `createOpenApiDocument`. */
 export interface OpenApiOptions {
@@ -47,7 +48,9 @@ Every request carries \`Authorization: Bearer <token>\`. A token belongs to one 
 
 Answers are JSON, and every one carries a \`Request-Id\` header: the id of that request, to quote to support. Every error is an RFC 9457 problem document (\`application/problem+json\`) with a stable \`code\`; validation errors list each invalid field in \`errors\`. No answer ever contains a card number or a CVC.
 
-\`GET\` operations also answer \`HEAD\`. Any other method on these paths is answered \`405 method_not_allowed\` with an \`Allow\` header, any other path \`404 not_found\`, both as problem documents. Every answer carries \`Cache-Control: no-store\`.`;
+\`GET\` operations also answer \`HEAD\`. Any other method on these paths is answered \`405 method_not_allowed\` with an \`Allow\` header, any other path \`404 not_found\`, both as problem documents. Every answer carries \`Cache-Control: no-store\`.
+
+The \`webhooks\` describe the other direction: the signed requests that paystate's webhook sink (\`paystate/webhooks\`) POSTs to a merchant's endpoint for each payment event, and what it does with each answer.`;
 
 type ParameterComponent = 'ProfileId' | 'PartnerId' | 'PaymentId' | 'Limit' | 'After' | 'IdempotencyKey';
 
@@ -81,7 +84,8 @@ function parameterComponents(registry: SchemaRegistry): Record<ParameterComponen
     After: {
       name: 'after',
       in: 'query',
-      description: 'The `next_cursor` of the previous page.',
+      description:
+        'The `next_cursor` of the previous page: a payment of this list (`payment_` and 32 hex digits). Anything else is a `400 validation_failed` on `after`.',
       required: false,
       schema: inlineSchema(listQuerySchemas.after, 'input', registry),
     },
@@ -219,13 +223,14 @@ export function openApiPath(pattern: readonly string[]): string {
  * The OpenAPI 3.1 document of the v1 API, generated from the zod schemas of requests and
  * answers (`src/schemas`, plus the problem and profile schemas of the HTTP layer) and the route
  * table the router serves: every endpoint, body, parameter, problem answer per status, the
- * bearer security scheme and the `Idempotency-Key` header. Each call builds a new object.
+ * bearer security scheme and the `Idempotency-Key` header; and, as `webhooks`, the signed
+ * requests of the webhook sink, one per event type. Each call builds a new object.
  * @throws Error when a route of the router has no description (a bug caught by the tests).
  */
 export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   const registry = createSchemaRegistry();
   const schemas = componentSchemas(registry);
-  const parameters = parameterComponents(registry);
+  const parameters = { ...parameterComponents(registry), ...webhookParameterComponents(registry) };
   const paths: Record<string, OpenApiPathItem> = {};
   const documented = new Set<string>();
   for (const route of ROUTES) {
@@ -252,6 +257,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: TAGS.map((tag) => ({ ...tag })),
     paths,
+    webhooks: webhookPathItems(registry),
     components: {
       schemas,
       parameters,

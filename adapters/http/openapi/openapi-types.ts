@@ -59,6 +59,11 @@ export interface OpenApiResponse {
   description: string;
   headers?: Record<string, OpenApiHeader>;
   content?: Record<string, OpenApiMediaType>;
+  /**
+   * Webhooks only: what the sink does with the event when the receiver answers this status
+   * (`delivered`; `retried`, a retryable failure; `refused`, one that is not retryable).
+   */
+  'x-paystate-delivery'?: 'delivered' | 'retried' | 'refused';
 }
 
 export interface OpenApiOperation {
@@ -69,6 +74,8 @@ export interface OpenApiOperation {
   parameters: (OpenApiParameter | OpenApiReference)[];
   requestBody?: OpenApiRequestBody;
   responses: Record<string, OpenApiResponse>;
+  /** Replaces the document's `security`: `[]` for a webhook, which is signed instead. */
+  security?: Record<string, string[]>[];
 }
 
 export type OpenApiMethod = 'get' | 'post';
@@ -94,6 +101,8 @@ export interface OpenApiDocument {
   security: Record<string, string[]>[];
   tags: OpenApiTag[];
   paths: Record<string, OpenApiPathItem>;
+  /** The requests paystate's webhook sink sends to a merchant's endpoint, by event type. */
+  webhooks: Record<string, OpenApiPathItem>;
   components: {
     schemas: Record<string, JsonSchema>;
     parameters: Record<string, OpenApiParameter>;

@@ -2,10 +2,12 @@ import type { ProblemCode } from '../problem-details.js';
 import type { ResponseHeaderName } from './http-schemas.js';
 import type { OpenApiExample } from './openapi-types.js';
 import { CREATE_PAYMENT_EXAMPLES } from './request-examples.js';
+import { WEBHOOKS_TAG } from './webhook-operations.js';
 
 export const TAGS = [
   { name: 'Payments', description: 'Create payments and follow them to a final state.' },
   { name: 'Profiles', description: "The profiles (merchant accounts) of the client's partner." },
+  WEBHOOKS_TAG,
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];
@@ -91,7 +93,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
     tag: 'Payments',
     summary: 'List payments',
     description:
-      "The profile's payments, newest first, a page at a time. A cursor that is not a payment of the profile gives an empty page.",
+      "The profile's payments, newest first, a page at a time. An `after` that is not a payment of this list (malformed, unknown, or of another profile or partner) is a `400 validation_failed` on `after`, the same answer for each.",
     query: ['limit', 'after'],
     success: { status: 200, description: 'A page of payments.', component: 'PaymentList' },
     problems: READ_PROBLEMS.filter((code) => code !== 'not_found'),

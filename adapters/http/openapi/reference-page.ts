@@ -5,6 +5,7 @@ import type {
   OpenApiMethod,
   OpenApiOperation,
   OpenApiParameter,
+  OpenApiPathItem,
   OpenApiReference,
   OpenApiResponse,
 } from './openapi-types.js';
@@ -196,10 +197,17 @@ function renderResponse(status: string, response: OpenApiResponse): string {
   return `<h5><span class="status">${escapeHtml(status)}</span></h5>${markdown(response.description)}${headerTable}${content.join('')}`;
 }
 
-function renderOperation(document: OpenApiDocument, path: string, method: OpenApiMethod, operation: OpenApiOperation) {
+/** `POST /v1/…`, or for a webhook `POST payment.succeeded (to your endpoint)`. */
+function operationTitle({ path, method, webhook }: Listed): string {
+  const target = webhook ? `${code(path)} <span class="muted">to your endpoint</span>` : code(path);
+  return `<span class="method ${method}">${method.toUpperCase()}</span> ${target}`;
+}
+
+function renderOperation(document: OpenApiDocument, listed: Listed) {
+  const { operation } = listed;
   const responses = Object.entries(operation.responses).map(([status, response]) => renderResponse(status, response));
   return `<section id="${escapeHtml(operation.operationId)}">
-<h3><span class="method ${method}">${method.toUpperCase()}</span> ${code(path)}</h3>
+<h3>${operationTitle(listed)}</h3>
 <p><strong>${escapeHtml(operation.summary)}</strong> <span class="muted">(${code(operation.operationId)})</span></p>
 ${markdown(operation.description)}
 ${renderParameters(document, operation)}
@@ -210,24 +218,31 @@ ${responses.join('\n')}
 }
 
 interface Listed {
+  /** The path, or for a webhook its name (the event type). */
   readonly path: string;
   readonly method: OpenApiMethod;
   readonly operation: OpenApiOperation;
+  /** One of `webhooks`: a request paystate sends, not one it answers. */
+  readonly webhook: boolean;
 }
 
 function operationsOf(document: OpenApiDocument): Listed[] {
   const listed: Listed[] = [];
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item) as [OpenApiMethod, OpenApiOperation][]) {
-      listed.push({ path, method, operation });
+  const add = (items: Record<string, OpenApiPathItem> | undefined, webhook: boolean) => {
+    for (const [path, item] of Object.entries(items ?? {})) {
+      for (const [method, operation] of Object.entries(item) as [OpenApiMethod, OpenApiOperation][]) {
+        listed.push({ path, method, operation, webhook });
+      }
     }
-  }
+  };
+  add(document.paths, false);
+  add(document.webhooks, true);
   return listed;
 }
 
 /**
  * A readable reference of an OpenAPI document as one self-contained HTML page: every operation
- * with its parameters, body, examples and answers, then every schema. No script, no external
+ * and webhook with its parameters, body, examples and answers, then every schema. No script, no external
  * resource; the only style is `REFERENCE_PAGE_STYLE`.
  */
 export function renderReferencePage(document: OpenApiDocument): string {
@@ -242,8 +257,8 @@ export function renderReferencePage(document: OpenApiDocument): string {
       (tag) =>
         `<li><strong>${escapeHtml(tag.name)}</strong><ul>${tag.operations
           .map(
-            ({ path, method, operation }) =>
-              `<li><a href="#${escapeHtml(operation.operationId)}"><span class="method ${method}">${method.toUpperCase()}</span> ${code(path)}</a> ${escapeHtml(operation.summary)}</li>`,
+            (entry) =>
+              `<li><a href="#${escapeHtml(entry.operation.operationId)}">${operationTitle(entry)}</a> ${escapeHtml(entry.operation.summary)}</li>`,
           )
           .join('')}</ul></li>`,
     )
@@ -253,7 +268,7 @@ export function renderReferencePage(document: OpenApiDocument): string {
     .map(
       (tag) =>
         `<h2>${escapeHtml(tag.name)}</h2>${markdown(tag.description)}${tag.operations
-          .map(({ path, method, operation }) => renderOperation(document, path, method, operation))
+          .map((entry) => renderOperation(document, entry))
           .join('\n')}`,
     )
     .join('\n');

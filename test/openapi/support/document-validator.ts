@@ -16,6 +16,13 @@ export interface SeenAnswer {
   readonly text: string;
 }
 
+/** What a webhook receiver saw: the request's headers (lower-case names) and its body text. */
+export interface SeenWebhookRequest {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly text: string;
+}
+
 /**
  * Checks answers against an OpenAPI document with a JSON Schema 2020-12 validator: the status
  * is documented for the operation, the media type is, the body matches its schema, required
@@ -26,6 +33,12 @@ export interface DocumentValidator {
   check(path: string, method: OpenApiMethod, answer: SeenAnswer): string[];
   /** Problems of a value against a named component schema. */
   checkSchema(component: string, value: unknown): string[];
+  /**
+   * Problems with a request the webhook sink sent, against the webhook `name` of `webhooks`: its
+   * method, every header parameter (present when required, matching its schema), its media type
+   * and its body. Empty when it conforms.
+   */
+  checkWebhook(name: string, request: SeenWebhookRequest): string[];
 }
 
 const mediaTypeOf = (header: string | string[] | undefined): string =>
@@ -81,6 +94,35 @@ export async function createDocumentValidator(document: OpenApiDocument): Promis
       let body: unknown;
       try {
         body = JSON.parse(answer.text);
+      } catch {
+        return [...problems, 'the body is not JSON'];
+      }
+      return [...problems, ...validate(media.schema, body)];
+    },
+    checkWebhook(name, request) {
+      const item = resolved.webhooks[name];
+      if (item === undefined) return [`webhook ${name} is not in the document`];
+      const operation = item[request.method.toLowerCase() as OpenApiMethod];
+      if (operation === undefined) return [`webhook ${name} has no ${request.method}`];
+      const problems: string[] = [];
+      for (const parameter of operation.parameters) {
+        if ('$ref' in parameter) return [`${parameter.$ref} was not resolved`];
+        if (parameter.in !== 'header') continue;
+        const raw = request.headers[parameter.name.toLowerCase()];
+        const value = Array.isArray(raw) ? raw.join(', ') : raw;
+        if (value === undefined) {
+          if (parameter.required) problems.push(`header ${parameter.name} is missing`);
+          continue;
+        }
+        problems.push(...validate(parameter.schema, value).map((p) => `header ${parameter.name}: ${p}`));
+      }
+      const content = operation.requestBody?.content ?? {};
+      const media = content[mediaTypeOf(request.headers['content-type'])];
+      if (media === undefined)
+        return [...problems, `media type ${String(request.headers['content-type'])} is not documented`];
+      let body: unknown;
+      try {
+        body = JSON.parse(request.text);
       } catch {
         return [...problems, 'the body is not JSON'];
       }
