@@ -14,8 +14,8 @@ import { consumedBody } from './consumed-body.js';
 /** Options of `createExpressRouter`. */
 export interface ExpressRouterOptions extends SendFetchResponseOptions {
   /**
-   * Makes the `Request-Id` of the answers the router writes itself (the `501` for `TRACE` and
-   * `CONNECT`, the `500` written instead of a response node refuses that carries no usable id of
+   * Makes the `Request-Id` of the answers the router writes itself (the `501` for `TRACE`; node
+   * never hands a `CONNECT` to Express, the `500` written instead of a response node refuses that carries no usable id of
    * its own) and of a handler that rejects, set on the response before the error goes on to the
    * host's error handler; the handler's answers carry the handler's own. Default: `req_` and 32
    * hex digits. One that throws or gives no header token falls back to the default (see
@@ -29,7 +29,7 @@ export interface ExpressRouterOptions extends SendFetchResponseOptions {
  * the handler as a fetch `Request` whose path is relative to the mount point (`req.url`). Works
  * whether or not the host parsed the body before (see `consumedBody`). Pass the mount point as
  * the handler's `basePath` so that links resolve; `paystate(options)` does that by itself.
- * Methods a fetch `Request` cannot carry (`TRACE`, `CONNECT`) are answered 501. The client's
+ * Methods a fetch `Request` cannot carry (`TRACE`, `TRACK`) are answered 501. The client's
  * address for the hosted page (`clientIpFromHeader`) is `req.ip` (see `paystate`). A response
  * node refuses to write (a header value with a control character) is logged to `options.logger`
  * and answered `500 internal_error`, its problem `type` under `options.problemTypeBase`. A handler
