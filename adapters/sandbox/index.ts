@@ -4,7 +4,7 @@ export {
   type ChallengeDecision,
   type ChallengeResponse,
 } from './challenge-response.js';
-export { eciFor } from './eci.js';
+export { eciFor, type EciTransStatus } from './eci.js';
 export {
   createSandboxAcquirer,
   type SandboxAcquirer,

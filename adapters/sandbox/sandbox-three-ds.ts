@@ -24,7 +24,10 @@ export interface SandboxThreeDSOptions {
   readonly challengeUrl: (paymentId: string, transactionId: string) => string;
   /** HMAC key shared with the issuer page, which signs its results with `createChallengeResponse`. */
   readonly secret: string;
-  /** 3DS transaction ids; default `threeds_` + 32 random hex digits. */
+  /**
+   * 3DS transaction ids; default a random UUID (version 4, lower case), the format of EMV 3DS
+   * transaction ids (`threeDSServerTransID`, `acsTransID`, `dsTransID`).
+   */
   readonly transactionId?: () => string;
   /**
    * Delay before every answer, in milliseconds (simulated network latency). Without it (0, the
@@ -57,10 +60,6 @@ export interface SandboxThreeDSProvider extends ThreeDSProvider {
   challenge(paymentId: string, transactionId: string): SandboxChallenge | undefined;
 }
 
-function defaultTransactionId(): string {
-  return `threeds_${randomUUID().replaceAll('-', '')}`;
-}
-
 function invalidChallenge(message: string): ThreeDSError {
   return { code: 'invalid_challenge', message, retryable: false };
 }
@@ -73,7 +72,7 @@ function invalidChallenge(message: string): ThreeDSError {
  */
 export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): SandboxThreeDSProvider {
   if (options.secret.length === 0) throw new TypeError('createSandboxThreeDSProvider: secret must not be empty');
-  const nextTransactionId = options.transactionId ?? defaultTransactionId;
+  const nextTransactionId = options.transactionId ?? (() => randomUUID());
   const latencyMs = options.latencyMs ?? 0;
   const challenges = new Map<string, SandboxChallenge>();
 

@@ -1,4 +1,4 @@
-import type { CardScheme } from '../../src/domain/card.js';
+import { binOf, type CardScheme } from '../../src/domain/card.js';
 import { deepFreeze } from '../../src/domain/immutable.js';
 import type { FailureReason } from '../../src/domain/failure-reason.js';
 
@@ -30,7 +30,11 @@ export type SandboxCardType = 'consumer' | 'commercial';
 /** Region of the issuer relative to the sandbox merchant (`SANDBOX_MERCHANT_COUNTRY`). */
 export type SandboxCardRegion = 'domestic' | 'intra' | 'inter';
 
-/** What the sandbox does with a card number: 3DS, authorization and the card profile the acquirer reports. */
+/**
+ * What the sandbox does with a card number: 3DS, authorization and the card profile the acquirer
+ * reports. The profile (`cardType`, `region`, `issuingCountry`) belongs to the issuer, so to the
+ * BIN (`binOf`): test cards that share a BIN share it, and so does any other number of that BIN.
+ */
 export interface SandboxCardBehaviour {
   readonly threeDS: SandboxThreeDSBehaviour;
   readonly authorization: SandboxAuthorizationBehaviour;
@@ -62,7 +66,8 @@ const SUCCEEDED = { state: 'succeeded' } as const;
 
 /**
  * The sandbox test cards. Any future expiry and any CVC of the right length work; the outcome is
- * decided by the number alone. Numbers not listed here behave as `SANDBOX_DEFAULT_CARD_BEHAVIOUR`.
+ * decided by the number alone. Numbers not listed here behave as `SANDBOX_DEFAULT_CARD_BEHAVIOUR`,
+ * with the card profile of their BIN when a test card has that BIN (`sandboxCardBehaviour`).
  */
 export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
   {
@@ -132,8 +137,8 @@ export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
     threeDS: 'frictionless_mismatch',
     authorization: APPROVED,
     cardType: 'consumer',
-    region: 'intra',
-    issuingCountry: 'BE',
+    region: 'domestic',
+    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, frictionless 3DS finds a data mismatch and falls back to a challenge; approved after it.',
   },
@@ -144,8 +149,8 @@ export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
     threeDS: 'challenge',
     authorization: APPROVED,
     cardType: 'consumer',
-    region: 'intra',
-    issuingCountry: 'DE',
+    region: 'domestic',
+    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, 3DS challenge required; approved after the cardholder authorises it.',
   },
@@ -238,9 +243,9 @@ export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
 ]);
 
 /**
- * What the sandbox does with any card number that is not in `SANDBOX_TEST_CARDS`: no 3DS required,
- * approved, reported as a consumer card issued in the merchant's country. The simulators do not
- * validate numbers (the core does that before they are called).
+ * What the sandbox does with any card number that is not in `SANDBOX_TEST_CARDS` and whose BIN is
+ * no test card's: no 3DS required, approved, reported as a consumer card issued in the merchant's
+ * country. The simulators do not validate numbers (the core does that before they are called).
  */
 export const SANDBOX_DEFAULT_CARD_BEHAVIOUR: SandboxCardBehaviour = deepFreeze({
   threeDS: 'not_required',
@@ -252,12 +257,37 @@ export const SANDBOX_DEFAULT_CARD_BEHAVIOUR: SandboxCardBehaviour = deepFreeze({
 
 const BY_NUMBER: ReadonlyMap<string, SandboxTestCard> = new Map(SANDBOX_TEST_CARDS.map((card) => [card.number, card]));
 
+const sameProfile = (a: SandboxCardBehaviour, b: SandboxCardBehaviour): boolean =>
+  a.cardType === b.cardType && a.region === b.region && a.issuingCountry === b.issuingCountry;
+
+/** The default behaviour with the card profile of each test card's BIN (the default itself where they agree). */
+const BY_BIN: ReadonlyMap<string, SandboxCardBehaviour> = new Map(
+  SANDBOX_TEST_CARDS.map((card) => [
+    binOf(card.number),
+    sameProfile(card, SANDBOX_DEFAULT_CARD_BEHAVIOUR)
+      ? SANDBOX_DEFAULT_CARD_BEHAVIOUR
+      : deepFreeze({
+          ...SANDBOX_DEFAULT_CARD_BEHAVIOUR,
+          cardType: card.cardType,
+          region: card.region,
+          issuingCountry: card.issuingCountry,
+        }),
+  ]),
+);
+
+const digitsOf = (number: string): string => number.replace(/[\s-]/g, '');
+
 /** The test card with this number, if it is one. Spaces and dashes are ignored. */
 export function findSandboxTestCard(number: string): SandboxTestCard | undefined {
-  return BY_NUMBER.get(number.replace(/[\s-]/g, ''));
+  return BY_NUMBER.get(digitsOf(number));
 }
 
-/** How the sandbox treats this card number: its test card row, or the default behaviour. */
+/**
+ * How the sandbox treats this card number: its test card row; else no 3DS and approved, with the
+ * card profile of a test card of the same BIN (`5555555500000006` is issued in DE like
+ * `5555555555554444`), or `SANDBOX_DEFAULT_CARD_BEHAVIOUR`. Spaces and dashes are ignored.
+ */
 export function sandboxCardBehaviour(number: string): SandboxCardBehaviour {
-  return findSandboxTestCard(number) ?? SANDBOX_DEFAULT_CARD_BEHAVIOUR;
+  const digits = digitsOf(number);
+  return BY_NUMBER.get(digits) ?? BY_BIN.get(binOf(digits)) ?? SANDBOX_DEFAULT_CARD_BEHAVIOUR;
 }

@@ -20,7 +20,11 @@ describe.skipIf(!HAS_CHROMIUM)('the simulated issuer challenge in Chromium', () 
   it('hosted flow, challenge authorised: the issuer page shows the payment, the browser lands at the redirect URL', async () => {
     const { page, errors } = await fx.open();
     const payment = await toIssuerPage(page, 'authorised');
-    expect(page.url()).toMatch(new RegExp(`/sandbox/issuer/challenge/${payment.id}/threeds_[0-9a-f]{32}$`));
+    expect(page.url()).toMatch(
+      new RegExp(
+        `/sandbox/issuer/challenge/${payment.id}/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`,
+      ),
+    );
     const details = await page.locator('dl').innerText();
     expect(details).toContain('Sandbox Webshop');
     expect(details).toContain('€19.99');

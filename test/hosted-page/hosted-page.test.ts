@@ -239,7 +239,9 @@ describe('POST /pay/{id}', () => {
     const { answer } = await payOnPage(pageUrl, cardFields('4000000000003220'));
     expect(answer.status).toBe(303);
     expect(answer.headers['location']).toMatch(
-      new RegExp(`^${s.url}/sandbox/issuer/challenge/${payment.id}/threeds_[0-9a-f]{32}$`),
+      new RegExp(
+        `^${s.url}/sandbox/issuer/challenge/${payment.id}/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`,
+      ),
     );
     const read = await stateOf(s, payment);
     expect(read.state).toBe('processing');

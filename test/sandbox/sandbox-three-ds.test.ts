@@ -146,13 +146,28 @@ describe('sandbox 3DS provider: authenticate', () => {
     expect(eciFor('mastercard', 'A')).toBe('01');
   });
 
-  it('makes threeds_ + 32 hex transaction ids by default', async () => {
+  it('gives the "no authentication" ECI of the scheme for N, R and U', () => {
+    for (const scheme of CARD_SCHEMES) {
+      const none = scheme === 'mastercard' || scheme === 'maestro' ? '00' : '07';
+      for (const transStatus of ['N', 'R', 'U'] as const) expect(eciFor(scheme, transStatus)).toBe(none);
+      expect(eciFor(scheme, 'A')).toBe(scheme === 'mastercard' || scheme === 'maestro' ? '01' : '06');
+    }
+  });
+
+  // EMV 3DS transaction ids (threeDSServerTransID, acsTransID, dsTransID) are RFC 4122 UUIDs,
+  // 36 characters; the sandbox made `threeds_` and 32 hex digits, which no 3DS server sends.
+  it('makes random UUIDs (version 4) as transaction ids by default, as EMV 3DS does', async () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     const threeDS = createSandboxThreeDSProvider({ challengeUrl: () => 'https://issuer.test', secret });
     const first = await authenticate(threeDS, request('4000000000003055'));
     const second = await authenticate(threeDS, request('4000000000003055', 'payment_2'));
-    expect(first).toMatchObject({ transactionId: expect.stringMatching(/^threeds_[0-9a-f]{32}$/) });
-    expect(second).toMatchObject({ transactionId: expect.stringMatching(/^threeds_[0-9a-f]{32}$/) });
+    const challenged = await authenticate(threeDS, request('4000000000003220', 'payment_3'));
+    for (const result of [first, second, challenged]) {
+      expect(result).toMatchObject({ transactionId: expect.stringMatching(uuid) });
+    }
     expect(first).not.toEqual(second);
+    if (challenged.kind !== 'challenge') throw new Error('expected a challenge');
+    expect(threeDS.challenge('payment_3', challenged.transactionId)?.status).toBe('pending');
   });
 
   it('refuses an empty secret', () => {

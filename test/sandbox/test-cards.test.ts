@@ -6,7 +6,7 @@ import {
   findSandboxTestCard,
   sandboxCardBehaviour,
 } from '../../adapters/sandbox/index.js';
-import type { CardScheme } from '../../src/domain/card.js';
+import { binOf, type CardScheme } from '../../src/domain/card.js';
 import { failureReasonFromResponseCode } from '../../src/domain/failure-reason.js';
 
 // Local on purpose: src/domain/card-number.ts is written elsewhere.
@@ -114,6 +114,54 @@ describe('SANDBOX_TEST_CARDS', () => {
       region: 'domestic',
       issuingCountry: SANDBOX_MERCHANT_COUNTRY,
     });
+  });
+
+  // Regression: 4000000000003238 (BE) and 4000000000003220 (DE) shared BIN 40000000 with cards
+  // issued in NL, so one BIN reported three issuing countries and two regions.
+  it('gives the cards of one BIN one issuer: scheme, card type, region and issuing country', () => {
+    const byBin = new Map<string, Set<string>>();
+    for (const card of SANDBOX_TEST_CARDS) {
+      const profile = JSON.stringify([card.scheme, card.cardType, card.region, card.issuingCountry]);
+      byBin.set(binOf(card.number), (byBin.get(binOf(card.number)) ?? new Set()).add(profile));
+    }
+    expect([...byBin].filter(([, profiles]) => profiles.size > 1)).toEqual([]);
+  });
+
+  it('puts each card in its region as seen from the merchant in NL: the EEA is intra-regional', () => {
+    const eea = new Set(
+      'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI SK'.split(' '),
+    );
+    for (const card of SANDBOX_TEST_CARDS) {
+      const expected =
+        card.issuingCountry === SANDBOX_MERCHANT_COUNTRY
+          ? 'domestic'
+          : eea.has(card.issuingCountry)
+            ? 'intra'
+            : 'inter';
+      expect({ number: card.number, region: card.region }).toEqual({ number: card.number, region: expected });
+    }
+  });
+
+  it('reports another number of a test card BIN with that BIN profile, no 3DS and approved', () => {
+    const cases: ReadonlyArray<readonly [string, string, string, string]> = [
+      ['5555555500000006', 'consumer', 'intra', 'DE'],
+      ['5200828200000009', 'commercial', 'inter', 'US'],
+      ['378282000000008', 'consumer', 'intra', 'FR'],
+      ['4000008260000000', 'consumer', 'inter', 'GB'],
+      ['4000000000000010', 'consumer', 'domestic', 'NL'],
+    ];
+    for (const [number, cardType, region, issuingCountry] of cases) {
+      expect(luhnValid(number)).toBe(true);
+      expect(findSandboxTestCard(number)).toBeUndefined();
+      expect(sandboxCardBehaviour(number)).toEqual({
+        threeDS: 'not_required',
+        authorization: { kind: 'approved' },
+        cardType,
+        region,
+        issuingCountry,
+      });
+    }
+    expect(sandboxCardBehaviour('5555 5555 0000 0006').issuingCountry).toBe('DE');
   });
 
   it('ignores spaces and dashes in the number', () => {
