@@ -6,8 +6,8 @@
  * - `paystate migrate [--database-url url]` brings a Postgres schema up to date;
  * - `paystate tokens list|add|roll|revoke --client id […]` manages a client's API tokens in Postgres.
  */
-import { parseArgs } from 'node:util';
 import type { SandboxConfig } from '../adapters/memory/index.js';
+import { parseCommandLine } from '../adapters/node/command-line.js';
 import { createConsoleLogger } from '../adapters/node/index.js';
 import {
   BUNDLED_SANDBOX_CONFIG,
@@ -31,13 +31,19 @@ Options:
   --config <file>  partners, profiles and clients as JSON (default: the bundled sandbox config)
   --database-url <url>
                    keep payments, idempotency keys and credentials in Postgres instead of
-                   memory (the schema is migrated first); DATABASE_URL is not read implicitly
+                   memory (the schema is migrated first); DATABASE_URL is not read implicitly.
+                   The config then replaces every profile, client and token stored there,
+                   those of paystate tokens included: give the sandbox a database of its own
   --webhook-url <url>
                    also POST every event, signed, to this URL (http or https; docs/webhooks.md)
   --webhook-secret <secret>
                    the secret that signs them, at least 32 characters (default: a new one,
                    printed once at start-up)
   -h, --help       show this help
+
+Ctrl+C or SIGTERM stops it once the requests in flight are answered (at most 5 s); a second
+one stops it at once (exit status 1). Exit status: 0 stopped or done, 1 failed (a port in use,
+no database), 2 a usage error (a bad option or config).
 `;
 
 function fail(message: string, code = 2): never {
@@ -70,7 +76,12 @@ function webhookOption(url: string | undefined, secret: string | undefined) {
     createWebhookEventSink(webhook);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    fail(message.replace(/^webhook url/, '--webhook-url').replace(/^webhook secrets:/, '--webhook-secret:'));
+    fail(
+      message
+        .replace(/^webhook url/, '--webhook-url')
+        .replace(/^webhook secrets:/, '--webhook-secret:')
+        .replace('generateWebhookSecret() makes one', 'leave --webhook-secret out for a new one'),
+    );
   }
   const signedWith =
     secret === undefined
@@ -178,37 +189,29 @@ function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfi
 }
 
 async function demo(args: readonly string[]): Promise<void> {
-  let values: {
-    port?: string;
-    host?: string;
-    config?: string;
-    'database-url'?: string;
-    'webhook-url'?: string;
-    'webhook-secret'?: string;
-    help?: boolean;
-  };
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        config: { type: 'string' },
-        'database-url': { type: 'string' },
-        'webhook-url': { type: 'string' },
-        'webhook-secret': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-  }
+  const parsed = parseCommandLine(
+    args,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      config: { type: 'string' },
+      'database-url': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    false,
+  );
+  if (parsed.isErr()) fail(`${parsed.error}\n\n${USAGE}`);
+  const { values } = parsed.value;
   if (values.help === true) {
     process.stdout.write(USAGE);
     return;
   }
   const port = parsePort(values.port);
+  // An empty host is every interface to node:http, and the URLs printed would name no host.
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '') fail('--host is empty (give an interface, such as 127.0.0.1, or 0.0.0.0 for all of them)');
   // An empty URL is no database: `pg` would fall back to the PG* environment variables or
   // localhost:5432, and the config import would then delete that database's other clients.
   if (values['database-url'] !== undefined && values['database-url'].trim() === '') {
@@ -230,7 +233,7 @@ async function demo(args: readonly string[]): Promise<void> {
   let server: SandboxServer<SandboxStorage>;
   try {
     if (databaseUrl === undefined) {
-      server = await startSandboxServer({ port, host: values.host ?? '127.0.0.1', config, logger, ...webhook?.option });
+      server = await startSandboxServer({ port, host, config, logger, ...webhook?.option });
     } else {
       // Loaded only here: `pg` is an optional peer dependency.
       const postgres = await import('../adapters/postgres/index.js').catch(() => {
@@ -254,7 +257,7 @@ async function demo(args: readonly string[]): Promise<void> {
       };
       server = await startSandboxServer({
         port,
-        host: values.host ?? '127.0.0.1',
+        host,
         config,
         logger,
         storage,

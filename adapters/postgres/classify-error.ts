@@ -20,6 +20,22 @@ const CONNECTION_ERROR_CODES = new Set([
 ]);
 
 /**
+ * Node's codes for a server certificate that TLS did not accept (`pg` takes `sslmode=require` for
+ * `verify-full`, so a managed server whose CA the host lacks ends here).
+ */
+const TLS_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
  * Node errors that only a connection attempt raises (the connect call itself, or the host name
  * lookup before it): no connection was made, so no statement was written to one.
  */
@@ -110,6 +126,7 @@ interface ErrorFields {
   readonly message?: unknown;
   readonly constraint?: unknown;
   readonly table?: unknown;
+  readonly syscall?: unknown;
 }
 
 const fieldsOf = (error: unknown): ErrorFields =>
@@ -208,6 +225,21 @@ export function classifyPostgresError(error: unknown): PostgresFailure {
   // an invalid URL's error carries the connection string, password included.
   if (code === 'ERR_INVALID_URL') {
     return { code: 'unavailable', message: 'The Postgres connection string is not a valid URL', retryable: false };
+  }
+  if (typeof code === 'string' && fields.syscall === 'open') {
+    // `pg` reads the files of sslrootcert, sslcert and sslkey when it connects.
+    return {
+      code: 'unavailable',
+      message: `Could not read a file the Postgres connection string names (sslrootcert, sslcert or sslkey): ${code}`,
+      retryable: false,
+    };
+  }
+  if (typeof code === 'string' && TLS_CERTIFICATE_CODES.has(code)) {
+    return {
+      code: 'unavailable',
+      message: `The Postgres server's TLS certificate was not accepted (${code}): give its CA with sslrootcert`,
+      retryable: false,
+    };
   }
   const message = typeof fields.message === 'string' ? fields.message : '';
   if (message.includes(POOL_ENDED)) {

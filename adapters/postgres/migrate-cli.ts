@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../node/command-line.js';
 import { migrate } from './migrate.js';
 import { PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 
@@ -7,23 +7,21 @@ export type { MigrateCliIo } from './subcommand-io.js';
 const USAGE = `Usage: paystate migrate [--database-url <url>]
 
 Brings the Postgres schema up to date. Safe to run from several instances at once.
-The URL defaults to the DATABASE_URL environment variable.`;
+The URL defaults to the DATABASE_URL environment variable.
+Exit status: 0 done, 1 failed, 2 a usage error.`;
 
 /**
  * The `migrate` subcommand: `argv` are the arguments after `migrate`. Resolves to the exit
  * code (0 done, 1 failed, 2 usage error); never prints the connection string.
  */
 export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = PROCESS_IO): Promise<number> {
-  let values: { 'database-url'?: string | undefined; help?: boolean | undefined };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: { 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (error) {
-    return usageError(io, USAGE, error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCommandLine(
+    argv,
+    { 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    false,
+  );
+  if (parsed.isErr()) return usageError(io, USAGE, parsed.error);
+  const { values } = parsed.value;
   if (values.help === true) {
     io.stdout(USAGE);
     return 0;

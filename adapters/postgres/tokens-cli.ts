@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { DEFAULT_TOKEN_OVERLAP_MS, tokenIdOf, type ClientToken } from '../memory/credential-store.js';
+import { parseCommandLine, type CommandLineValues } from '../node/command-line.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
 import { PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 
@@ -18,7 +18,8 @@ never shown, except a new one, once: add and roll print it alone on standard out
            has only one token) work for --overlap more (default 24h; 0 revokes it at once)
   revoke   revokes one token at once; the client's last one takes the client with it
 Durations: a whole number with ms, s, m, h or d (90s, 15m, 24h, 7d), or 0.
-A sandbox started with --database-url replaces its clients' tokens with its config's at start.`;
+A sandbox started with --database-url replaces its clients' tokens with its config's at start.
+Exit status: 0 done, 1 failed or refused (an unknown client or token), 2 a usage error.`;
 
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -70,13 +71,39 @@ async function storedAfterAll(
   return false;
 }
 
-interface Options {
-  readonly client?: string | undefined;
-  readonly 'token-id'?: string | undefined;
-  readonly overlap?: string | undefined;
-  readonly 'expires-in'?: string | undefined;
-  readonly 'database-url'?: string | undefined;
-  readonly help?: boolean | undefined;
+const OPTIONS = {
+  client: { type: 'string' },
+  'token-id': { type: 'string' },
+  overlap: { type: 'string' },
+  'expires-in': { type: 'string' },
+  'database-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Options = CommandLineValues<typeof OPTIONS>;
+
+/**
+ * The options of each subcommand besides --client and --database-url. Any other is refused, not
+ * ignored: `add --overlap 1h` would otherwise add a token that never expires, and `revoke
+ * --overlap 1h` revoke one at once.
+ */
+const OWN_OPTIONS: ReadonlyMap<string, readonly ('token-id' | 'overlap' | 'expires-in')[]> = new Map([
+  ['list', []],
+  ['add', ['expires-in']],
+  ['roll', ['token-id', 'overlap']],
+  ['revoke', ['token-id']],
+]);
+
+/** The option given to `action` that it does not take, as a usage message; undefined when there is none. */
+function strayOption(action: string | undefined, values: Options): string | undefined {
+  const own = action === undefined ? undefined : OWN_OPTIONS.get(action);
+  if (own === undefined) return undefined;
+  const stray = (['token-id', 'overlap', 'expires-in'] as const).find(
+    (name) => values[name] !== undefined && !own.includes(name),
+  );
+  if (stray === undefined) return undefined;
+  const takes = own.length === 0 ? 'only --client' : own.map((name) => `--${name}`).join(' and ');
+  return `tokens ${action} takes no --${stray} (it takes ${takes}).`;
 }
 
 /** What a subcommand does once the store is open: the exit code. */
@@ -89,31 +116,20 @@ type Command = (store: PostgresCredentialStore, clientId: string) => Promise<num
  */
 export async function runTokensCli(argv: readonly string[], io: MigrateCliIo = PROCESS_IO): Promise<number> {
   const usage = (message: string): number => usageError(io, USAGE, message);
-  let values: Options;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      options: {
-        client: { type: 'string' },
-        'token-id': { type: 'string' },
-        overlap: { type: 'string' },
-        'expires-in': { type: 'string' },
-        'database-url': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (error) {
-    return usage(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS, true);
+  if (parsed.isErr()) return usage(parsed.error);
+  const { values, positionals } = parsed.value;
   if (values.help === true) {
     io.stdout(USAGE);
     return 0;
   }
   const [action, ...extra] = positionals;
   if (extra.length > 0) return usage('Give one subcommand, and everything else as options.');
+  const stray = strayOption(action, values);
+  if (stray !== undefined) return usage(stray);
+  if (values['token-id']?.trim() === '') {
+    return usage('--token-id is empty: name a token by its id (paystate tokens list).');
+  }
   const command = commandFor(action, values, io, usage);
   if (typeof command === 'number') return command;
   const clientId = values.client;

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestIdSource } from '../http/request-id.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
@@ -117,9 +117,22 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
   purge.unref();
 
   let closing: Promise<void> | undefined;
+  // The answers of requests in flight when `close` is called say `Connection: close`, and a
+  // connection is closed once its answer is sent: the shutdown waits for the requests, not for
+  // `shutdownGraceMs` on the keep-alive connections they leave behind.
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    inFlight.add(response);
+    response.once('close', () => {
+      inFlight.delete(response);
+      if (closing !== undefined) server.closeIdleConnections();
+    });
+  });
+
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(purge);
+      for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);

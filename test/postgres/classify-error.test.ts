@@ -93,6 +93,31 @@ describe('classifyPostgresError', () => {
     });
   });
 
+  // Found by a reviewing helper: `paystate migrate` with an sslrootcert it could not read, or
+  // against a server whose certificate TLS refused (pg takes sslmode=require for verify-full),
+  // said "Postgres call failed (no SQLSTATE)".
+  it('names an SSL file it cannot read and a server certificate TLS refused', () => {
+    const unreadable = Object.assign(new Error("ENOENT: no such file or directory, open '/etc/ca.pem'"), {
+      code: 'ENOENT',
+      syscall: 'open',
+      path: '/etc/ca.pem',
+    });
+    expect(classifyPostgresError(unreadable)).toEqual({
+      code: 'unavailable',
+      message: 'Could not read a file the Postgres connection string names (sslrootcert, sslcert or sslkey): ENOENT',
+      retryable: false,
+    });
+    const refused = Object.assign(new Error('self-signed certificate in certificate chain'), {
+      code: 'SELF_SIGNED_CERT_IN_CHAIN',
+    });
+    expect(classifyPostgresError(refused)).toEqual({
+      code: 'unavailable',
+      message:
+        "The Postgres server's TLS certificate was not accepted (SELF_SIGNED_CERT_IN_CHAIN): give its CA with sslrootcert",
+      retryable: false,
+    });
+  });
+
   it('never repeats the server message or detail, which can quote values', () => {
     for (const code of ['23505', '22P02', '23514', '40001', '08006']) {
       const { message } = classifyPostgresError(serverError(code));

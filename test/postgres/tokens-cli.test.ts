@@ -136,6 +136,27 @@ describe('paystate tokens', () => {
     expect((await tokens('--help')).code).toBe(0);
   });
 
+  // Found by a reviewing helper: an option of another subcommand was ignored (`add --overlap 1h`
+  // added a token that never expires, `revoke --overlap 1h` revoked one at once), and an option
+  // given twice kept its last value (`revoke --token-id a --token-id b` revoked b alone).
+  it('refuses an option of another subcommand, or one given twice, instead of ignoring it', async () => {
+    const store = await fresh();
+    const extra = (await tokens('add', '--client', CLIENT)).out[0]!;
+    const before = await expectOk(store.listTokens(CLIENT));
+    for (const argv of [
+      ['add', '--client', CLIENT, '--overlap', '1h'],
+      ['roll', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--expires-in', '1h'],
+      ['revoke', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--overlap', '1h'],
+      ['list', '--client', CLIENT, '--token-id', tokenIdOf(FIRST)],
+      ['revoke', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--token-id', tokenIdOf(extra)],
+      ['revoke', '--client', CLIENT, '--token-id', ''],
+    ]) {
+      const refused = await tokens(...argv);
+      expect({ argv, code: refused.code, out: refused.out }).toEqual({ argv, code: 2, out: [] });
+    }
+    expect(await expectOk(store.listTokens(CLIENT))).toEqual(before);
+  });
+
   it('a roll or an add whose answer was lost but which was stored: the new token is printed all the same', async () => {
     const store = await fresh();
     const proxy = await startCuttingProxy(db.connectionString);

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -203,11 +203,94 @@ describe('paystate demo', () => {
     }
   });
 
+  // Found by a reviewing helper: a URL given without its option (`paystate migrate postgres://…`,
+  // as psql takes it) was repeated on stderr, password and all; `--host ''` listened on every
+  // interface and printed URLs with no host; an option given twice took its last value silently
+  // (two --database-url: the sandbox migrated, and replaced the credentials of, the second).
+  it('refuses a stray argument without repeating it, an empty --host and an option given twice, with exit code 2', async () => {
+    const url = 'postgres://nobody:hunter2@127.0.0.1:1/x';
+    const runs = [
+      ['migrate', url],
+      ['migrate', `--database-url:${url}`],
+      ['demo', '--port', '0', url],
+      ['demo', '--port', '0', '--webhook-url', 'http://127.0.0.1:9/', '--webhook-secret=', 'hunter2'.repeat(6)],
+      ['demo', '--port', '0', '--host', ''],
+      ['demo', '--port', '0', '--port', '0'],
+      ['migrate', '--database-url', url, '--database-url', url],
+      ['tokens', 'list', '--client', 'client_x', '--database-url', url, '--database-url', url],
+    ].map(async (args) => {
+      const spawned = cli(args);
+      const out = output(spawned);
+      // A run that starts a server instead is stopped: the test then fails on its exit code.
+      const timer = setTimeout(() => spawned.kill('SIGKILL'), 20_000);
+      const code = await out.exited;
+      clearTimeout(timer);
+      return { args, code, stderr: out.stderr(), stdout: out.stdout() };
+    });
+    for (const { args, code, stderr, stdout } of await Promise.all(runs)) {
+      expect({ args, code }).toEqual({ args, code: 2 });
+      expect(stderr, args.join(' ')).not.toContain('hunter2');
+      expect(stdout, args.join(' ')).toBe('');
+    }
+  });
+
+  it('documents its exit status in --help, and what --database-url replaces', async () => {
+    const runs = await Promise.all(
+      [['--help'], ['demo', '--help'], ['migrate', '--help'], ['tokens', '--help']].map(async (args) => {
+        const out = output(cli(args));
+        return { args, code: await out.exited, stdout: out.stdout() };
+      }),
+    );
+    for (const { args, code, stdout } of runs) {
+      expect({ args, code }).toEqual({ args, code: 0 });
+      expect(stdout, args.join(' ')).toMatch(/Exit status: 0 [^\n]*, 1 [^\n]*\n?[^\n]*2 a usage error/);
+    }
+    expect(runs[1]?.stdout).toMatch(/replaces every profile, client and token stored there/);
+  });
+
+  it('says a port in use in one line, with exit code 1 and no stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const address = taken.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const out = output(cli(['demo', '--port', String(port)]));
+      expect(await out.exited).toBe(1);
+      expect(out.stderr()).toBe(`paystate: port ${port} is already in use (try --port 0)\n`);
+      expect(out.stdout()).toBe('');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('stops at once, with exit code 1, on a second Ctrl+C while a request keeps the shutdown waiting', async () => {
+    child = cli(['demo', '--port', '0']);
+    const out = output(child);
+    await out.waitFor('Press Ctrl+C to stop.');
+    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out.stdout())?.[1]);
+    // A request whose body never comes: the shutdown waits for it (up to 5 s).
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(
+      'POST /v1/profiles/profile_webshop/payments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Authorization: Bearer sandbox_hosted_only_token\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n',
+    );
+    await new Promise((resolve) => socket.once('data', resolve));
+    child.kill('SIGINT');
+    await out.waitFor('shutting down');
+    child.kill('SIGINT');
+    expect(await out.exited).toBe(1);
+    expect(out.stderr()).toBe('paystate: forced exit\n');
+    expect(out.stdout()).not.toContain('stopped');
+    socket.destroy();
+  });
+
   it('refuses bad arguments and configs with a message and exit code 2', async () => {
     const runs = [
       ['demo', '--port', 'abc'],
       ['demo', '--bogus'],
       ['demo', '--config', '/nonexistent.json'],
+      ['demo', '--webhook-url', 'http://127.0.0.1:9/', '--webhook-secret', 'short'],
       ['frobnicate'],
     ].map(async (args) => {
       const out = output(cli(args));
@@ -216,6 +299,8 @@ describe('paystate demo', () => {
     for (const { code, stderr } of await Promise.all(runs)) {
       expect(code).toBe(2);
       expect(stderr).toMatch(/^paystate: /);
+      // Found by a reviewing helper: a short --webhook-secret was told to call a function.
+      expect(stderr).not.toContain('generateWebhookSecret()');
     }
   });
 });

@@ -164,6 +164,40 @@ describe('startSandboxServer', () => {
     await expect(fetch(`${url}/v1/profiles/profile_webshop/payments`)).rejects.toThrow();
   });
 
+  // Found by a reviewing helper: a request in flight when `close` was called was answered
+  // `Connection: keep-alive`, and the shutdown (Ctrl+C on `paystate demo`) then waited out the
+  // whole of shutdownGraceMs for its idle connection.
+  it('answers a request in flight at close with Connection: close, and stops as soon as it is answered', async () => {
+    server = await startSandboxServer({ port: 0, shutdownGraceMs: 60_000 });
+    const socket = connect(server.port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; !done(); waited += 10) {
+        if (waited > 10_000) throw new Error(`no answer; got ${JSON.stringify(answer)}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const body = JSON.stringify(hostedRequest());
+    // `Expect: 100-continue`: the server answers 100 once it has handed the request to the app.
+    socket.write(
+      'POST /v1/profiles/profile_webshop/payments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        `Authorization: Bearer ${HOSTED}\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    await until(() => answer.includes('100 Continue'));
+    const closed = server.close();
+    socket.write(body);
+    await until(() => /\r\n\r\n[^]*\r\n\r\n\{[^]*\}$/.test(answer));
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /m);
+    expect(answer).toMatch(/^connection: close\r$/im);
+    const stopped = await Promise.race([
+      closed.then(() => 'stopped'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting for the connection'), 5_000)),
+    ]);
+    expect(stopped).toBe('stopped');
+    socket.destroy();
+  });
+
   it('reports a port in use', async () => {
     server = await startSandboxServer({ port: 0 });
     await expect(startSandboxServer({ port: server.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
