@@ -8,6 +8,7 @@
  */
 import type { SandboxConfig } from '../adapters/memory/index.js';
 import { parseCommandLine } from '../adapters/node/command-line.js';
+import { redirectUrlProblem } from '../src/domain/redirect-url.js';
 import { createConsoleLogger } from '../adapters/node/index.js';
 import {
   BUNDLED_SANDBOX_CONFIG,
@@ -27,7 +28,8 @@ issuer, in memory, with the simulated acquirer and 3-D Secure.
 
 Options:
   --port <n>       port to listen on (default 3000; 0 picks a free one)
-  --host <host>    interface to listen on (default 127.0.0.1)
+  --host <host>    interface to listen on (default 127.0.0.1; 0.0.0.0 for all of them: challenge
+                   pages are plain http, which the engine accepts on localhost and loopback only)
   --config <file>  partners, profiles and clients as JSON (default: the bundled sandbox config)
   --database-url <url>
                    keep payments, idempotency keys and credentials in Postgres instead of
@@ -212,6 +214,19 @@ async function demo(args: readonly string[]): Promise<void> {
   // An empty host is every interface to node:http, and the URLs printed would name no host.
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') fail('--host is empty (give an interface, such as 127.0.0.1, or 0.0.0.0 for all of them)');
+  // The issuer's challenge page is served over http, and the engine takes an http challenge URL only
+  // on localhost or a loopback address (as a redirect_url); a wildcard host is printed as localhost.
+  if (
+    host !== '0.0.0.0' &&
+    host !== '::' &&
+    redirectUrlProblem(`http://${host.includes(':') ? `[${host}]` : host}/`) !== null
+  ) {
+    process.stderr.write(
+      `paystate: warning: --host ${host} is not a loopback address, and the challenge page is served over http,\n` +
+        '  which the engine accepts only on localhost or loopback: challenge cards would fail (processing_error).\n' +
+        '  Use 127.0.0.1, or 0.0.0.0 to listen on every interface (URLs then name localhost).\n',
+    );
+  }
   // An empty URL is no database: `pg` would fall back to the PG* environment variables or
   // localhost:5432, and the config import would then delete that database's other clients.
   if (values['database-url'] !== undefined && values['database-url'].trim() === '') {

@@ -31,18 +31,25 @@ const ISO_RESPONSE_CODES: Readonly<Record<string, string>> = {
 function toOutcome(reply: BankReply): AuthorizationOutcome {
   const responseCode = ISO_RESPONSE_CODES[reply.reasonCode] ?? '05';
   switch (reply.result) {
-    case 'AUTHORISED':
+    case 'AUTHORISED': {
+      const { authorisationId, fees, card } = reply;
+      // paystate checks every answer (docs/ports.md): an approval needs a reference, fees and card
+      // details. Without them it cannot be recorded, so say that the outcome is not known here.
+      if (authorisationId === undefined || fees === undefined || card === undefined) {
+        return { kind: 'unknown', detail: 'The bank authorised without a reference, fees or card details' };
+      }
       return {
         kind: 'approved',
-        rrn: reply.authorisationId ?? '',
+        rrn: authorisationId,
         responseCode,
-        fees: { interchange: reply.fees?.interchangeMinor ?? 0, assesment: reply.fees?.schemeMinor ?? 0 },
+        fees: { interchange: fees.interchangeMinor, assesment: fees.schemeMinor },
         card: {
-          type: reply.card?.category === 'CORPORATE' ? 'commercial' : 'consumer',
-          region: reply.card?.region === 'DOMESTIC' ? 'domestic' : reply.card?.region === 'EEA' ? 'intra' : 'inter',
-          issuingCountry: reply.card?.issuerCountry ?? '',
+          type: card.category === 'CORPORATE' ? 'commercial' : 'consumer',
+          region: card.region === 'DOMESTIC' ? 'domestic' : card.region === 'EEA' ? 'intra' : 'inter',
+          issuingCountry: card.issuerCountry,
         },
       };
+    }
     case 'REFUSED':
       return { kind: 'declined', responseCode, reason: failureReasonFromResponseCode(responseCode) };
     case 'ERROR':

@@ -39,17 +39,33 @@ export interface CardSummary {
   readonly holder_name: string;
 }
 
-/** Card details the acquirer reports on an approved authorization. */
+/** The card types an acquirer reports (cards-and-3ds.md, "Acquiring"): consumer or commercial. */
+export const CARD_TYPES = Object.freeze(['consumer', 'commercial'] as const);
+/** One of `CARD_TYPES`. */
+export type CardType = (typeof CARD_TYPES)[number];
+
+/**
+ * Where a card's issuer is, seen from the merchant (cards-and-3ds.md, "Acquiring"): in the same
+ * country (`domestic`), in the same scheme region (`intra`), or elsewhere (`inter`).
+ */
+export const CARD_REGIONS = Object.freeze(['domestic', 'intra', 'inter'] as const);
+/** One of `CARD_REGIONS`. */
+export type CardRegion = (typeof CARD_REGIONS)[number];
+
+/** Card details the acquirer reports on an approved authorization (the engine checks them: docs/ports.md). */
 export interface CardProfile {
-  /** e.g. `consumer`, `commercial` */
-  readonly type: string;
-  /** `domestic`, `intra` or `inter` */
-  readonly region: string;
-  /** ISO 3166-1 alpha-2 */
+  /** One of `CARD_TYPES`. */
+  readonly type: CardType;
+  /** One of `CARD_REGIONS`. */
+  readonly region: CardRegion;
+  /** ISO 3166-1 alpha-2, an officially assigned code in upper case (`isCountryCode`). */
   readonly issuingCountry: string;
 }
 
-/** Fees as the API spells them (`assesment` with one s is the specification's spelling). */
+/**
+ * Fees as the API spells them (`assesment` with one s is the specification's spelling): each a
+ * non-negative safe integer in the payment currency's minor units.
+ */
 export interface Fees {
   readonly interchange: number;
   readonly assesment: number;

@@ -1,6 +1,7 @@
-export { binOf, CARD_SCHEMES, summarizeCard } from './card.js';
+export { binOf, CARD_REGIONS, CARD_SCHEMES, CARD_TYPES, summarizeCard } from './card.js';
 export { deepFreeze, isDeepFrozen } from './immutable.js';
-export type { CardData, CardProfile, CardScheme, CardSummary, Fees } from './card.js';
+export type { CardData, CardProfile, CardRegion, CardScheme, CardSummary, CardType, Fees } from './card.js';
+export { isCountryCode } from './country.js';
 export { contactInOrder, type Address, type BrowserData, type Contact, type ContactFields } from './contact.js';
 export { DOMAIN_EVENT_TYPES, type DomainEvent, type DomainEventType } from './domain-event.js';
 export { FAILURE_REASONS, failureReasonFromResponseCode, type FailureReason } from './failure-reason.js';

@@ -11,3 +11,25 @@ export interface ThreeDSOutcome {
   readonly flow: 'none' | 'frictionless' | 'challenge';
   readonly transactionId: string | null;
 }
+
+const ECI = /^\d{2}$/;
+
+/**
+ * True for an electronic commerce indicator as EMV 3DS sends it: 2 digits. What each value means
+ * is the scheme's to say (cards-and-3ds.md: visa-style `05` authenticated, `06` attempted, `07`
+ * none; mastercard `02`, `01`, `00`; schemes have others, such as mastercard's `04`, data only).
+ */
+export function isEci(value: string): boolean {
+  return ECI.test(value);
+}
+
+// RFC 9562 (formerly 4122) text form: 8-4-4-4-12 hexadecimal digits, 36 characters.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * True for an EMV 3DS transaction id (`threeDSServerTransID`, `acsTransID`, `dsTransID`): a UUID in
+ * its canonical text form, 36 characters (`8-4-4-4-12` hexadecimal digits, either case; any version).
+ */
+export function isThreeDSTransactionId(value: string): boolean {
+  return value.length === 36 && UUID.test(value);
+}

@@ -5,6 +5,7 @@ import { drive, shiftsLiability } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
 import { loadPayment } from './load-payment.js';
+import { checkChallengeResult, logMalformedAnswer } from './port-answers.js';
 import type { Outcome } from './outcome.js';
 import { awaitPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
@@ -30,7 +31,8 @@ export interface CompleteChallengeCommand {
 /**
  * The issuer's challenge page answered. The 3DS provider verifies the result belongs to this
  * payment and transaction; an accepted challenge goes on to authorization with the card kept
- * in the vault, a refused one fails the payment, a late one finds it expired.
+ * in the vault, a refused one fails the payment, a late one finds it expired. A malformed answer
+ * of the provider is as its failure: `unavailable`, and the payment still awaits the challenge.
  */
 export async function completeChallenge(
   ctx: EngineContext,
@@ -62,7 +64,18 @@ export async function completeChallenge(
         : paymentError.unavailable('3DS provider did not answer'),
     );
   }
-  const result = answer.value;
+  const checked = checkChallengeResult(answer.value);
+  if (checked.isErr()) {
+    logMalformedAnswer(
+      ctx,
+      'threeDS.resolveChallenge',
+      record.id,
+      checked.error,
+      '3DS provider answered a malformed challenge result; taken as a failure of the call',
+    );
+    return err(paymentError.unavailable('3DS provider did not answer'));
+  }
+  const result = checked.value;
 
   const working = newWorkingPayment(record, true);
   patch(working, { threeDS: outcomeAfterChallenge(record.threeDS, result) });

@@ -14,6 +14,7 @@ import { describeDefect } from './describe-defect.js';
 import { loadPayment } from './load-payment.js';
 import { done } from './outcome.js';
 import type { Outcome } from './outcome.js';
+import { checkAuthenticationResult, checkAuthorizationOutcome, logMalformedAnswer } from './port-answers.js';
 import { awaitPort } from './run-port.js';
 import type { WorkingPayment } from './working-payment.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
@@ -137,7 +138,18 @@ async function authenticate(ctx: EngineContext, working: WorkingPayment, card: C
     );
     return send(ctx, working, (at) => ({ type: 'authentication.error', at }));
   }
-  const result = answer.value;
+  const checked = checkAuthenticationResult(answer.value, card.number);
+  if (checked.isErr()) {
+    logMalformedAnswer(
+      ctx,
+      'threeDS.authenticate',
+      record.id,
+      checked.error,
+      '3DS provider answered a malformed authentication result; taken as a failed authentication',
+    );
+    return send(ctx, working, (at) => ({ type: 'authentication.error', at }));
+  }
+  const result = checked.value;
   patch(working, {
     threeDS: threeDSOutcomeOf(result),
     ...(result.kind === 'challenge' ? { nextRedirect: result.challengeUrl } : {}),
@@ -145,10 +157,36 @@ async function authenticate(ctx: EngineContext, working: WorkingPayment, card: C
   return send(ctx, working, authenticationEvent(result));
 }
 
+/** A malformed answer to `authorize` is an unknown outcome, as a failure of the call is: reconciled by inquiry. */
+const MALFORMED_AUTHORIZATION: AuthorizationOutcome = Object.freeze({
+  kind: 'unknown',
+  detail: 'malformed acquirer answer',
+});
+
+/** The acquirer's answer to `authorize` as the engine goes on with it (`checkAuthorizationOutcome`). */
+function checkedAuthorization(
+  ctx: EngineContext,
+  paymentId: string,
+  answer: AuthorizationOutcome,
+  cardNumber: string,
+): AuthorizationOutcome {
+  const checked = checkAuthorizationOutcome(answer, cardNumber);
+  if (checked.isOk()) return checked.value;
+  logMalformedAnswer(
+    ctx,
+    'acquirer.authorize',
+    paymentId,
+    checked.error,
+    'acquirer answered a malformed authorization outcome; taken as unknown (reconciled by inquiry)',
+  );
+  return MALFORMED_AUTHORIZATION;
+}
+
 /**
  * Commits the intent (the payment is `authorizing`) and only then asks the acquirer, once.
  * A concurrent writer makes the intent commit fail, so two commands never both authorize.
- * Any failure or time-out of the call is an unknown outcome, resolved later by inquiry.
+ * Any failure or time-out of the call, and any malformed answer, is an unknown outcome, resolved
+ * later by inquiry.
  */
 async function authorize(ctx: EngineContext, working: WorkingPayment, source: CardSource): Outcome<StepResult> {
   const intent = await persist(ctx, working);
@@ -172,7 +210,7 @@ async function authorize(ctx: EngineContext, working: WorkingPayment, source: Ca
     { timeoutMs: ctx.options.acquirerTimeoutMs, ...traced(ctx, 'acquirer.authorize', { paymentId: record.id }) },
   );
   const outcome: AuthorizationOutcome = answer.isOk()
-    ? answer.value
+    ? checkedAuthorization(ctx, record.id, answer.value, card.number)
     : { kind: 'unknown', detail: answer.error.kind === 'timeout' ? 'acquirer time-out' : answer.error.error.message };
   if (outcome.kind === 'approved') {
     patch(working, {

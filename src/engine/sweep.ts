@@ -8,6 +8,7 @@ import { traced } from './engine-context.js';
 import { describeDefect } from './describe-defect.js';
 import { authorizationRecordOf, dropCard } from './drive-payment.js';
 import { fromOutcome } from './outcome.js';
+import { checkInquiryOutcome, logMalformedAnswer } from './port-answers.js';
 import { callPort, toPaymentError } from './run-port.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
 
@@ -41,6 +42,23 @@ function answerOf(outcome: InquiryOutcome): InquiryAnswer {
   }
 }
 
+/** A malformed answer to `inquire` is a failed inquiry: the payment is asked again on the schedule. */
+const MALFORMED_INQUIRY: InquiryOutcome = Object.freeze({ kind: 'unknown', detail: 'malformed inquiry answer' });
+
+/** The acquirer's answer to `inquire` as the sweeper goes on with it (`checkInquiryOutcome`). */
+function checkedInquiry(ctx: EngineContext, paymentId: string, answer: InquiryOutcome): InquiryOutcome {
+  const checked = checkInquiryOutcome(answer);
+  if (checked.isOk()) return checked.value;
+  logMalformedAnswer(
+    ctx,
+    'acquirer.inquire',
+    paymentId,
+    checked.error,
+    'acquirer answered a malformed inquiry outcome; taken as a failed inquiry (asked again later)',
+  );
+  return MALFORMED_INQUIRY;
+}
+
 function expire(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handled, PaymentError> {
   const working = newWorkingPayment(record, true);
   send(ctx, working, (at) => ({ type: 'expiry.due', at }));
@@ -54,7 +72,8 @@ function expire(ctx: EngineContext, record: PaymentRecord): Effect.Effect<Handle
 }
 
 /**
- * Asks the acquirer what became of an authorization; never authorizes again. First it keeps its
+ * Asks the acquirer what became of an authorization; never authorizes again. An inquiry that fails,
+ * throws or answers something malformed is asked again later, on the schedule. First it keeps its
  * claim on the payment for as long as the inquiry and the write after it may take (`holdClaim`,
  * `claimHoldMs`), so that no other instance asks too while this one waits: when another instance
  * has claimed or changed the payment since `findDue`, it leaves it to that one (a conflict).
@@ -73,6 +92,7 @@ function reconcile(
       retries: ctx.options.retries,
       retryTimeouts: true,
     }).pipe(
+      Effect.map((answer) => checkedInquiry(ctx, record.id, answer)),
       Effect.catchAll(() => Effect.succeed<InquiryOutcome>({ kind: 'unknown', detail: 'inquiry failed' })),
       // An adapter that throws or rejects for this payment is a failed inquiry too: the payment is
       // asked again later, with back-off. Left as it was stored, it stayed due and headed every

@@ -14,20 +14,38 @@ export interface AuthorizationRequest {
   readonly threeDS: ThreeDSOutcome | null;
 }
 
-/** The acquirer's answer to `authorize` (and to `inquire`, when it knows): approved, declined or unknown. */
+/**
+ * The acquirer's answer to `authorize` (and to `inquire`, when it knows): approved, declined or
+ * unknown. The engine checks every answer (`src/engine/port-answers.ts`, docs/ports.md): one that
+ * breaks a rule below, or has another `kind`, counts as `unknown` (for `inquire`, as a failed
+ * inquiry) and is logged at error level, naming the field but never its value.
+ */
 export type AuthorizationOutcome =
   | {
       readonly kind: 'approved';
+      /**
+       * The retrieval reference number (ISO 8583 data element 37): 1 to 12 letters and digits,
+       * never the card number.
+       */
       readonly rrn: string;
+      /** ISO 8583 data element 39: 2 letters or digits (`00`). */
       readonly responseCode: string;
+      /** Non-negative safe integers, in the payment currency's minor units. */
       readonly fees: Fees;
+      /** Type and region from `CARD_TYPES` and `CARD_REGIONS`; an ISO 3166-1 alpha-2 issuing country (`isCountryCode`). */
       readonly card: CardProfile;
     }
-  | { readonly kind: 'declined'; readonly responseCode: string; readonly reason: FailureReason }
-  /** The acquirer could not say (time-out, issuer unavailable): the card may have been charged. */
+  | {
+      readonly kind: 'declined';
+      /** ISO 8583 data element 39: 2 letters or digits (`05`, `51`). */
+      readonly responseCode: string;
+      /** One of `FAILURE_REASONS` (`failureReasonFromResponseCode` maps response codes to them). */
+      readonly reason: FailureReason;
+    }
+  /** The acquirer could not say (time-out, issuer unavailable): the card may have been charged. `detail` is not stored. */
   | { readonly kind: 'unknown'; readonly detail: string };
 
-/** What an inquiry can add: the acquirer never received an authorization for this payment. */
+/** What an inquiry can add: the acquirer never received an authorization for this payment (not an answer of `authorize`). */
 export type InquiryOutcome = AuthorizationOutcome | { readonly kind: 'not_found' };
 
 /**
@@ -38,8 +56,11 @@ export type AcquirerError = PortFailure<'unavailable'>;
 
 /** The acquirer (or PSP gateway) that authorizes card payments. */
 export interface Acquirer {
-  /** Called at most once per payment. */
+  /** Called at most once per payment. A malformed answer is an unknown outcome, reconciled by `inquire`. */
   authorize(request: AuthorizationRequest): PortResult<AuthorizationOutcome, AcquirerError>;
-  /** Asks what became of the authorization of `paymentId`; safe to repeat. */
+  /**
+   * Asks what became of the authorization of `paymentId`; safe to repeat. A malformed answer is a
+   * failed inquiry: asked again on the inquiry schedule.
+   */
   inquire(request: { readonly paymentId: string }): PortResult<InquiryOutcome, AcquirerError>;
 }

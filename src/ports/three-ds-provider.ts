@@ -12,7 +12,13 @@ export interface AuthenticationRequest {
   readonly browser: BrowserData;
 }
 
-/** The outcome of `authenticate`: the kinds follow EMV 3DS `transStatus`. */
+/**
+ * The outcome of `authenticate`: the kinds follow EMV 3DS `transStatus`. The engine checks every
+ * answer (`src/engine/port-answers.ts`, docs/ports.md): `transactionId` a UUID in its canonical
+ * form (as EMV 3DS transaction ids are), `eci` 2 digits, `transStatus` as the kind says. One that
+ * breaks a rule, or has another `kind`, counts as a failure of the call (the payment fails with
+ * `processing_error`) and is logged at error level, naming the field but never its value.
+ */
 export type AuthenticationResult =
   /** The issuer or scheme requires no SCA for this card. */
   | { readonly kind: 'not_required' }
@@ -24,13 +30,18 @@ export type AuthenticationResult =
       readonly transactionId: string;
     }
   /**
-   * The cardholder must act on the issuer's page. `reason` is `mismatch` when a frictionless
+   * The cardholder must act on the issuer's page. `reason` is `data_mismatch` when a frictionless
    * attempt fell back to the challenge because the data did not match the issuer's.
    */
   | {
       readonly kind: 'challenge';
       readonly reason: 'challenge_required' | 'data_mismatch';
       readonly transactionId: string;
+      /**
+       * The issuer's page, where the cardholder's browser is sent (`next.redirect`): absolute
+       * `https` (`http` only for `localhost` and loopback addresses), at most 2048 characters, no
+       * user name or password (`redirectUrlProblem`), and without the card number.
+       */
       readonly challengeUrl: string;
     }
   /** Not authenticated (N) or rejected by the issuer (R): do not authorize. */
@@ -38,7 +49,11 @@ export type AuthenticationResult =
   /** 3DS could not be performed (U). */
   | { readonly kind: 'unavailable'; readonly transStatus: 'U'; readonly transactionId: string };
 
-/** The outcome of a challenge, read from the ACS result (`cres`) by `resolveChallenge`. */
+/**
+ * The outcome of a challenge, read from the ACS result (`cres`) by `resolveChallenge`. Checked by
+ * the engine (`eci` 2 digits, `transStatus` as the kind says): a malformed one counts as a failure
+ * of the call (`unavailable`; the payment still awaits the challenge).
+ */
 export type ChallengeResult =
   | { readonly kind: 'accepted'; readonly transStatus: 'Y' | 'A'; readonly eci: string }
   | { readonly kind: 'refused'; readonly transStatus: 'N' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CardData } from '../../src/domain/card.js';
+import { CARD_REGIONS, CARD_TYPES, type CardData } from '../../src/domain/card.js';
+import { isCountryCode } from '../../src/domain/country.js';
 import { FAILURE_REASONS, type FailureReason } from '../../src/domain/failure-reason.js';
 import type { Acquirer, AcquirerError, AuthorizationOutcome, AuthorizationRequest } from '../../src/ports/acquirer.js';
 import { expectErr, expectOk } from './payment-repository.contract.js';
@@ -52,19 +53,30 @@ function request(scenario: AcquirerScenario, id = paymentId()): AuthorizationReq
   };
 }
 
+/** ISO 8583 data element 37 (retrieval reference number) and 39 (response code), as the engine checks them. */
+const RRN = /^[A-Za-z0-9]{1,12}$/;
+const RESPONSE_CODE = /^[A-Za-z0-9]{2}$/;
+
+/** A fee as the engine checks it: a non-negative safe integer, in minor units. */
+const isMinorUnits = (fee: number): boolean => Number.isSafeInteger(fee) && fee >= 0;
+
+/**
+ * The rules the engine checks every answer against (docs/ports.md, "What the engine checks"): an
+ * answer that breaks one is not believed (an unknown outcome; a failed inquiry).
+ */
 function expectWellFormed(outcome: AuthorizationOutcome): void {
   switch (outcome.kind) {
     case 'approved':
-      expect(outcome.rrn).toMatch(/\S/);
-      expect(outcome.responseCode).toMatch(/^\S+$/);
-      expect(Number.isInteger(outcome.fees.interchange) && outcome.fees.interchange >= 0).toBe(true);
-      expect(Number.isInteger(outcome.fees.assesment) && outcome.fees.assesment >= 0).toBe(true);
-      expect(typeof outcome.card.type).toBe('string');
-      expect(typeof outcome.card.region).toBe('string');
-      expect(typeof outcome.card.issuingCountry).toBe('string');
+      expect(outcome.rrn).toMatch(RRN);
+      expect(outcome.responseCode).toMatch(RESPONSE_CODE);
+      expect(isMinorUnits(outcome.fees.interchange)).toBe(true);
+      expect(isMinorUnits(outcome.fees.assesment)).toBe(true);
+      expect(CARD_TYPES).toContain(outcome.card.type);
+      expect(CARD_REGIONS).toContain(outcome.card.region);
+      expect(isCountryCode(outcome.card.issuingCountry)).toBe(true);
       break;
     case 'declined':
-      expect(outcome.responseCode).toMatch(/^\S+$/);
+      expect(outcome.responseCode).toMatch(RESPONSE_CODE);
       expect(FAILURE_REASONS).toContain(outcome.reason);
       break;
     case 'unknown':
@@ -98,8 +110,9 @@ function strings(value: unknown, out: string[] = []): string[] {
  *   the same time, creates no second authorization and answers the recorded outcome;
  * - `inquire` answers the recorded outcome of a payment, or `not_found` when the acquirer never
  *   received its authorization, and may be repeated;
- * - outcomes are well-formed (an approval has a reference, fees in minor units, card details; a
- *   decline a response code and one of paystate's failure reasons);
+ * - outcomes are well-formed, by the rules the engine checks (an approval has a reference of 1 to
+ *   12 letters and digits, a response code of 2, fees in minor units, card type, region and issuing
+ *   country; a decline a response code and one of paystate's failure reasons);
  * - failures are `err` values with `code` and `retryable`, never a rejection or a throw;
  * - no card number or CVC is kept by the adapter or returned in an outcome or an error.
  */

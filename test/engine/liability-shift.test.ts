@@ -21,6 +21,9 @@ const ECI_SHIFTS: ReadonlyArray<readonly [eci: string, shifts: boolean]> = [
   ['04', false],
 ];
 
+/** An EMV 3DS transaction id (a UUID: the engine checks it). */
+const TRANSACTION_ID = '3f0c8e7a-4d5b-4c1e-9a2f-6b7d8e9f0a1b';
+
 describe('liability shift by ECI', () => {
   it.each(ECI_SHIFTS)('ECI %s shifts liability: %s', (eci, shifts) => {
     expect(shiftsLiability(eci)).toBe(shifts);
@@ -29,7 +32,12 @@ describe('liability shift by ECI', () => {
   it.each(ECI_SHIFTS)('a frictionless result with ECI %s is stored with liabilityShift %s', async (eci, shifts) => {
     const h = makeEngineHarness();
     h.threeDS.authenticate = () =>
-      ok({ kind: 'authenticated', transStatus: eci === '05' || eci === '02' ? 'Y' : 'A', eci, transactionId: 'tx_1' });
+      ok({
+        kind: 'authenticated',
+        transStatus: eci === '05' || eci === '02' ? 'Y' : 'A',
+        eci,
+        transactionId: TRANSACTION_ID,
+      });
     const payment = await createDirect(h, VISA);
     expect(payment.state).toBe('succeeded');
     expect((await stored(h, payment.id)).threeDS).toEqual({
@@ -37,7 +45,7 @@ describe('liability shift by ECI', () => {
       transStatus: eci === '05' || eci === '02' ? 'Y' : 'A',
       eci,
       liabilityShift: shifts,
-      transactionId: 'tx_1',
+      transactionId: TRANSACTION_ID,
     });
   });
 

@@ -3,7 +3,9 @@ import { createSandboxApp } from '../../adapters/sandbox-server/index.js';
 import { directRequest } from '../support/requests.js';
 import { collectingLogger } from './support/collecting-logger.js';
 
-const BASE = 'http://sandbox.test';
+// On a loopback address, as the sandbox runs: over http the engine takes a challenge URL (the
+// issuer page's) only for localhost and loopback addresses.
+const BASE = 'http://127.0.0.1:3000';
 const PCI_TOKEN = 'sandbox_pci_compliant_token';
 
 /** The sandbox (hosted page and issuer page) as a fetch handler, with a logger that keeps every call. */

@@ -248,6 +248,14 @@ describe('paystate demo', () => {
     expect(runs[1]?.stdout).toMatch(/replaces every profile, client and token stored there/);
   });
 
+  it('warns that challenge cards fail on a --host that is not loopback (plain http challenge pages)', async () => {
+    // 192.0.2.1 (TEST-NET-1) is no address of this machine: the warning comes first, then the bind fails.
+    const out = output(cli(['demo', '--port', '0', '--host', '192.0.2.1']));
+    expect(await out.exited).toBe(1);
+    expect(out.stderr()).toContain('paystate: warning: --host 192.0.2.1 is not a loopback address');
+    expect(out.stderr()).toContain('challenge cards would fail (processing_error)');
+  });
+
   it('says a port in use in one line, with exit code 1 and no stack trace', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

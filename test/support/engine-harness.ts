@@ -72,9 +72,10 @@ export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0, 
     ...adapters.threeDS,
     challengeUrl: (paymentId, transactionId) => `https://acs.sandbox.test/challenge/${paymentId}/${transactionId}`,
     secret: CHALLENGE_SECRET,
+    // EMV 3DS transaction ids are UUIDs, which the engine checks: sequential ones here.
     transactionId: (() => {
       let n = 0;
-      return () => `threeds_${(++n).toString(16).padStart(32, '0')}`;
+      return () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}`;
     })(),
   });
   const cardVault = createMemoryCardVault(clock);

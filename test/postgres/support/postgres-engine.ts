@@ -93,8 +93,9 @@ export function makePostgresEngine(config: PostgresEngineHarnessOptions) {
     createSandboxThreeDSProvider({
       challengeUrl: (paymentId, transactionId) => `https://acs.sandbox.test/challenge/${paymentId}/${transactionId}`,
       secret: CHALLENGE_SECRET,
+      // EMV 3DS transaction ids are UUIDs, which the engine checks: the seed, then a sequence.
       transactionId: () =>
-        `threeds_${(config.seed ?? 0).toString(16).padStart(8, '0')}${(++transactions).toString(16).padStart(24, '0')}`,
+        `${(config.seed ?? 0).toString(16).padStart(8, '0')}-0000-4000-8000-${(++transactions).toString(16).padStart(12, '0')}`,
     });
   const cardVault = config.cardVault ?? createMemoryCardVault(clock);
   const events = createMemoryEventSink();
