@@ -221,7 +221,7 @@ const PERCENT_ENCODED = /(?:%[0-9A-Fa-f]{2})+/g;
 const PERCENT_ENCODED_ASCII = /%([0-7][0-9A-Fa-f])/g;
 
 /** Each run of percent-encoded bytes decoded: as UTF-8, or byte by byte where the ASCII ones are not UTF-8 as a run. */
-function percentDecoded(url: string): string {
+export function percentDecoded(url: string): string {
   return url.replace(PERCENT_ENCODED, (run) => {
     try {
       return decodeURIComponent(run);

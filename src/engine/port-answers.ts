@@ -1,10 +1,12 @@
 import { err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
 import { CARD_REGIONS, CARD_TYPES, type CardRegion, type CardType } from '../domain/card.js';
+import { percentDecoded } from '../domain/card-number.js';
 import { isCountryCode } from '../domain/country.js';
 import { FAILURE_REASONS, type FailureReason } from '../domain/failure-reason.js';
 import { redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
 import { isEci, isThreeDSTransactionId } from '../domain/three-ds.js';
+import { isWellFormedText } from '../schemas/text.js';
 import type { AuthorizationOutcome, InquiryOutcome } from '../ports/acquirer.js';
 import type { AuthenticationResult, ChallengeResult } from '../ports/three-ds-provider.js';
 import type { EngineContext } from './engine-context.js';
@@ -63,16 +65,29 @@ const isObject = (value: unknown): value is Fields => typeof value === 'object' 
 /** A non-negative safe integer: an amount in minor units. */
 const isMinorUnits = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
+/** An amount in minor units as kept: -0, which passes for non-negative, as 0 (stores and `Object.is` tell them apart). */
+const minorUnits = (value: number): number => (value === 0 ? 0 : value);
+
 const isString = (value: unknown): value is string => typeof value === 'string';
 
 /**
  * The card number of the request, when the engine has it in hand (`authorize`, `authenticate`):
- * a field that holds it as it is, digit for digit, is malformed whatever else it is.
+ * a field whose digits hold it, however they are written, is malformed whatever else it is.
  */
 type CardNumber = string | undefined;
 
+const NOT_AN_ASCII_DIGIT = /[^0-9]/g;
+
+/**
+ * The digits of a value in order, as a reader sees them: percent-encoding read, compatibility forms
+ * folded (full-width digits), everything else dropped. So the card number split into groups
+ * (`4242-4242-…`, a UUID's last two groups), or percent-encoded in a URL (`4242%204242…`), is
+ * still found; a given number of 12 or more digits turns up by chance about never.
+ */
+const digitsOf = (value: string): string => percentDecoded(value).normalize('NFKC').replace(NOT_AN_ASCII_DIGIT, '');
+
 const holdsCardNumber = (value: string, cardNumber: CardNumber): boolean =>
-  cardNumber !== undefined && cardNumber.length >= 12 && value.includes(cardNumber);
+  cardNumber !== undefined && cardNumber.length >= 12 && digitsOf(value).includes(cardNumber);
 
 const HOLDS_THE_CARD_NUMBER = 'holds the card number';
 
@@ -117,7 +132,7 @@ function approval(answer: Fields, cardNumber: CardNumber): Checked<Authorization
     kind: 'approved',
     rrn,
     responseCode,
-    fees: { interchange, assesment },
+    fees: { interchange: minorUnits(interchange), assesment: minorUnits(assesment) },
     card: { type, region, issuingCountry },
   });
 }
@@ -137,8 +152,13 @@ function unknownOutcome(answer: Fields): Checked<AuthorizationOutcome> {
   return ok({ kind: 'unknown', detail });
 }
 
-function authorizationOutcome(answer: Fields, cardNumber: CardNumber): Checked<AuthorizationOutcome> {
-  switch (answer.kind) {
+/** `kind`: the answer's, when the caller has read it already (so that a getter is read once). */
+function authorizationOutcome(
+  answer: Fields,
+  cardNumber: CardNumber,
+  kind: unknown = answer.kind,
+): Checked<AuthorizationOutcome> {
+  switch (kind) {
     case 'approved':
       return approval(answer, cardNumber);
     case 'declined':
@@ -153,13 +173,14 @@ function authorizationOutcome(answer: Fields, cardNumber: CardNumber): Checked<A
 const NOT_FOUND: InquiryOutcome = Object.freeze({ kind: 'not_found' });
 
 function inquiryOutcome(answer: Fields): Checked<InquiryOutcome> {
-  switch (answer.kind) {
+  const { kind } = answer;
+  switch (kind) {
     case 'not_found':
       return ok(NOT_FOUND);
     case 'approved':
     case 'declined':
     case 'unknown':
-      return authorizationOutcome(answer, undefined);
+      return authorizationOutcome(answer, undefined, kind);
     default:
       return malformed('kind', 'is not approved, declined, unknown or not_found');
   }
@@ -221,6 +242,8 @@ function authenticationResult(answer: Fields, cardNumber: CardNumber): Checked<A
       if (!isString(challengeUrl)) return malformed('challengeUrl', 'is not a string');
       const problem = redirectUrlProblem(challengeUrl);
       if (problem !== null) return malformed('challengeUrl', CHALLENGE_URL_PROBLEMS[problem]);
+      // A lone surrogate: a store would keep another text than the one checked (as for `session.redirect_url`).
+      if (!isWellFormedText(challengeUrl)) return malformed('challengeUrl', 'is not well-formed Unicode');
       if (holdsCardNumber(challengeUrl, cardNumber)) return malformed('challengeUrl', HOLDS_THE_CARD_NUMBER);
       return ok({ kind, reason, transactionId, challengeUrl });
     }

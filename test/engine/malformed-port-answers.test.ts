@@ -8,6 +8,7 @@ import type { AuthorizationOutcome, InquiryOutcome } from '../../src/ports/acqui
 import type { AuthenticationResult, ChallengeResult } from '../../src/ports/three-ds-provider.js';
 import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
 import { CHALLENGE_CARD, createDirect, PROFILE, SECOND, stored, VISA } from '../support/engine-helpers.js';
+import { APPROVED_ANSWER as APPROVED, THREE_DS_TRANSACTION_ID as TX, untyped } from '../support/port-answers.js';
 import { NUM_RUNS } from '../support/property-runs.js';
 import { directRequest } from '../support/requests.js';
 
@@ -20,19 +21,6 @@ import { directRequest } from '../support/requests.js';
 
 /** The card of every direct payment here: it must never show up in a record, an event or a log. */
 const PAN = VISA;
-/** An EMV 3DS transaction id: a UUID. */
-const TX = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
-
-/** An answer as a buggy adapter (plain JavaScript, or behind a cast) may give it, whatever the types say. */
-const untyped = <T>(value: unknown): T => value as T;
-
-const APPROVED = {
-  kind: 'approved',
-  rrn: '000000000042',
-  responseCode: '00',
-  fees: { interchange: 6, assesment: 2 },
-  card: { type: 'consumer', region: 'domestic', issuingCountry: 'NL' },
-} as const;
 
 const DECLINED = { kind: 'declined', responseCode: '05', reason: 'declined' } as const;
 
@@ -105,6 +93,18 @@ async function everythingKept(h: EngineHarness, paymentId: string): Promise<stri
   expect((await h.engine.deliverEvents()).isOk()).toBe(true);
   const events = h.events.events().filter((event) => event.paymentId === paymentId);
   return JSON.stringify([await stored(h, paymentId), events, h.logs]);
+}
+
+/** A direct payment whose `authenticate` answers `answer`: created (whatever became of it), as the API shows it. */
+async function authenticatedWith(h: EngineHarness, answer: unknown) {
+  h.threeDS.authenticate = () => ok(untyped<AuthenticationResult>(answer));
+  const created = await h.engine.createPayment({
+    client: compliantClient,
+    profileId: PROFILE,
+    body: directRequest(PAN),
+  });
+  expect(created.isOk()).toBe(true);
+  return created._unsafeUnwrap();
 }
 
 /** A direct payment whose `authorize` answers `answer`; the sandbox acquirer still decides (and records) it. */
@@ -247,6 +247,18 @@ const MALFORMED_AUTHENTICATIONS: ReadonlyArray<
     PAN,
   ],
   [
+    'a challenge URL with the card number in groups',
+    { ...CHALLENGE, challengeUrl: 'https://acs.example/c?pan=4242-4242-4242-4242' },
+    'challengeUrl',
+    '4242-4242',
+  ],
+  [
+    'a challenge URL with the card number percent-encoded',
+    { ...CHALLENGE, challengeUrl: 'https://acs.example/c?pan=%34%3242%204242%204242%204242' },
+    'challengeUrl',
+    '4242%204242',
+  ],
+  [
     'a challenge URL with credentials',
     { ...CHALLENGE, challengeUrl: 'https://bank.example@evil.example/acs' },
     'challengeUrl',
@@ -276,6 +288,12 @@ const MALFORMED_AUTHENTICATIONS: ReadonlyArray<
   ['an unknown challenge reason', { ...CHALLENGE, reason: 'because_evil' }, 'reason', 'because_evil'],
   ['a transaction id that is no UUID', { ...CHALLENGE, transactionId: 'tx_evil' }, 'transactionId', 'tx_evil'],
   ['a card number as transaction id', { ...AUTHENTICATED, transactionId: PAN }, 'transactionId', PAN],
+  [
+    'a UUID as transaction id that holds the card number across two groups',
+    { ...AUTHENTICATED, transactionId: '6f1c2a3b-4d5e-4f60-4242-424242424242' },
+    'transactionId',
+    '4242-424242424242',
+  ],
   ['no transaction id', { kind: 'rejected', transStatus: 'R' }, 'transactionId', null],
   ['an authentication with transStatus C', { ...AUTHENTICATED, transStatus: 'C' }, 'transStatus', TX],
   ['an ECI of one digit', { ...AUTHENTICATED, eci: '5' }, 'eci', TX],
@@ -296,14 +314,7 @@ const MALFORMED_AUTHENTICATIONS: ReadonlyArray<
 describe('authenticate answers something malformed: as its failure (failed, processing_error)', () => {
   it.each(MALFORMED_AUTHENTICATIONS)('%s', async (_, answer, field, value) => {
     const h = makeEngineHarness();
-    h.threeDS.authenticate = () => ok(untyped<AuthenticationResult>(answer));
-    const created = await h.engine.createPayment({
-      client: compliantClient,
-      profileId: PROFILE,
-      body: directRequest(PAN),
-    });
-    expect(created.isOk()).toBe(true);
-    const payment = created._unsafeUnwrap();
+    const payment = await authenticatedWith(h, answer);
 
     // What a failure of the call gives.
     const failing = makeEngineHarness({}, 0, {
@@ -482,14 +493,7 @@ describe('properties over any answer', () => {
     await fc.assert(
       fc.asyncProperty(authenticationAnswer, async (answer) => {
         const h = makeEngineHarness();
-        h.threeDS.authenticate = () => ok(untyped<AuthenticationResult>(answer));
-        const created = await h.engine.createPayment({
-          client: compliantClient,
-          profileId: PROFILE,
-          body: directRequest(PAN),
-        });
-        expect(created.isOk()).toBe(true);
-        const payment = created._unsafeUnwrap();
+        const payment = await authenticatedWith(h, answer);
         const record = await stored(h, payment.id);
         if (payment.next?.redirect !== undefined) expect(isSafeRedirect(payment.next.redirect)).toBe(true);
         if (record.nextRedirect !== null) expect(isSafeRedirect(record.nextRedirect)).toBe(true);

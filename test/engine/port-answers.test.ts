@@ -14,22 +14,13 @@ import {
   checkChallengeResult,
   checkInquiryOutcome,
 } from '../../src/engine/port-answers.js';
+import { APPROVED_ANSWER as APPROVED, THREE_DS_TRANSACTION_ID as TX } from '../support/port-answers.js';
 import { NUM_RUNS } from '../support/property-runs.js';
 import { browser } from '../support/requests.js';
 
 // The checks behind malformed-port-answers.test.ts, on their own: what they take, the value they
 // give back (built from what they read, nothing more), and that every answer of the sandbox
 // simulators, for every test card, passes them.
-
-const APPROVED = {
-  kind: 'approved',
-  rrn: '000000000042',
-  responseCode: '00',
-  fees: { interchange: 6, assesment: 2 },
-  card: { type: 'consumer', region: 'domestic', issuingCountry: 'NL' },
-} as const;
-
-const TX = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 
 describe('checkAuthorizationOutcome', () => {
   it('gives a well-formed answer back as a fresh value, without what it does not know', () => {
