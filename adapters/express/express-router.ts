@@ -14,12 +14,12 @@ import { consumedBody } from './consumed-body.js';
 /** Options of `createExpressRouter`. */
 export interface ExpressRouterOptions extends SendFetchResponseOptions {
   /**
-   * Makes the `Request-Id` of the answers the router writes itself (the `501` for `TRACE`; node
-   * never hands a `CONNECT` to Express, the `500` written instead of a response node refuses that carries no usable id of
-   * its own) and of a handler that rejects, set on the response before the error goes on to the
-   * host's error handler; the handler's answers carry the handler's own. Default: `req_` and 32
-   * hex digits. One that throws or gives no header token falls back to the default (see
-   * `ApiOptions.requestId`).
+   * Makes the `Request-Id` of the answers the router writes itself (the `501` for `TRACE`, since
+   * node never hands a `CONNECT` to Express; the `500` written instead of a response node refuses
+   * that carries no usable id of its own) and of a handler that rejects, set on the response
+   * before the error goes on to the host's error handler; the handler's answers carry the
+   * handler's own. Default: `req_` and 32 hex digits. One that throws or gives no header token
+   * falls back to the default (see `ApiOptions.requestId`).
    */
   readonly requestId?: () => string;
 }

@@ -396,10 +396,10 @@ export interface NodeRequestListenerOptions extends SendFetchResponseOptions {
   readonly clientAddress?: (req: IncomingMessage) => string | undefined;
   /**
    * Makes the `Request-Id` of the answers the listener writes itself: the `501` for `TRACE` (node
-   * never hands a `CONNECT` to a request listener), the `500` of a handler that rejects, and the `500` written instead of a response
-   * node refuses that carries no usable id of its own. The handler's answers carry the handler's
-   * own. Default: `req_` and 32 hex digits. One that throws or gives no header token falls back to
-   * the default (see `ApiOptions.requestId`).
+   * never hands a `CONNECT` to a request listener), the `500` of a handler that rejects, and the
+   * `500` written instead of a response node refuses that carries no usable id of its own. The
+   * handler's answers carry the handler's own. Default: `req_` and 32 hex digits. One that throws
+   * or gives no header token falls back to the default (see `ApiOptions.requestId`).
    */
   readonly requestId?: () => string;
 }
@@ -408,10 +408,11 @@ export interface NodeRequestListenerOptions extends SendFetchResponseOptions {
  * A `node:http` request listener serving a fetch-standard handler:
  * `http.createServer(createNodeRequestListener(handler)).listen(3000)`.
  * A handler that rejects, or a response node cannot write, gets a logged `500`; a method fetch
- * cannot carry (`TRACE`, `TRACK`; node closes a `CONNECT` itself) a `501`. Each of those carries a `Request-Id`: the refused
- * response's own when usable (see `sendFetchResponse`), else a new one (`options.requestId`),
- * which the log line of the failure names. The request carries the client's address for the
- * hosted page (`clientIpFromHeader`): the socket's, unless `clientAddress` says otherwise.
+ * cannot carry (`TRACE`, `TRACK`; node closes a `CONNECT` itself) a `501`. Each of those carries
+ * a `Request-Id`: the refused response's own when usable (see `sendFetchResponse`), else a new
+ * one (`options.requestId`), which the log line of the failure names. The request carries the
+ * client's address for the hosted page (`clientIpFromHeader`): the socket's, unless
+ * `clientAddress` says otherwise.
  */
 export function createNodeRequestListener(
   handler: FetchRequestHandler,

@@ -2,11 +2,18 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExpressRouter, createServer, type ExpressRouterOptions } from '../../adapters/express/index.js';
 import { createFetchHandler } from '../../adapters/http/index.js';
-import type { Logger } from '../../src/index.js';
-import { makeApi, type LogLine } from '../http/support/api-harness.js';
+import { makeApi } from '../http/support/api-harness.js';
 import { call } from '../http/support/client.js';
 import { expectProblem } from '../http/support/expect-problem.js';
 import { closeAll, listenApp } from './support/express-host.js';
+import {
+  DEFAULT_REQUEST_ID,
+  foreignHandler,
+  idOf,
+  linesWith,
+  oddPages,
+  recordingLogger,
+} from '../support/request-id-answers.js';
 import { parseResponses, rawExchange, rawGet } from './support/raw-http.js';
 
 /*
@@ -19,33 +26,6 @@ import { parseResponses, rawExchange, rawGet } from './support/raw-http.js';
  */
 
 afterEach(closeAll);
-
-const DEFAULT_ID = /^req_[0-9a-f]{32}$/;
-const idOf = (answer: { readonly headers: Readonly<Record<string, unknown>> }) => answer.headers['request-id'];
-const linesWith = (logs: readonly LogLine[], message: string) => logs.filter((line) => line.message === message);
-
-function recordingLogger(): Logger & { readonly logs: LogLine[] } {
-  const logs: LogLine[] = [];
-  const at =
-    (level: string) =>
-    (fields: Record<string, unknown>, message: string): void =>
-      void logs.push({ level, fields, message });
-  return { logs, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
-
-/** A fetch handler that is not paystate's: no `Request-Id` of its own, but on `/odd-id`, where node refuses the id itself. */
-async function foreign(request: Request): Promise<Response> {
-  switch (new URL(request.url).pathname) {
-    case '/fine':
-      return new Response('fine', { status: 200, headers: { 'content-type': 'text/plain' } });
-    case '/odd':
-      return new Response('odd', { status: 200, headers: { 'x-odd': 'a\u0001b' } });
-    case '/odd-id':
-      return new Response('odd', { status: 200, headers: { 'request-id': 'req_1\u0001injected' } });
-    default:
-      throw new Error('handler bug');
-  }
-}
 
 /** The router alone in a host's app, with Express's own error handler behind it. */
 function hostApp(handler: (request: Request) => Promise<Response>, options: ExpressRouterOptions = {}) {
@@ -63,11 +43,7 @@ describe('createExpressRouter: Request-Id on the answers it writes itself', () =
     const handler = createFetchHandler({
       ...api.handlerOptions,
       basePath: '/mount',
-      pages: async (request, context) => {
-        if (new URL(request.url).pathname !== '/odd') return undefined;
-        pageIds.push(context?.requestId ?? '');
-        return new Response('ok', { status: 200, headers: { 'x-note': 'fine', 'x-odd': 'a\u0001b' } });
-      },
+      pages: oddPages(pageIds),
     });
     const origin = await listenApp(hostApp(handler, { logger }));
     const responses = parseResponses(
@@ -75,7 +51,7 @@ describe('createExpressRouter: Request-Id on the answers it writes itself', () =
     );
     expect(responses.map((response) => response.status)).toEqual([500, 500]);
     expect(responses.map(idOf)).toEqual(pageIds);
-    for (const id of pageIds) expect(id).toMatch(DEFAULT_ID);
+    for (const id of pageIds) expect(id).toMatch(DEFAULT_REQUEST_ID);
     expect(new Set(pageIds).size).toBe(2);
     for (const response of responses) expect(response.headers['x-note']).toBeUndefined();
     expect(linesWith(logger.logs, 'could not write the response').map((line) => line.fields['requestId'])).toEqual(
@@ -85,7 +61,7 @@ describe('createExpressRouter: Request-Id on the answers it writes itself', () =
 
   it('a foreign handler: a new id on its 500s, its 501 and a rejection, never the refused one; its own answers as they were', async () => {
     const logger = recordingLogger();
-    const origin = await listenApp(hostApp(foreign, { logger }));
+    const origin = await listenApp(hostApp(foreignHandler, { logger }));
     const refused = await call(`${origin}/mount/odd`);
     const refusedId = await call(`${origin}/mount/odd-id`);
     const trace = await call(`${origin}/mount/fine`, { method: 'TRACE' });
@@ -97,7 +73,7 @@ describe('createExpressRouter: Request-Id on the answers it writes itself', () =
     expect(rejected.status).toBe(500);
     expect(rejected.headers['content-type']).toMatch(/^text\/html/);
     const ids = [refused, refusedId, trace, rejected].map(idOf);
-    for (const id of ids) expect(id).toMatch(DEFAULT_ID);
+    for (const id of ids) expect(id).toMatch(DEFAULT_REQUEST_ID);
     expect(new Set(ids).size).toBe(4);
     expect(JSON.stringify(refusedId.headers)).not.toContain('injected');
     expect(linesWith(logger.logs, 'could not write the response').map((line) => line.fields['requestId'])).toEqual([
@@ -114,7 +90,7 @@ describe('createExpressRouter: Request-Id on the answers it writes itself', () =
     let n = 0;
     const throwing = (request: Request): Promise<Response> => {
       if (new URL(request.url).pathname === '/sync') throw new Error('sync handler bug');
-      return foreign(request);
+      return foreignHandler(request);
     };
     const origin = await listenApp(createServer(throwing, { logger, requestId: () => `app-${++n}` }));
     const rejected = await call(`${origin}/boom`);

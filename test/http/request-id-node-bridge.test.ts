@@ -1,9 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFetchHandler, createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
-import { createNodeRequestListener, type FetchRequestHandler } from '../../adapters/node/index.js';
+import { createFetchHandler, createNodeListener } from '../../adapters/http/index.js';
+import { createNodeRequestListener } from '../../adapters/node/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { parseResponses, rawExchange, rawGet } from '../express/support/raw-http.js';
-import { makeApi, TOKENS, type LogLine } from './support/api-harness.js';
+import {
+  DEFAULT_REQUEST_ID,
+  foreignHandler,
+  idOf,
+  linesWith,
+  oddPages,
+  recordingLogger,
+} from '../support/request-id-answers.js';
+import { makeApi, TOKENS } from './support/api-harness.js';
 import { call, post, type Answer } from './support/client.js';
 import { expectProblem } from './support/expect-problem.js';
 
@@ -18,36 +26,7 @@ import { expectProblem } from './support/expect-problem.js';
 
 afterEach(closeAll);
 
-const DEFAULT_ID = /^req_[0-9a-f]{32}$/;
 const MAIN = 'profile_alpha_main';
-const idOf = (answer: { readonly headers: Readonly<Record<string, unknown>> }) => answer.headers['request-id'];
-const linesWith = (logs: readonly LogLine[], message: string) => logs.filter((line) => line.message === message);
-
-/** Pages whose `/odd` answer node refuses to write (a control character in a header value); records each page's id. */
-function oddPages(ids: string[]): NonNullable<FetchHandlerOptions['pages']> {
-  return async (request, context) => {
-    if (new URL(request.url).pathname !== '/odd') return undefined;
-    ids.push(context?.requestId ?? '');
-    return new Response('ok', { status: 200, headers: { 'x-note': 'fine', 'x-odd': 'a\u0001b' } });
-  };
-}
-
-/**
- * A fetch handler that is not paystate's (a Hono app, say): it writes no `Request-Id` of its own,
- * except on `/odd-id`, where the id itself is what node refuses.
- */
-const foreign: FetchRequestHandler = async (request) => {
-  switch (new URL(request.url).pathname) {
-    case '/fine':
-      return new Response('fine', { status: 200, headers: { 'content-type': 'text/plain' } });
-    case '/odd':
-      return new Response('odd', { status: 200, headers: { 'x-odd': 'a\u0001b' } });
-    case '/odd-id':
-      return new Response('odd', { status: 200, headers: { 'request-id': 'req_1\u0001injected' } });
-    default:
-      throw new Error('handler bug');
-  }
-};
 
 describe('createNodeRequestListener: Request-Id on the answers it writes itself', () => {
   it("paystate's handler: the 500 written instead of a response node refuses keeps the id the handler answered under", async () => {
@@ -60,7 +39,7 @@ describe('createNodeRequestListener: Request-Id on the answers it writes itself'
     const responses = parseResponses(await rawExchange(origin, [rawGet('/odd'), rawGet('/odd', { close: true })]));
     expect(responses.map((response) => response.status)).toEqual([500, 500]);
     expect(responses.map(idOf)).toEqual(pageIds);
-    for (const id of pageIds) expect(id).toMatch(DEFAULT_ID);
+    for (const id of pageIds) expect(id).toMatch(DEFAULT_REQUEST_ID);
     expect(new Set(pageIds).size).toBe(2);
     for (const response of responses) expect(response.headers['x-note']).toBeUndefined();
     expect(linesWith(api.logs, 'could not write the response').map((line) => line.fields['requestId'])).toEqual(
@@ -71,18 +50,13 @@ describe('createNodeRequestListener: Request-Id on the answers it writes itself'
       headers: { authorization: `Bearer ${TOKENS.alphaHosted}` },
     });
     expect(listed.status).toBe(200);
-    expect(idOf(listed)).toMatch(DEFAULT_ID);
+    expect(idOf(listed)).toMatch(DEFAULT_REQUEST_ID);
   });
 
   it('a foreign handler: a new id on its 500s and its 501, never the refused one; its own answers as they were', async () => {
-    const logs: LogLine[] = [];
-    const logger = {
-      debug: () => undefined,
-      info: () => undefined,
-      warn: () => undefined,
-      error: (fields: Record<string, unknown>, message: string) => void logs.push({ level: 'error', fields, message }),
-    };
-    const origin = await listenApp(createNodeRequestListener(foreign, { logger }));
+    const logger = recordingLogger();
+    const logs = logger.logs;
+    const origin = await listenApp(createNodeRequestListener(foreignHandler, { logger }));
     const refused = await call(`${origin}/odd`);
     const refusedId = await call(`${origin}/odd-id`);
     const rejected = await call(`${origin}/boom`);
@@ -92,7 +66,7 @@ describe('createNodeRequestListener: Request-Id on the answers it writes itself'
     expectProblem(rejected, 500, 'internal_error');
     expectProblem(trace, 501, 'method_not_implemented');
     const ids = [refused, refusedId, rejected, trace].map(idOf);
-    for (const id of ids) expect(id).toMatch(DEFAULT_ID);
+    for (const id of ids) expect(id).toMatch(DEFAULT_REQUEST_ID);
     expect(new Set(ids).size).toBe(4);
     expect(JSON.stringify(refusedId.headers)).not.toContain('injected');
     // The failures are logged under the ids the client got.
@@ -109,7 +83,7 @@ describe('createNodeRequestListener: Request-Id on the answers it writes itself'
 
   it("the requestId option makes the bridge's ids; one that gives no header token falls back to the default", async () => {
     let n = 0;
-    const origin = await listenApp(createNodeRequestListener(foreign, { requestId: () => `bridge-${++n}` }));
+    const origin = await listenApp(createNodeRequestListener(foreignHandler, { requestId: () => `bridge-${++n}` }));
     const answers = [
       await call(`${origin}/odd`),
       await call(`${origin}/boom`),
@@ -118,13 +92,13 @@ describe('createNodeRequestListener: Request-Id on the answers it writes itself'
     expect(answers.map((answer) => answer.status)).toEqual([500, 500, 501]);
     expect(answers.map(idOf)).toEqual(['bridge-1', 'bridge-2', 'bridge-3']);
 
-    const bad = await listenApp(createNodeRequestListener(foreign, { requestId: () => 'bad\r\nid' }));
+    const bad = await listenApp(createNodeRequestListener(foreignHandler, { requestId: () => 'bad\r\nid' }));
     for (const answer of [
       await call(`${bad}/odd`),
       await call(`${bad}/boom`),
       await call(`${bad}/x`, { method: 'TRACE' }),
     ]) {
-      expect(idOf(answer)).toMatch(DEFAULT_ID);
+      expect(idOf(answer)).toMatch(DEFAULT_REQUEST_ID);
     }
   });
 });
@@ -151,7 +125,7 @@ describe("createNodeListener (paystate's own listener) already writes one on eac
     expectProblem(refused, 500, 'internal_error');
     expect(idOf(refused)).toBe(pageIds[0]);
     const ids = [missing, tooLarge, trace, refused].map(idOf);
-    for (const id of ids) expect(id).toMatch(DEFAULT_ID);
+    for (const id of ids) expect(id).toMatch(DEFAULT_REQUEST_ID);
     expect(new Set(ids).size).toBe(4);
   });
 });
