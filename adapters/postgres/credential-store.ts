@@ -31,7 +31,7 @@ import { parseSandboxConfig, type SandboxConfig } from '../memory/sandbox-config
 import { closeTimeoutMs, poolCloser, type PoolCloseOptions } from './bounded-close.js';
 import { asUnavailable, classifyPostgresError, classifyStatementFailure } from './classify-error.js';
 import { checkOut, resolveConnection, type CheckedOutClient, type PostgresConnectionOptions } from './connection.js';
-import { runStatement, type Statement } from './run-statement.js';
+import { runStatement, statementQuery, type Statement } from './run-statement.js';
 
 export { clientIdForTokenDigest, type CredentialInputError, type NewClient } from '../memory/credential-store.js';
 
@@ -364,12 +364,7 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
     }
     const { client } = checkedOut;
     let broken = false;
-    const query: Run = (statement, values) =>
-      client.query(
-        prepared
-          ? { name: statement.name, text: statement.text, values: [...values] }
-          : { text: statement.text, values: [...values] },
-      );
+    const query: Run = (statement, values) => client.query(statementQuery(statement, values, prepared));
     try {
       await client.query('BEGIN');
       const result = await work(query);

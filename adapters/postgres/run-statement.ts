@@ -9,6 +9,13 @@ export interface Statement {
   readonly text: string;
 }
 
+/** The `pg` query of `statement` with `values`: named (prepared once per connection) when `prepared`. */
+export function statementQuery(statement: Statement, values: readonly unknown[], prepared: boolean): QueryConfig {
+  return prepared
+    ? { name: statement.name, text: statement.text, values: [...values] }
+    : { text: statement.text, values: [...values] };
+}
+
 /**
  * Runs a statement on a connection of the pool and classifies what it throws
  * (`classifyStatementFailure`). A single statement is atomic on its own: it is written in full or
@@ -36,10 +43,7 @@ export async function runStatement<R extends QueryResultRow>(
   }
   let failed = false;
   try {
-    const config: QueryConfig = prepared
-      ? { name: statement.name, text: statement.text, values: [...values] }
-      : { text: statement.text, values: [...values] };
-    return ok(await connection.client.query<R>(config));
+    return ok(await connection.client.query<R>(statementQuery(statement, values, prepared)));
   } catch (error) {
     failed = true;
     return err(classifyStatementFailure(error, 'query'));

@@ -4,11 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES } from '../../src/domain/country.js';
 import { FAILURE_REASONS } from '../../src/domain/failure-reason.js';
 import type { PaymentRecord } from '../../src/index.js';
-import type { AuthorizationOutcome, InquiryOutcome } from '../../src/ports/acquirer.js';
-import type { AuthenticationResult, ChallengeResult } from '../../src/ports/three-ds-provider.js';
+import type { InquiryOutcome } from '../../src/ports/acquirer.js';
+import type { ChallengeResult } from '../../src/ports/three-ds-provider.js';
 import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
 import { CHALLENGE_CARD, createDirect, PROFILE, SECOND, stored, VISA } from '../support/engine-helpers.js';
-import { APPROVED_ANSWER as APPROVED, THREE_DS_TRANSACTION_ID as TX, untyped } from '../support/port-answers.js';
+import {
+  APPROVED_ANSWER as APPROVED,
+  authenticateAnswers,
+  authorizeAnswers,
+  CHALLENGE_ANSWER as CHALLENGE,
+  everythingKept,
+  THREE_DS_TRANSACTION_ID as TX,
+  untyped,
+} from '../support/port-answers.js';
 import { NUM_RUNS } from '../support/property-runs.js';
 import { directRequest } from '../support/requests.js';
 
@@ -88,16 +96,9 @@ function expectMalformedLogged(h: EngineHarness, paymentId: string, port: string
   expect(h.logs.some((log) => log.message === 'engine defect')).toBe(false);
 }
 
-/** Everything the engine wrote down about a payment: the record, its delivered events and every log line. */
-async function everythingKept(h: EngineHarness, paymentId: string): Promise<string> {
-  expect((await h.engine.deliverEvents()).isOk()).toBe(true);
-  const events = h.events.events().filter((event) => event.paymentId === paymentId);
-  return JSON.stringify([await stored(h, paymentId), events, h.logs]);
-}
-
 /** A direct payment whose `authenticate` answers `answer`: created (whatever became of it), as the API shows it. */
 async function authenticatedWith(h: EngineHarness, answer: unknown) {
-  h.threeDS.authenticate = () => ok(untyped<AuthenticationResult>(answer));
+  authenticateAnswers(h, answer);
   const created = await h.engine.createPayment({
     client: compliantClient,
     profileId: PROFILE,
@@ -109,11 +110,7 @@ async function authenticatedWith(h: EngineHarness, answer: unknown) {
 
 /** A direct payment whose `authorize` answers `answer`; the sandbox acquirer still decides (and records) it. */
 async function authorizedWith(h: EngineHarness, answer: unknown) {
-  const authorize = h.acquirer.authorize.bind(h.acquirer);
-  h.acquirer.authorize = (request) => {
-    void authorize(request);
-    return ok(untyped<AuthorizationOutcome>(answer));
-  };
+  authorizeAnswers(h, answer);
   return h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(PAN) });
 }
 
@@ -217,12 +214,6 @@ describe('inquire answers something malformed: a failed inquiry, asked again on 
   });
 });
 
-const CHALLENGE = {
-  kind: 'challenge',
-  reason: 'challenge_required',
-  transactionId: TX,
-  challengeUrl: 'https://acs.example/challenge',
-} as const;
 const AUTHENTICATED = { kind: 'authenticated', transStatus: 'Y', eci: '05', transactionId: TX } as const;
 
 /**

@@ -6,10 +6,16 @@ import {
   checkInquiryOutcome,
 } from '../../src/engine/port-answers.js';
 import type { AuthorizationOutcome } from '../../src/ports/acquirer.js';
-import type { AuthenticationResult } from '../../src/ports/three-ds-provider.js';
-import { compliantClient, makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
-import { PROFILE, stored, VISA } from '../support/engine-helpers.js';
-import { directRequest } from '../support/requests.js';
+import { makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
+import { createDirect, stored, VISA } from '../support/engine-helpers.js';
+import {
+  APPROVED_ANSWER as APPROVED,
+  authenticateAnswers,
+  authorizeAnswers,
+  CHALLENGE_ANSWER as CHALLENGE,
+  everythingKept,
+  untyped,
+} from '../support/port-answers.js';
 
 // Attacks on the check of port answers (src/engine/port-answers.ts, docs/ports.md "What the engine
 // checks of an answer"), as a hostile or sloppy adapter would make them: answers that pass the
@@ -19,53 +25,20 @@ import { directRequest } from '../support/requests.js';
 
 /** The card of every payment here. */
 const PAN = VISA;
-const TX = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
-
-const untyped = <T>(value: unknown): T => value as T;
-
-const APPROVED = {
-  kind: 'approved',
-  rrn: '000000000042',
-  responseCode: '00',
-  fees: { interchange: 6, assesment: 2 },
-  card: { type: 'consumer', region: 'domestic', issuingCountry: 'NL' },
-} as const;
-
-const CHALLENGE = {
-  kind: 'challenge',
-  reason: 'challenge_required',
-  transactionId: TX,
-  challengeUrl: 'https://acs.example/challenge',
-} as const;
 
 /** The ASCII digits of a text, nothing else: a card number in it shows whatever separated its groups. */
 const digitsOf = (text: string): string => text.normalize('NFKC').replace(/[^0-9]/g, '');
 
-/** Everything the engine wrote down about a payment: the record, its delivered events and every log line. */
-async function everythingKept(h: EngineHarness, paymentId: string): Promise<string> {
-  expect((await h.engine.deliverEvents()).isOk()).toBe(true);
-  const events = h.events.events().filter((event) => event.paymentId === paymentId);
-  return JSON.stringify([await stored(h, paymentId), events, h.logs]);
-}
-
 /** A direct payment of `PAN` whose `authenticate` answers `answer`. */
 async function authenticatedWith(h: EngineHarness, answer: unknown) {
-  h.threeDS.authenticate = () => ok(untyped<AuthenticationResult>(answer));
-  return (
-    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(PAN) })
-  )._unsafeUnwrap();
+  authenticateAnswers(h, answer);
+  return createDirect(h, PAN);
 }
 
 /** A direct payment of `PAN` whose `authorize` answers `answer` (the sandbox still records the call). */
 async function authorizedWith(h: EngineHarness, answer: unknown) {
-  const authorize = h.acquirer.authorize.bind(h.acquirer);
-  h.acquirer.authorize = (request) => {
-    void authorize(request);
-    return ok(untyped<AuthorizationOutcome>(answer));
-  };
-  return (
-    await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(PAN) })
-  )._unsafeUnwrap();
+  authorizeAnswers(h, answer);
+  return createDirect(h, PAN);
 }
 
 const GROUPED = '4242 4242 4242 4242';
@@ -203,9 +176,7 @@ describe('authorize: values that pass the rules', () => {
     for (const answer of [42, () => APPROVED, Symbol('approved')]) {
       const h = makeEngineHarness();
       h.acquirer.authorize = () => Promise.resolve(ok(untyped<AuthorizationOutcome>(answer)));
-      const payment = (
-        await h.engine.createPayment({ client: compliantClient, profileId: PROFILE, body: directRequest(PAN) })
-      )._unsafeUnwrap();
+      const payment = await createDirect(h, PAN);
       expect(payment.state).toBe('processing');
       expect(h.logs.filter((log) => log.level === 'error').map((log) => log.fields['field'])).toEqual(['answer']);
     }

@@ -2,17 +2,10 @@ import { err, ok, type Result } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { watchUnsent } from '../../src/engine/unsent-attempts.js';
 import type { RepositoryError } from '../../src/index.js';
+import { MAYBE_SENT as lost, NOT_SENT as refused } from '../support/repository-errors.js';
 
 // How the engine tells a write that never reached storage from one that may have (see
 // test/engine/unsent-writes.test.ts for what a command answers then).
-
-const refused: RepositoryError = {
-  code: 'unavailable',
-  message: 'Postgres connection lost or refused (ECONNREFUSED)',
-  retryable: true,
-  notSent: true,
-};
-const lost: RepositoryError = { code: 'unavailable', message: 'Connection terminated', retryable: true };
 
 describe('watchUnsent', () => {
   it('passes an answer given at once on as it is (no promise), and counts it', () => {

@@ -5,6 +5,7 @@ import type { PaymentRepository, RepositoryError } from '../../src/index.js';
 import { compliantClient, makeEngineHarness } from '../support/engine-harness.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
 import { PROFILE, VISA, createHosted } from '../support/engine-helpers.js';
+import { MAYBE_SENT as lost, NOT_SENT as refused } from '../support/repository-errors.js';
 
 /*
  * A write that certainly never reached storage (the adapter says `notSent`: the connection was
@@ -13,14 +14,6 @@ import { PROFILE, VISA, createHosted } from '../support/engine-helpers.js';
  * client off to reconcile. It used to answer `unknown` whenever the read that would confirm the
  * write failed too, which it always does when the database is down.
  */
-
-const refused: RepositoryError = {
-  code: 'unavailable',
-  message: 'Postgres connection lost or refused (ECONNREFUSED)',
-  retryable: true,
-  notSent: true,
-};
-const lost: RepositoryError = { code: 'unavailable', message: 'Connection terminated', retryable: true };
 
 /** Counts the loads that reach the repository, passing every call on. */
 function countingLoads(counter: { loads: number }) {

@@ -3,20 +3,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, paystate } from '../../adapters/express/index.js';
 import type { PagesHandler } from '../../adapters/http/index.js';
 import { makeApi } from '../http/support/api-harness.js';
-import { call, type Answer } from '../http/support/client.js';
+import { call } from '../http/support/client.js';
 import { expectProblem } from '../http/support/expect-problem.js';
 import { closeAll, listenApp, withHostedPage } from './support/express-host.js';
+import { DEFAULT_REQUEST_ID as DEFAULT_ID, idOf } from '../support/request-id-answers.js';
 
 /**
  * `paystate()` gives `pages` the request's id (`PageContext`) and writes it on what they answer,
  * the 500 written instead of a page response node refuses included, as `createNodeListener` does.
  */
 
-const DEFAULT_ID = /^req_[0-9a-f]{32}$/;
-
 afterEach(closeAll);
-
-const idOf = (answer: Answer) => answer.headers['request-id'];
 
 const pages: PagesHandler = async (request, context) => {
   const given = context?.requestId ?? 'none';

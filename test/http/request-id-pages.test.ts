@@ -10,8 +10,9 @@ import {
 import { createNodeRequestListener } from '../../adapters/node/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { makeApi } from './support/api-harness.js';
-import { call, type Answer } from './support/client.js';
+import { call } from './support/client.js';
 import { expectProblem } from './support/expect-problem.js';
+import { DEFAULT_REQUEST_ID as DEFAULT_ID, idOf } from '../support/request-id-answers.js';
 
 /**
  * The entry points give `pages` the request's id (`PageContext`) and write it on whatever the pages
@@ -19,11 +20,7 @@ import { expectProblem } from './support/expect-problem.js';
  * that node refuses keeps it too.
  */
 
-const DEFAULT_ID = /^req_[0-9a-f]{32}$/;
-
 afterEach(closeAll);
-
-const idOf = (answer: Answer) => answer.headers['request-id'];
 
 /** Pages answering in the ways a host's own pages may, each echoing the id its context gave. */
 const pages: PagesHandler = async (request, context) => {

@@ -40,6 +40,10 @@ async function tokens(...argv: string[]) {
   return { code, out, err };
 }
 
+/** Rolls `FIRST` with `paystate tokens roll`, through the database at this URL. */
+const rollFirstVia = (databaseUrl: string) =>
+  tokens('roll', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--database-url', databaseUrl);
+
 describe('paystate tokens', () => {
   it('rolls the only token of a client: prints the new one alone, the old one works for 24 h', async () => {
     const store = await fresh();
@@ -163,15 +167,7 @@ describe('paystate tokens', () => {
     try {
       // The server commits the roll, and the connection is cut before the answer comes back.
       proxy.loseAnswers('COMMIT');
-      const rolled = await tokens(
-        'roll',
-        '--client',
-        CLIENT,
-        '--token-id',
-        tokenIdOf(FIRST),
-        '--database-url',
-        proxy.connectionString,
-      );
+      const rolled = await rollFirstVia(proxy.connectionString);
       expect(proxy.lost).toBe(1);
       expect(rolled.code).toBe(0);
       expect(rolled.out).toHaveLength(1);
@@ -198,15 +194,7 @@ describe('paystate tokens', () => {
       // Stored, its answer lost, and the check whether it was stored loses its answer too.
       proxy.loseAnswers('COMMIT');
       proxy.loseAnswers('paystate_client_by_token');
-      const rolled = await tokens(
-        'roll',
-        '--client',
-        CLIENT,
-        '--token-id',
-        tokenIdOf(FIRST),
-        '--database-url',
-        proxy.connectionString,
-      );
+      const rolled = await rollFirstVia(proxy.connectionString);
       expect(proxy.lost).toBe(2);
       expect(rolled.code).toBe(1);
       expect(rolled.out).toEqual([]);

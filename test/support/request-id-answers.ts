@@ -5,7 +5,8 @@ import type { LogLine } from '../http/support/api-harness.js';
 /*
  * What the Request-Id tests of the generic bridges share (test/http/request-id-node-bridge.test.ts,
  * test/express/request-id-router.test.ts): the handlers whose answers node refuses to write, and
- * how to read the ids of the answers and of the log lines.
+ * how to read the ids of the answers and of the log lines; the Request-Id tests of pages
+ * (test/http/request-id-pages.test.ts, test/express/request-id-pages.test.ts) read ids the same way.
  */
 
 /** A `Request-Id` of the default form: `req_` and 32 hex digits. */
