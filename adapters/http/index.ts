@@ -65,3 +65,4 @@ export { MAX_BODY_BYTES, type BodyReadFailure } from './read-body.js';
 export { defaultRequestId, REQUEST_ID_HEADER } from './request-id.js';
 export { STORE_TIMEOUT_MS } from './store-deadline.js';
 export type { ProfileResource } from './routes/get-profile.js';
+export type { PaymentListResource } from './routes/list-payments.js';

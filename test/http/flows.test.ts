@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TEST_CARDS } from '../../adapters/sandbox/index.js';
-import { paymentListSchema, paymentSchema } from '../../src/index.js';
+import { paymentListResourceSchema } from '../../adapters/http/openapi/http-schemas.js';
+import { paymentSchema } from '../../src/index.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
 import { makeApi, serve, SERVER_KINDS, TOKENS, type ApiHarness, type RunningServer } from './support/api-harness.js';
 import { call, get, post, type Answer } from './support/client.js';
@@ -156,11 +157,31 @@ describe.each(SERVER_KINDS)('cursor pagination, served by %s', (kind) => {
 
       const first = await get(collection, TOKENS.alphaSecondOnly);
       expect(first.status).toBe(200);
-      expect(paymentListSchema.strict().safeParse(first.json).success).toBe(true);
+      expect(paymentListResourceSchema.strict().safeParse(first.json).success).toBe(true);
       expect(first.json.items.map((p: { id: string }) => p.id)).toEqual(newestFirst.slice(0, 20));
+      const path = `${server.basePath}/v1/profiles/profile_alpha_second/payments`;
+      expect(first.json._links).toEqual({
+        self: { href: path, type: 'application/json' },
+        next: { href: `${path}?after=${first.json.next_cursor}`, type: 'application/json' },
+      });
       const second = await get(`${collection}?after=${first.json.next_cursor}`, TOKENS.alphaSecondOnly);
       expect(second.json.items.map((p: { id: string }) => p.id)).toEqual(newestFirst.slice(20));
       expect(second.json.next_cursor).toBeUndefined();
+      expect(second.json._links).toEqual({
+        self: { href: `${path}?after=${first.json.next_cursor}`, type: 'application/json' },
+      });
+
+      // Following _links.next from the first page walks the whole list, resolved against the
+      // server's origin (the links are paths under the API root, mount prefix included).
+      const followed: string[] = [];
+      let link: string | undefined = `${path}?limit=6`;
+      while (link !== undefined) {
+        const page = await get(new URL(link, server.base).href, TOKENS.alphaSecondOnly);
+        expect(page.status).toBe(200);
+        followed.push(...page.json.items.map((p: { id: string }) => p.id));
+        link = page.json._links.next?.href;
+      }
+      expect(followed).toEqual(newestFirst);
 
       const walked: string[] = [];
       let cursor: string | undefined;
@@ -183,7 +204,12 @@ describe.each(SERVER_KINDS)('cursor pagination, served by %s', (kind) => {
         );
       }
       const other = await get(`${server.base}/v1/profiles/profile_alpha_main/payments`, TOKENS.alphaCompliant);
-      expect(other.json).toEqual({ items: [] });
+      expect(other.json).toEqual({
+        items: [],
+        _links: {
+          self: { href: `${server.basePath}/v1/profiles/profile_alpha_main/payments`, type: 'application/json' },
+        },
+      });
     } finally {
       await server.close();
     }

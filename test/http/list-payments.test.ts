@@ -9,7 +9,8 @@ import { makeApi, TOKENS, type ApiHarness } from './support/api-harness.js';
  */
 
 const MAIN = 'profile_alpha_main';
-const LIST = `http://api.test/v1/profiles/${MAIN}/payments`;
+const LIST_PATH = `/v1/profiles/${MAIN}/payments`;
+const LIST = `http://api.test${LIST_PATH}`;
 
 interface Page {
   readonly status: number;
@@ -76,10 +77,20 @@ describe('the payment list', () => {
 
   it('takes any payment of the list as a cursor: its oldest gives an empty last page', async () => {
     const oldest = await send(`${LIST}?after=${mine[0] as string}`, TOKENS.alphaCompliant);
-    expect({ status: oldest.status, json: oldest.json }).toEqual({ status: 200, json: { items: [] } });
+    expect({ status: oldest.status, json: oldest.json }).toEqual({
+      status: 200,
+      json: {
+        items: [],
+        _links: { self: { href: `${LIST_PATH}?after=${mine[0] as string}`, type: 'application/json' } },
+      },
+    });
     const middle = await send(`${LIST}?after=${mine[2] as string}&limit=1`, TOKENS.alphaCompliant);
     expect(middle.json.items.map((item: { id: string }) => item.id)).toEqual([mine[1]]);
     expect(middle.json.next_cursor).toBe(mine[1]);
+    expect(middle.json._links).toEqual({
+      self: { href: `${LIST_PATH}?limit=1&after=${mine[2] as string}`, type: 'application/json' },
+      next: { href: `${LIST_PATH}?limit=1&after=${mine[1] as string}`, type: 'application/json' },
+    });
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { createPaymentRequestSchema, sessionSchema } from '../../../src/schemas/
 import { creditCardRequestSchema } from '../../../src/schemas/credit-card.js';
 import { paymentListSchema, paymentSchema, publicCreditCardSchema } from '../../../src/schemas/payment-response.js';
 import { validationIssueSchema } from '../../../src/schemas/validation-issues.js';
-import { problemDocumentSchema, profileResourceSchema } from './http-schemas.js';
+import { paymentListResourceSchema, problemDocumentSchema, profileResourceSchema } from './http-schemas.js';
 import { registrySchemas, type SchemaMeta, type SchemaRegistry, type SchemaSide } from './json-schema.js';
 import type { JsonSchema } from './openapi-types.js';
 import { webhookEventSchema } from './webhook-schemas.js';
@@ -65,10 +65,10 @@ const COMPONENTS: readonly ComponentDefinition[] = [
   },
   {
     id: 'PaymentList',
-    schema: paymentListSchema,
+    schema: paymentListResourceSchema,
     sides: ['output'],
     description:
-      'A page of payments, newest first. `next_cursor` is present when more payments follow: pass it as `after` for the next page.',
+      'A page of payments, newest first. `next_cursor` is present when more payments follow: pass it as `after` for the next page, or follow `_links.next`.',
   },
   {
     id: 'Profile',
@@ -157,6 +157,10 @@ const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
   [webhookFields.profile_id, 'The profile (merchant account) of the payment.'],
   [webhookFields.data, 'The payment as the API shows it (`GET` of its `_links.self`) right after the change.'],
   [paymentListSchema.shape.next_cursor, 'The `after` of the next page; absent on the last page.'],
+  [
+    paymentListResourceSchema.shape._links,
+    'This page (`self`, with the `limit` and `after` of the request) and, when more payments follow, the next one (`next`: the same `limit`, `after` = `next_cursor`), as paths under the API root.',
+  ],
   [
     problemDocumentSchema.shape.type,
     "A URI naming the problem: the handler's `problemTypeBase` (default `urn:paystate:problem:`) and the code.",

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentListSchema } from '../../../src/schemas/payment-response.js';
 import { validationIssueSchema } from '../../../src/schemas/validation-issues.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency.js';
 import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
@@ -40,6 +41,14 @@ export const profileResourceSchema = z.object({
   partner_id: z.string().regex(/^partner_/),
   name: z.string(),
   _links: z.object({ self: linkSchema }),
+});
+
+/**
+ * A page of the list as the API returns it (`PaymentListResource`): the engine's page and its
+ * `_links`, `self` and, when more payments follow, `next`.
+ */
+export const paymentListResourceSchema = paymentListSchema.extend({
+  _links: z.object({ self: linkSchema, next: linkSchema.optional() }),
 });
 
 /** Path parameters, by name. */

@@ -1,4 +1,5 @@
 import { err, ok } from 'neverthrow';
+import type { PaymentList } from '../../../src/engine/query-payments.js';
 import { paymentListUnder } from '../base-path.js';
 import { jsonAnswer } from '../http-answer.js';
 import { problemFromPaymentError } from '../problem-details.js';
@@ -6,10 +7,30 @@ import { parseLimit, readQuery } from '../query-params.js';
 import { param, type RouteHandler } from '../route-context.js';
 import { checkProfile } from '../tenancy.js';
 
+type Link = { readonly href: string; readonly type: 'application/json' };
+
+/**
+ * A page of the list as the API returns it: the engine's page and its `_links`, paths under the
+ * API root: `self` (this page, with the `limit` and `after` the request gave) and, when more
+ * payments follow, `next` (the same `limit`, `after` = `next_cursor`).
+ */
+export interface PaymentListResource extends PaymentList {
+  readonly _links: { readonly self: Link; readonly next?: Link };
+}
+
+const pageLink = (collection: string, limit: number | undefined, after: string | undefined): Link => {
+  const query = new URLSearchParams();
+  if (limit !== undefined) query.set('limit', String(limit));
+  if (after !== undefined) query.set('after', after);
+  const search = query.toString();
+  return { href: search === '' ? collection : `${collection}?${search}`, type: 'application/json' };
+};
+
 /**
  * `GET /v1/profiles/{profile_id}/payments?limit=&after=`: newest first, `limit` 1..100 (default
- * 20); `next_cursor`, when present, is the `after` of the next page. An `after` that is not a
- * payment of this list is a 400 on `after` (the engine's `validation_failed`).
+ * 20); `next_cursor`, when present, is the `after` of the next page, and `_links.next` that page's
+ * path. An `after` that is not a payment of this list is a 400 on `after` (the engine's
+ * `validation_failed`).
  */
 export const listPaymentsRoute: RouteHandler = async (context) => {
   const { client, deps } = context;
@@ -30,5 +51,14 @@ export const listPaymentsRoute: RouteHandler = async (context) => {
     ...(after !== undefined && { after }),
   });
   if (page.isErr()) return err(problemFromPaymentError(page.error));
-  return ok(jsonAnswer(200, paymentListUnder(context.basePath, page.value)));
+  const list = paymentListUnder(context.basePath, page.value);
+  const collection = `${context.basePath}/v1/profiles/${encodeURIComponent(profileId)}/payments`;
+  const resource: PaymentListResource = {
+    ...list,
+    _links: {
+      self: pageLink(collection, limit.value, after),
+      ...(list.next_cursor !== undefined && { next: pageLink(collection, limit.value, list.next_cursor) }),
+    },
+  };
+  return ok(jsonAnswer(200, resource));
 };
