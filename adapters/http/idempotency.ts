@@ -3,6 +3,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { IdempotencyBegin, IdempotencyStore, IdempotencyStoreError } from '../../src/ports/idempotency-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import type { Logger } from '../../src/ports/logger.js';
+import { withoutCardNumber } from '../../src/schemas/browser-data.js';
 import { canonicalJson } from './canonical-json.js';
 import type { HttpAnswer } from './http-answer.js';
 import { problem, problemAnswer, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
@@ -59,17 +60,35 @@ function cardNumberSummary(number: unknown): string {
 }
 
 /**
+ * Every string of a parsed body with a card number in it, its digits masked (`withoutCardNumber`),
+ * as the payment keeps the browser's headers; member names and other values as they are.
+ */
+function withCardNumbersMasked(value: unknown): unknown {
+  if (typeof value === 'string') return withoutCardNumber(value);
+  if (Array.isArray(value)) return value.map(withCardNumbersMasked);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withCardNumbersMasked(item)]));
+}
+
+/**
  * The body as the fingerprint reads it: `creditcard.number` cut to its first six and last four
- * digits and `creditcard.cvc` left out. A fingerprint is stored (in Postgres too); an unkeyed hash
- * of the whole card could be reversed by trying the few digits and the CVC that the payment record
- * does not show, since the record holds everything else the body held. So a retry under the same
- * key with another CVC, or another card of the same first six and last four digits, counts as the
- * same request (and gets the first answer), where any other difference gets 422.
+ * digits, `creditcard.cvc` left out, and any other string holding a card number with its digits
+ * masked (a browser header may hold one: the payment keeps it masked; elsewhere one is refused). A
+ * fingerprint is stored (in Postgres too); an unkeyed hash of the whole card could be reversed by
+ * trying the few digits and the CVC that the payment record does not show, since the record holds
+ * everything else the body held. So a retry under the same key with another CVC, or another card
+ * of the same first six and last four digits, or a header with other digits where the payment
+ * masks them, counts as the same request (and gets the first answer), where any other difference
+ * gets 422.
  */
 function withoutCardSecrets(body: unknown): unknown {
-  if (!isRecord(body) || !isRecord(body['creditcard'])) return body;
+  if (!isRecord(body) || !isRecord(body['creditcard'])) return withCardNumbersMasked(body);
   const { cvc: _cvc, number, ...card } = body['creditcard'];
-  return { ...body, creditcard: { ...card, ...(number !== undefined ? { number: cardNumberSummary(number) } : {}) } };
+  const summarized = {
+    ...body,
+    creditcard: { ...card, ...(number !== undefined ? { number: cardNumberSummary(number) } : {}) },
+  };
+  return withCardNumbersMasked(summarized);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { err, ok } from 'neverthrow';
-import { containsCardNumber } from '../../../src/domain/card-number.js';
+import { urlContainsCardNumber } from '../../../src/domain/card-number.js';
 import type { Payment } from '../../../src/domain/payment.js';
 import { CARD_NUMBER_IN_TEXT } from '../../../src/schemas/text.js';
 import { paymentUnder } from '../base-path.js';
@@ -40,7 +40,8 @@ export const createPaymentRoute: RouteHandler = async (context) => {
   if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
   const key = idempotencyKeyOf(request.header('idempotency-key'));
   if (key.isErr()) return err(key.error);
-  if (key.value !== null && containsCardNumber(key.value)) return err(cardNumberInKey());
+  // Read as a URL is (`order%204242%204242…`): keys are often made of percent-encoded text.
+  if (key.value !== null && urlContainsCardNumber(key.value)) return err(cardNumberInKey());
 
   const bytes = await request.readBody(MAX_BODY_BYTES);
   if (bytes.isErr()) {
@@ -81,8 +82,9 @@ export const createPaymentRoute: RouteHandler = async (context) => {
 };
 
 /**
- * The 400 of an `Idempotency-Key` that holds a card number: the key is stored, for 24 hours, and
- * a card number is never stored (as free text with one is refused, not stored).
+ * The 400 of an `Idempotency-Key` that holds a card number, as it is or percent-encoded: the key
+ * is stored, for 24 hours, and a card number is never stored (as free text with one is refused,
+ * not stored).
  */
 function cardNumberInKey() {
   return problem('validation_failed', 'The Idempotency-Key header is invalid', {
