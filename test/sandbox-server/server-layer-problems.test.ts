@@ -130,7 +130,14 @@ describe('the sandbox server: problems answered below the API', () => {
     ] as const) {
       const answer = await raw(server.port, request(target));
       expect(answer.status, target).toBe(status);
-      if (target.includes(LIST)) expect(JSON.parse(answer.body), target).toEqual({ items: [] });
+      if (target.includes(LIST)) {
+        // `_links.self` is the page as the handler read it: the origin form's path and query.
+        const self = target.endsWith('?limit=5') ? `${LIST}?limit=5` : LIST;
+        expect(JSON.parse(answer.body), target).toEqual({
+          items: [],
+          _links: { self: { href: self, type: 'application/json' } },
+        });
+      }
     }
   });
 });
