@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 /**
  * The paystate command line:
- * - `paystate demo [--port 3000] [--host 127.0.0.1] [--config file] [--database-url url]
- *   [--webhook-url url [--webhook-secret secret]]` starts the sandbox server (decisions.md section 7);
- * - `paystate migrate [--database-url url]` brings a Postgres schema up to date;
+ * - `paystate demo [--port 3000] [--host 127.0.0.1] [--config file] [--database-url[-file] url|file]
+ *   [--webhook-url url [--webhook-secret[-file] secret|file]]` starts the sandbox server (decisions.md
+ *   section 7);
+ * - `paystate migrate [--database-url[-file] url|file]` brings a Postgres schema up to date;
  * - `paystate tokens list|add|roll|revoke --client id […]` manages a client's API tokens in Postgres.
  */
 import type { SandboxConfig } from '../adapters/memory/index.js';
+import type * as PostgresAdaptersModule from '../adapters/postgres/index.js';
 import { parseCommandLine } from '../adapters/node/command-line.js';
+import { readSecretFile } from '../adapters/node/secret-file.js';
+import { withoutUrlCredentials } from '../src/domain/mask-digits.js';
 import { redirectUrlProblem } from '../src/domain/redirect-url.js';
 import { createConsoleLogger } from '../adapters/node/index.js';
 import {
@@ -20,7 +24,7 @@ import {
 import { createWebhookEventSink, generateWebhookSecret } from '../adapters/webhooks/index.js';
 
 const USAGE = `Usage: paystate demo [options]
-       paystate migrate [--database-url <url>]
+       paystate migrate [--database-url <url> | --database-url-file <file>]   (paystate migrate --help)
        paystate tokens list|add|roll|revoke --client <id> [options]   (paystate tokens --help)
 
 Starts the paystate sandbox: the v1 HTTP API, the hosted payment page and a simulated
@@ -36,13 +40,20 @@ Options:
                    memory (the schema is migrated first); DATABASE_URL is not read implicitly.
                    The config then replaces every profile, client and token stored there,
                    those of paystate tokens included: give the sandbox a database of its own
+  --database-url-file <file>
+                   the same, read from a file that holds the URL alone (a secret file,
+                   /dev/stdin, <(printenv DATABASE_URL)): out of sight of ps
   --webhook-url <url>
                    also POST every event, signed, to this URL (http or https; docs/webhooks.md)
   --webhook-secret <secret>
                    the secret that signs them, at least 32 characters (default: a new one,
                    printed once at start-up)
+  --webhook-secret-file <file>
+                   the same, read from a file that holds the secret alone: out of sight of ps
   -h, --help       show this help
 
+With a database, the port is taken before the database is touched (a port in use changes
+nothing there); a wait for another instance's migration lock is said on stderr.
 Ctrl+C or SIGTERM stops it once the requests in flight are answered (at most 5 s); a second
 one stops it at once (exit status 1). Exit status: 0 stopped or done, 1 failed (a port in use,
 no database), 2 a usage error (a bad option or config).
@@ -67,11 +78,12 @@ function parsePort(text: string | undefined): number {
  * localhost or a private network, are taken (`allowInsecureHttp`, `allowPrivateNetworks`): the
  * sandbox runs beside local receivers, and the URL is the developer's own, not a merchant's.
  */
-function webhookOption(url: string | undefined, secret: string | undefined) {
-  if (url === undefined) {
-    if (secret !== undefined) fail('--webhook-secret needs --webhook-url');
-    return undefined;
-  }
+function webhookOption(
+  url: string | undefined,
+  given: { readonly secret: string; readonly option: string } | undefined,
+) {
+  if (url === undefined) return undefined;
+  const secret = given?.secret;
   const secrets = secret ?? generateWebhookSecret();
   const webhook = { url, secrets, allowInsecureHttp: true, allowPrivateNetworks: true };
   try {
@@ -81,14 +93,14 @@ function webhookOption(url: string | undefined, secret: string | undefined) {
     fail(
       message
         .replace(/^webhook url/, '--webhook-url')
-        .replace(/^webhook secrets:/, '--webhook-secret:')
+        .replace(/^webhook secrets:/, `${given?.option ?? '--webhook-secret'}:`)
         .replace('generateWebhookSecret() makes one', 'leave --webhook-secret out for a new one'),
     );
   }
   const signedWith =
     secret === undefined
       ? `a secret generated for this run (shown only now; pass --webhook-secret to keep one):\n  ${secrets}`
-      : 'the --webhook-secret given';
+      : `the ${given?.option ?? '--webhook-secret'} given`;
   return {
     option: { webhook },
     banner: `Webhooks: every event is also POSTed to ${url}, signed (Paystate-Signature) with ${signedWith}\n\n`,
@@ -190,6 +202,78 @@ function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfi
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * The value of the option `--name` or, given instead, of `--name-file` (`file`, read with
+ * `readSecretFile`: a secret kept out of the argument list, which `ps` shows), with the option it
+ * came from; undefined when neither is given. Both given, or an unreadable file, is a usage error.
+ */
+async function secretOption(
+  value: string | undefined,
+  name: string,
+  file: string | undefined,
+): Promise<{ readonly value: string; readonly option: string } | undefined> {
+  if (file === undefined) return value === undefined ? undefined : { value, option: `--${name}` };
+  if (value !== undefined) fail(`give --${name} or --${name}-file, not both`);
+  const read = await readSecretFile(`--${name}-file`, file);
+  if (read.isErr()) fail(read.error);
+  return { value: read.value, option: `--${name}-file` };
+}
+
+/** The Postgres adapters and CLIs (`paystate/postgres`). */
+type PostgresModule = typeof PostgresAdaptersModule;
+
+/**
+ * Loads the Postgres adapters, only when needed: `pg` is an optional peer dependency. Rejects with
+ * a message for `who` (`paystate migrate`, `--database-url`): that it needs `pg` when `pg` itself
+ * is missing; else the error that stopped it loading (a dependency of `pg` missing, a broken
+ * install), as it is, but without the credentials of a URL.
+ */
+async function loadPostgres(who: string): Promise<PostgresModule> {
+  try {
+    return await import('../adapters/postgres/index.js');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    const pgMissing =
+      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+      /^Cannot find (?:package|module) 'pg'(?=\s|$)/.test(message);
+    throw new Error(
+      pgMissing
+        ? `${who} needs the \`pg\` package: npm install pg`
+        : `${who}: could not load the Postgres adapters: ${withoutUrlCredentials(message)}`,
+      // The message says all the command line shows; the cause keeps the error for a debugger.
+      { cause: error },
+    );
+  }
+}
+
+/** How long a wait for another instance's migration lock goes unsaid (most are over in a moment). */
+const LOCK_WAIT_NOTICE_MS = 1000;
+
+/**
+ * Migrates the database, and says so on stderr once it has waited `LOCK_WAIT_NOTICE_MS` for the
+ * lock of another instance migrating the same database (it waits up to 10 minutes).
+ */
+async function migrateSayingWhenWaiting(
+  migrate: PostgresModule['migrate'],
+  pool: Parameters<PostgresModule['migrate']>[0],
+): Promise<Awaited<ReturnType<PostgresModule['migrate']>>> {
+  let notice: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await migrate(pool, {
+      onWaiting: () => {
+        notice = setTimeout(() => {
+          process.stderr.write(
+            "paystate: waiting for another instance's migration lock on this database (it gives up after 10 minutes)…\n",
+          );
+        }, LOCK_WAIT_NOTICE_MS);
+      },
+    });
+  } finally {
+    clearTimeout(notice);
+  }
+}
+
 async function demo(args: readonly string[]): Promise<void> {
   const parsed = parseCommandLine(
     args,
@@ -198,8 +282,10 @@ async function demo(args: readonly string[]): Promise<void> {
       host: { type: 'string' },
       config: { type: 'string' },
       'database-url': { type: 'string' },
+      'database-url-file': { type: 'string' },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
+      'webhook-secret-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     false,
@@ -227,14 +313,27 @@ async function demo(args: readonly string[]): Promise<void> {
         '  Use 127.0.0.1, or 0.0.0.0 to listen on every interface (URLs then name localhost).\n',
     );
   }
+  const databaseUrl = await secretOption(values['database-url'], 'database-url', values['database-url-file']);
   // An empty URL is no database: `pg` would fall back to the PG* environment variables or
   // localhost:5432, and the config import would then delete that database's other clients.
-  if (values['database-url'] !== undefined && values['database-url'].trim() === '') {
+  if (databaseUrl !== undefined && databaseUrl.value.trim() === '') {
     fail(
-      'No database: --database-url is empty (give a Postgres URL, or leave the option out to keep everything in memory)',
+      `No database: ${databaseUrl.option} ${databaseUrl.option.endsWith('-file') ? `${values['database-url-file']} ` : ''}` +
+        'is empty (give a Postgres URL, or leave the option out to keep everything in memory)',
     );
   }
-  const webhook = webhookOption(values['webhook-url'], values['webhook-secret']);
+  if (values['webhook-url'] === undefined) {
+    if (values['webhook-secret'] !== undefined) fail('--webhook-secret needs --webhook-url');
+    if (values['webhook-secret-file'] !== undefined) fail('--webhook-secret-file needs --webhook-url');
+  }
+  const secret = await secretOption(values['webhook-secret'], 'webhook-secret', values['webhook-secret-file']);
+  if (secret?.value === '' && secret.option === '--webhook-secret-file') {
+    fail(`--webhook-secret-file ${values['webhook-secret-file']} is empty (leave it out for a new secret)`);
+  }
+  const webhook = webhookOption(
+    values['webhook-url'],
+    secret === undefined ? undefined : { secret: secret.value, option: secret.option },
+  );
   let config = BUNDLED_SANDBOX_CONFIG;
   if (values.config !== undefined) {
     const read = await readSandboxConfigFile(values.config);
@@ -243,39 +342,44 @@ async function demo(args: readonly string[]): Promise<void> {
   }
 
   const logger = createConsoleLogger({ level: 'info' });
-  const databaseUrl = values['database-url'];
   let closeStorage = async (): Promise<void> => undefined;
   let server: SandboxServer<SandboxStorage>;
   try {
     if (databaseUrl === undefined) {
       server = await startSandboxServer({ port, host, config, logger, ...webhook?.option });
     } else {
-      // Loaded only here: `pg` is an optional peer dependency.
-      const postgres = await import('../adapters/postgres/index.js').catch(() => {
-        throw new Error('--database-url needs the `pg` package: npm install pg');
-      });
-      // The logger hears a close that gives up on a database that went dark.
-      const adapters = await postgres.createPostgresAdapters({ connectionString: databaseUrl, logger });
-      closeStorage = () => adapters.close();
-      const imported = await adapters.credentials.importConfig(config);
-      if (imported.isErr()) throw new Error(`could not store the sandbox config: ${imported.error.message}`);
-      const storage = {
-        repository: adapters.repository,
-        idempotency: adapters.idempotency,
-        credentials: adapters.credentials,
-        housekeep: async (now: number) => {
-          const done = await adapters.housekeep(now);
-          if (done.isErr()) logger.warn({ code: done.error.code, message: done.error.message }, 'housekeeping failed');
-          else if (done.value.deliveredEvents + done.value.idempotencyKeys > 0)
-            logger.info({ ...done.value }, 'housekeeping');
-        },
-      };
+      const postgres = await loadPostgres('--database-url');
       server = await startSandboxServer({
         port,
         host,
         config,
         logger,
-        storage,
+        // Made once the server listens: a port in use fails before the database is touched.
+        storage: async () => {
+          // The logger hears a close that gives up on a database that went dark.
+          const adapters = await postgres.createPostgresAdapters({
+            connectionString: databaseUrl.value,
+            logger,
+            migrate: false,
+          });
+          closeStorage = () => adapters.close();
+          const migrated = await migrateSayingWhenWaiting(postgres.migrate, adapters.pool);
+          if (migrated.isErr()) throw new Error(migrated.error.message);
+          const imported = await adapters.credentials.importConfig(config);
+          if (imported.isErr()) throw new Error(`could not store the sandbox config: ${imported.error.message}`);
+          return {
+            repository: adapters.repository,
+            idempotency: adapters.idempotency,
+            credentials: adapters.credentials,
+            housekeep: async (now: number) => {
+              const done = await adapters.housekeep(now);
+              if (done.isErr())
+                logger.warn({ code: done.error.code, message: done.error.message }, 'housekeeping failed');
+              else if (done.value.deliveredEvents + done.value.idempotencyKeys > 0)
+                logger.info({ ...done.value }, 'housekeeping');
+            },
+          };
+        },
         ...webhook?.option,
       });
     }
@@ -285,9 +389,7 @@ async function demo(args: readonly string[]): Promise<void> {
     fail(
       code === 'EADDRINUSE'
         ? `port ${port} is already in use (try --port 0)`
-        : error instanceof Error
-          ? error.message
-          : String(error),
+        : withoutUrlCredentials(error instanceof Error ? error.message : String(error)),
       1,
     );
   }
@@ -343,20 +445,18 @@ const [command, ...rest] = process.argv.slice(2);
 if (command === 'demo') {
   void demo(rest);
 } else if (command === 'migrate') {
-  // Loaded only here: `pg` is an optional peer dependency that `demo` does not need.
-  void import('../adapters/postgres/index.js').then(
+  void loadPostgres('paystate migrate').then(
     async ({ runMigrateCli }) => {
       process.exitCode = await runMigrateCli(rest);
     },
-    () => fail('paystate migrate needs the `pg` package: npm install pg', 1),
+    (error: Error) => fail(error.message, 1),
   );
 } else if (command === 'tokens') {
-  // Loaded only here, as for migrate.
-  void import('../adapters/postgres/index.js').then(
+  void loadPostgres('paystate tokens').then(
     async ({ runTokensCli }) => {
       process.exitCode = await runTokensCli(rest);
     },
-    () => fail('paystate tokens needs the `pg` package: npm install pg', 1),
+    (error: Error) => fail(error.message, 1),
   );
 } else if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
   process.stdout.write(USAGE);

@@ -1,13 +1,14 @@
 import { parseCommandLine } from '../node/command-line.js';
 import { migrate } from './migrate.js';
-import { PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
+import { DATABASE_OPTIONS, PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 
 export type { MigrateCliIo } from './subcommand-io.js';
 
-const USAGE = `Usage: paystate migrate [--database-url <url>]
+const USAGE = `Usage: paystate migrate [--database-url <url> | --database-url-file <file>]
 
 Brings the Postgres schema up to date. Safe to run from several instances at once.
-The URL defaults to the DATABASE_URL environment variable.
+The URL defaults to the DATABASE_URL environment variable. --database-url-file reads it from
+a file that holds it alone (a secret file, /dev/stdin), out of sight of ps.
 Exit status: 0 done, 1 failed, 2 a usage error.`;
 
 /**
@@ -15,18 +16,14 @@ Exit status: 0 done, 1 failed, 2 a usage error.`;
  * code (0 done, 1 failed, 2 usage error); never prints the connection string.
  */
 export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = PROCESS_IO): Promise<number> {
-  const parsed = parseCommandLine(
-    argv,
-    { 'database-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    false,
-  );
+  const parsed = parseCommandLine(argv, { ...DATABASE_OPTIONS, help: { type: 'boolean', short: 'h' } }, false);
   if (parsed.isErr()) return usageError(io, USAGE, parsed.error);
   const { values } = parsed.value;
   if (values.help === true) {
     io.stdout(USAGE);
     return 0;
   }
-  return withDatabase(io, USAGE, values['database-url'], { max: 1, statementTimeoutMs: 0 }, async (pool) => {
+  return withDatabase(io, USAGE, values, { max: 1, statementTimeoutMs: 0 }, async (pool) => {
     const result = await migrate(pool, {
       onApplied: (migration) => io.stdout(`applied ${migration.version} ${migration.name}`),
       onWaiting: () => io.stdout('waiting for another migrator to finish…'),

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { readSecretFile } from '../node/secret-file.js';
 import { createPostgresPool, type PostgresPoolOptions } from './connection.js';
 
 /** Where `runMigrateCli` writes and what environment it reads (for tests); default the process's. */
@@ -25,22 +26,45 @@ export function usageError(io: MigrateCliIo, usage: string, message: string): nu
   return 2;
 }
 
+/** The options of a subcommand that name its database: `--database-url`, or the file that holds it. */
+export const DATABASE_OPTIONS = {
+  'database-url': { type: 'string' },
+  'database-url-file': { type: 'string' },
+} as const;
+
+/** What `DATABASE_OPTIONS` read. */
+export interface DatabaseOptionValues {
+  readonly 'database-url'?: string | undefined;
+  readonly 'database-url-file'?: string | undefined;
+}
+
 /**
- * Runs `work` on a pool of its own (`poolOptions`) on the database `--database-url` names
- * (`option`), else `DATABASE_URL`, and ends the pool afterwards. Without a database it is a usage
- * error; a blank URL is none (`pg` would fall back to the PG* environment variables or localhost).
- * Never prints the connection string.
+ * Runs `work` on a pool of its own (`poolOptions`) on the database `--database-url` names, else
+ * the one in the file `--database-url-file` names (kept out of the argument list, which `ps`
+ * shows), else `DATABASE_URL`, and ends the pool afterwards. Both options given, an unreadable
+ * file, or no database is a usage error; a blank URL is none (`pg` would fall back to the PG*
+ * environment variables or localhost). Never prints the connection string.
  */
 export async function withDatabase(
   io: MigrateCliIo,
   usage: string,
-  option: string | undefined,
+  values: DatabaseOptionValues,
   poolOptions: PostgresPoolOptions,
   work: (pool: Pool) => Promise<number>,
 ): Promise<number> {
-  const url = option ?? io.env['DATABASE_URL'];
+  const file = values['database-url-file'];
+  if (file !== undefined && values['database-url'] !== undefined) {
+    return usageError(io, usage, 'Give --database-url or --database-url-file, not both.');
+  }
+  let url = values['database-url'] ?? io.env['DATABASE_URL'];
+  if (file !== undefined) {
+    const read = await readSecretFile('--database-url-file', file);
+    if (read.isErr()) return usageError(io, usage, read.error);
+    if (read.value === '') return usageError(io, usage, `No database: --database-url-file ${file} is empty.`);
+    url = read.value;
+  }
   if (url === undefined || url.trim() === '') {
-    return usageError(io, usage, 'No database: pass --database-url or set DATABASE_URL.');
+    return usageError(io, usage, 'No database: pass --database-url or --database-url-file, or set DATABASE_URL.');
   }
   const pool = createPostgresPool(url, poolOptions);
   try {

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOKEN_OVERLAP_MS, tokenIdOf, type ClientToken } from '../memory/credential-store.js';
 import { parseCommandLine, type CommandLineValues } from '../node/command-line.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
-import { PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
+import { DATABASE_OPTIONS, PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 
 const USAGE = `Usage: paystate tokens list   --client <id>
        paystate tokens add    --client <id> [--expires-in <duration>]
        paystate tokens roll   --client <id> [--token-id <id>] [--overlap <duration>]
        paystate tokens revoke --client <id> --token-id <id>
-Options: [--database-url <url>] (default: the DATABASE_URL environment variable)
+Options: [--database-url <url> | --database-url-file <file>] (default: the DATABASE_URL environment
+         variable; the file holds the URL alone, out of sight of ps)
 
 Manages the API tokens of a client stored in Postgres (the schema must be migrated). A token is
 named by its id, the first 16 hex digits of its SHA-256 (list shows them); tokens themselves are
@@ -76,7 +77,7 @@ const OPTIONS = {
   'token-id': { type: 'string' },
   overlap: { type: 'string' },
   'expires-in': { type: 'string' },
-  'database-url': { type: 'string' },
+  ...DATABASE_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -134,7 +135,7 @@ export async function runTokensCli(argv: readonly string[], io: MigrateCliIo = P
   if (typeof command === 'number') return command;
   const clientId = values.client;
   if (clientId === undefined || clientId === '') return usage('Name the client: --client <id>.');
-  return withDatabase(io, USAGE, values['database-url'], { max: 1 }, (pool) =>
+  return withDatabase(io, USAGE, values, { max: 1 }, (pool) =>
     command(createPostgresCredentialStore({ pool }), clientId),
   );
 }

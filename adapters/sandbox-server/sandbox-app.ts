@@ -70,6 +70,16 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
   readonly acquirerLatencyMs?: number;
   /** Simulated latency of the 3DS server, in milliseconds. Default 0. */
   readonly threeDSLatencyMs?: number;
+  /**
+   * The simulated acquirer's retrieval reference numbers (`SandboxAcquirerOptions.rrn`), for
+   * predictable answers in tests. Default 12 random digits.
+   */
+  readonly rrn?: () => string;
+  /**
+   * The simulated 3DS server's transaction ids (`SandboxThreeDSOptions.transactionId`), for
+   * predictable challenge URLs in tests. Default a random UUID.
+   */
+  readonly transactionId?: () => string;
   /** Engine tuning (expiry times, time-outs); the URLs above are set here. */
   readonly engineOptions?: Omit<PaymentEngineOptions, 'hostedPageUrl'>;
   /**
@@ -136,10 +146,14 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
       idempotency: createMemoryIdempotencyStore(),
     } satisfies MemorySandboxStorage as unknown as S);
   const { repository, credentials, idempotency } = storage;
-  const acquirer = createSandboxAcquirer({ latencyMs: options.acquirerLatencyMs ?? 0 });
+  const acquirer = createSandboxAcquirer({
+    latencyMs: options.acquirerLatencyMs ?? 0,
+    ...(options.rrn !== undefined && { rrn: options.rrn }),
+  });
   const threeDS = createSandboxThreeDSProvider({
     secret: challengeSecret,
     latencyMs: options.threeDSLatencyMs ?? 0,
+    ...(options.transactionId !== undefined && { transactionId: options.transactionId }),
     challengeUrl: (paymentId, transactionId) =>
       `${options.baseUrl()}/sandbox/issuer/challenge/${encodeURIComponent(paymentId)}/${encodeURIComponent(transactionId)}`,
   });

@@ -1,7 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestIdSource } from '../http/request-id.js';
+import { systemClock } from '../node/system-clock.js';
+import { createWebhookEventSink } from '../webhooks/webhook-event-sink.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
+import { silentLogger } from '../../src/ports/logger.js';
 import { answerClientErrors } from './client-errors.js';
 import { attachWorker } from './health-pages.js';
 import {
@@ -12,11 +15,22 @@ import {
   type SandboxStorage,
 } from './sandbox-app.js';
 
-/** Options of `startSandboxServer`: those of `createSandboxApp` (its `baseUrl` is the server's own), and how to listen. */
+/**
+ * Options of `startSandboxServer`: those of `createSandboxApp` (its `baseUrl` is the server's own),
+ * `storage` made once it listens if need be, and how to listen.
+ */
 export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxStorage> extends Omit<
   SandboxAppOptions<S>,
-  'baseUrl'
+  'baseUrl' | 'storage'
 > {
+  /**
+   * Storage to use instead of memory (see `SandboxAppOptions.storage`), or a function that makes
+   * it, called once the server listens: a port in use then fails before the storage is touched
+   * (`paystate demo --database-url` migrates the database and imports its config only then).
+   * Requests that come meanwhile wait for it. When it rejects, the server stops listening and
+   * `startSandboxServer` rejects with its error.
+   */
+  readonly storage?: S | (() => Promise<S>);
   /** Default 3000; 0 picks a free port. */
   readonly port?: number;
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -69,26 +83,32 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
  * and simulated issuer routes, in-memory adapters, the simulated acquirer and 3DS, and the
  * background worker (sweeper every second), with the health probes `GET /healthz` (liveness: the
  * process serves and the worker ticks) and `GET /readyz` (readiness: storage answers). Resolves
- * once it listens.
+ * once it listens (and its `storage` function, if it was given one, has made the storage).
  */
 export async function startSandboxServer<S extends SandboxStorage = MemorySandboxStorage>(
   options: SandboxServerOptions<S> = {},
 ): Promise<SandboxServer<S>> {
+  const {
+    port,
+    host = '127.0.0.1',
+    sweepIntervalMs,
+    shutdownGraceMs,
+    requestTimeoutMs,
+    storage,
+    ...appOptions
+  } = options;
   let baseUrl = '';
-  const app = createSandboxApp<S>({
-    ...(options.storage !== undefined && { storage: options.storage }),
-    baseUrl: () => baseUrl,
-    ...(options.config !== undefined && { config: options.config }),
-    ...(options.logger !== undefined && { logger: options.logger }),
-    ...(options.clock !== undefined && { clock: options.clock }),
-    ...(options.acquirerLatencyMs !== undefined && { acquirerLatencyMs: options.acquirerLatencyMs }),
-    ...(options.threeDSLatencyMs !== undefined && { threeDSLatencyMs: options.threeDSLatencyMs }),
-    ...(options.engineOptions !== undefined && { engineOptions: options.engineOptions }),
-    ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
-    ...(options.requestId !== undefined && { requestId: options.requestId }),
-    ...(options.webhook !== undefined && { webhook: options.webhook }),
-  });
-  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const makeApp = (made: S | undefined): SandboxApp<S> =>
+    createSandboxApp<S>({ ...appOptions, ...(made !== undefined && { storage: made }), baseUrl: () => baseUrl });
+  const makeStorage = typeof storage === 'function' ? (storage as () => Promise<S>) : undefined;
+  let app: SandboxApp<S> | undefined = makeStorage === undefined ? makeApp(storage as S | undefined) : undefined;
+  // Built once the storage is made; a bad webhook is still refused before listening.
+  if (app === undefined && options.webhook !== undefined) {
+    createWebhookEventSink({ ...options.webhook, clock: options.clock ?? systemClock });
+  }
+  // Requests that come before the app is built wait for it.
+  const waiting: [IncomingMessage, ServerResponse][] = [];
+  const requestTimeout = requestTimeoutMs ?? 30_000;
   const server = createServer(
     requestTimeout > 0
       ? {
@@ -98,23 +118,12 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
           connectionsCheckingInterval: Math.min(1_000, requestTimeout),
         }
       : { requestTimeout: 0 },
-    app.listener,
+    (req, res) => {
+      if (app === undefined) waiting.push([req, res]);
+      else app.listener(req, res);
+    },
   );
-  answerClientErrors(server, requestIdSource(options.requestId, app.logger));
-  const host = options.host ?? '127.0.0.1';
-  const address = await listen(server, options.port ?? 3000, host);
-  baseUrl = `http://${urlHost(host)}:${address.port}`;
-
-  const worker = app.engine.startBackgroundWorker({ intervalMs: options.sweepIntervalMs ?? 1000 });
-  attachWorker(app, worker);
-  const purge = setInterval(() => {
-    void app
-      .housekeep(app.clock.now())
-      .then(undefined, (error: unknown) =>
-        app.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'housekeeping failed'),
-      );
-  }, 60_000);
-  purge.unref();
+  answerClientErrors(server, requestIdSource(options.requestId, options.logger ?? silentLogger));
 
   let closing: Promise<void> | undefined;
   // The answers of requests in flight when `close` is called say `Connection: close`, and a
@@ -129,13 +138,39 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     });
   });
 
+  const address = await listen(server, port ?? 3000, host);
+  baseUrl = `http://${urlHost(host)}:${address.port}`;
+  if (app === undefined) {
+    try {
+      app = makeApp(await (makeStorage as () => Promise<S>)());
+    } catch (error) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      throw error;
+    }
+    for (const [req, res] of waiting.splice(0)) app.listener(req, res);
+  }
+  const built = app;
+
+  const worker = built.engine.startBackgroundWorker({ intervalMs: sweepIntervalMs ?? 1000 });
+  attachWorker(built, worker);
+  const purge = setInterval(() => {
+    void built
+      .housekeep(built.clock.now())
+      .then(undefined, (error: unknown) =>
+        built.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'housekeeping failed'),
+      );
+  }, 60_000);
+  purge.unref();
+
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(purge);
       for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), options.shutdownGraceMs ?? 5000);
+      const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs ?? 5000);
       force.unref();
       // The worker stops while requests finish (each waits up to 5 s), not after them.
       await Promise.all([closed.then(() => clearTimeout(force)), worker.stop()]);
@@ -143,5 +178,5 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     return closing;
   };
 
-  return { ...app, url: baseUrl, port: address.port, worker, close };
+  return { ...built, url: baseUrl, port: address.port, worker, close };
 }

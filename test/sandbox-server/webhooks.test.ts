@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandboxServer, type SandboxServer } from '../../adapters/sandbox-server/index.js';
@@ -142,6 +145,49 @@ describe('paystate demo --webhook-url', () => {
     const id = await payDirect(url ?? '');
     expect(eventsOf(await received(2), SECRET)).toEqual([`payment.created ${id}`, `payment.succeeded ${id}`]);
     expect(run.stdout()).not.toContain(SECRET);
+  });
+
+  // The secret given as an argument is shown by ps to every user of the machine.
+  it('signs with the secret of --webhook-secret-file, and never prints it', async () => {
+    receiver = await startReceiver();
+    const file = join(await mkdtemp(join(tmpdir(), 'paystate-webhook-')), 'secret');
+    await writeFile(file, `${SECRET}\n`, { mode: 0o600 });
+    const run = demo(['--port', '0', '--webhook-url', `${receiver.origin}/hooks`, '--webhook-secret-file', file]);
+    const [, url] = await run.waitFor(/listening on (http:\/\/\S+)/);
+    await run.waitFor(/signed \(Paystate-Signature\) with the --webhook-secret-file given/);
+    const id = await payDirect(url ?? '');
+    expect(eventsOf(await received(2), SECRET)).toEqual([`payment.created ${id}`, `payment.succeeded ${id}`]);
+    expect(run.stdout() + run.stderr()).not.toContain(SECRET);
+  });
+
+  it('refuses a --webhook-secret-file that is short, empty, unreadable, or given with --webhook-secret, repeating no secret', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'paystate-webhook-'));
+    const short = join(dir, 'short');
+    await writeFile(short, 'too-short-secret\n');
+    const empty = join(dir, 'empty');
+    await writeFile(empty, '');
+    const hooks = ['--webhook-url', 'http://127.0.0.1:9/hooks'];
+    const cases: [readonly string[], string][] = [
+      [[...hooks, '--webhook-secret-file', short], '--webhook-secret-file: the secret is too short'],
+      [[...hooks, '--webhook-secret-file', empty], `--webhook-secret-file ${empty} is empty`],
+      [
+        [...hooks, '--webhook-secret-file', join(dir, 'missing')],
+        `cannot read --webhook-secret-file ${join(dir, 'missing')} (ENOENT)`,
+      ],
+      [
+        [...hooks, '--webhook-secret', SECRET, '--webhook-secret-file', short],
+        'give --webhook-secret or --webhook-secret-file, not both',
+      ],
+      [['--webhook-secret-file', short], '--webhook-secret-file needs --webhook-url'],
+    ];
+    for (const [args, message] of cases) {
+      const run = demo(['--port', '0', ...args]);
+      expect(await run.exited, args.join(' ')).toBe(2);
+      const stderr = run.stderr().trimEnd().split('\n');
+      expect(stderr).toHaveLength(1);
+      expect(stderr[0]).toContain(`paystate: ${message}`);
+      for (const secret of ['too-short-secret', SECRET]) expect(stderr[0]).not.toContain(secret);
+    }
   });
 
   it.each([
