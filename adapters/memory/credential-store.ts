@@ -44,11 +44,12 @@ export type CredentialInputError = {
 /**
  * A provisioning call refused for what is stored: `client_exists` (`putClient` with an id that
  * another token's client has), `token_in_use` (a token that still works for a client already),
- * `unknown_client`, `unknown_token` (no such token that still works). Never repeats a token or an
- * id given.
+ * `token_retired` (a token that was retired: revoked, rolled away from, expired, or deleted with
+ * its client; it never works again, for any client), `unknown_client`, `unknown_token` (no such
+ * token that still works). Never repeats a token or an id given.
  */
 export type CredentialProvisioningError = {
-  readonly code: 'client_exists' | 'token_in_use' | 'unknown_client' | 'unknown_token';
+  readonly code: 'client_exists' | 'token_in_use' | 'token_retired' | 'unknown_client' | 'unknown_token';
   readonly message: string;
   readonly retryable: false;
 };
@@ -109,7 +110,16 @@ export interface RolledToken {
  * shared contract suite checks both). A client may hold several tokens, each kept only as its
  * SHA-256 digest, each with an optional expiry judged by the store's clock. A token that has
  * expired is as good as revoked: it authenticates as no one, is not listed and does not count
- * as the client's; a client's expired tokens are deleted by its next `addToken` or `rollToken`.
+ * as the client's.
+ *
+ * A token is retired for good when it is revoked, rolled away from with an overlap of 0, deleted
+ * with its client (`removeClient`, revoking a client's last token, a re-import that leaves it out),
+ * or seen expired: presented to `authenticate`, `removeClient`, `rollToken` or `revokeToken`, or
+ * a token of a client that `addToken`, `rollToken` or `revokeToken` changes. The store keeps its
+ * digest and refuses it for good (`token_retired` from `putClient`, `addToken`, `rollToken`), so
+ * a leaked token, once retired, never works again; and an expired token once seen so stays
+ * expired even if the clock goes back. (One that nobody presented since it expired is judged by
+ * the clock alone: a clock set back before its expiry lets it in again until then.)
  */
 export interface CredentialProvisioning {
   /**
@@ -189,6 +199,8 @@ export function provisioningError(code: CredentialProvisioningError['code']): Cr
     client_exists:
       'A client with this id exists and does not hold this token: give it the token with addToken, or choose another id',
     token_in_use: 'This token is in use already: choose another one',
+    token_retired:
+      'This token was retired (revoked, rolled away from, expired, or deleted with its client) and never works again: choose another one',
     unknown_client: 'There is no client with this id',
     unknown_token: 'There is no such token that still works (unknown, revoked or expired)',
   };
@@ -245,6 +257,8 @@ export interface CredentialStoreState {
     readonly expiresAt: number | null;
   }[];
   readonly profiles: readonly Profile[];
+  /** The SHA-256 digests (hex) of the retired tokens, which never work again. */
+  readonly retiredTokenSha256: readonly string[];
 }
 
 /** Options of `createMemoryCredentialStore`. */
@@ -287,6 +301,8 @@ const frozenClient = (id: string, client: Omit<NewClient, 'token' | 'id'>): Clie
  * presented token is hashed, looked up by its digest and confirmed with `timingSafeEqual`. Client
  * ids are derived from the digest of the client's first token (`client_` + 16 hex), so they are
  * stable across restarts and reveal nothing usable. Token expiry is judged by `options.clock`.
+ * The digests of retired tokens are kept too, in memory (a restart forgets them, as it forgets
+ * everything provisioned at run time), so that they are never taken again.
  *
  * @throws Error when `config` does not pass `sandboxConfigSchema` (validate files with
  * `parseSandboxConfig` first to get the issues as a value).
@@ -311,6 +327,8 @@ export function createMemoryCredentialStore(
   const clients = new Map<string, Client>();
   /** By the token digest in hex. */
   const tokens = new Map<string, TokenEntry>();
+  /** The digests (hex) of retired tokens: never stored again. */
+  const retired = new Set<string>();
   const started = clockTime(clock);
   for (const client of valid.clients) {
     const digest = tokenDigest(client.token);
@@ -329,14 +347,28 @@ export function createMemoryCredentialStore(
   const tokensOf = (clientId: string): [string, TokenEntry][] =>
     [...tokens].filter(([, entry]) => entry.clientId === clientId);
 
-  /** The entry of a token that still works, found by the token's digest. */
+  /** Deletes a token for good: its digest is never stored again. */
+  const retire = (key: string): void => {
+    tokens.delete(key);
+    retired.add(key);
+  };
+
+  /** The entry of a token that still works, found by the token's digest; one found expired is retired. */
   const working = (token: string, now: number): [string, TokenEntry] | undefined => {
     const digest = tokenDigest(token);
     const key = digest.toString('hex');
     const entry = tokens.get(key);
-    return entry !== undefined && timingSafeEqual(entry.digest, digest) && worksAt(entry, now)
-      ? [key, entry]
-      : undefined;
+    if (entry === undefined || !timingSafeEqual(entry.digest, digest)) return undefined;
+    if (worksAt(entry, now)) return [key, entry];
+    retire(key);
+    return undefined;
+  };
+
+  /** Retires the expired tokens of a client, and an expired entry of `digestHex` (whoever's). */
+  const purgeExpired = (clientId: string, digestHex: string | null, now: number): void => {
+    for (const [key, entry] of tokens) {
+      if ((entry.clientId === clientId || key === digestHex) && !worksAt(entry, now)) retire(key);
+    }
   };
 
   /** The entries `ref` names that still work, with their client's id (undefined: no such client). */
@@ -346,9 +378,11 @@ export function createMemoryCredentialStore(
   ): { readonly clientId: string | undefined; readonly found: [string, TokenEntry][] } => {
     if ('token' in ref) {
       const found = working(ref.token, now);
+      if (found !== undefined) purgeExpired(found[1].clientId, null, now);
       return { clientId: found?.[1].clientId, found: found === undefined ? [] : [found] };
     }
     if (!clients.has(ref.clientId)) return { clientId: undefined, found: [] };
+    purgeExpired(ref.clientId, null, now);
     const found = TOKEN_ID_PATTERN.test(ref.tokenId)
       ? tokensOf(ref.clientId).filter(
           ([, entry]) => worksAt(entry, now) && tokenIdOfDigest(entry.digest) === ref.tokenId,
@@ -357,16 +391,9 @@ export function createMemoryCredentialStore(
     return { clientId: ref.clientId, found };
   };
 
-  /** Deletes the expired tokens of a client, and an expired entry of `digestHex` (whoever's). */
-  const purgeExpired = (clientId: string, digestHex: string, now: number): void => {
-    for (const [key, entry] of tokens) {
-      if ((entry.clientId === clientId || key === digestHex) && !worksAt(entry, now)) tokens.delete(key);
-    }
-  };
-
   const deleteClient = (clientId: string): void => {
     clients.delete(clientId);
-    for (const [key] of tokensOf(clientId)) tokens.delete(key);
+    for (const [key] of tokensOf(clientId)) retire(key);
   };
 
   const profilesAllowed = (client: NewClient): boolean =>
@@ -398,7 +425,7 @@ export function createMemoryCredentialStore(
       const digest = tokenDigest(client.token);
       const key = digest.toString('hex');
       const existing = tokens.get(key);
-      if (existing !== undefined && !worksAt(existing, now)) tokens.delete(key);
+      if (existing !== undefined && !worksAt(existing, now)) retire(key);
       const owner = tokens.get(key)?.clientId;
       if (owner !== undefined && client.id !== undefined && owner !== client.id) {
         return err(provisioningError('token_in_use'));
@@ -407,6 +434,7 @@ export function createMemoryCredentialStore(
         return err(invalidInput('invalid_client', foreignProfilesMessage(client.partnerId)));
       const id = owner ?? client.id ?? clientIdForTokenDigest(digest);
       if (owner === undefined && clients.has(id)) return err(provisioningError('client_exists'));
+      if (owner === undefined && retired.has(key)) return err(provisioningError('token_retired'));
       const stored = frozenClient(id, client);
       clients.set(id, stored);
       if (owner === undefined) tokens.set(key, { digest, clientId: id, createdAt: now, expiresAt: null });
@@ -431,6 +459,7 @@ export function createMemoryCredentialStore(
       const key = digest.toString('hex');
       purgeExpired(request.clientId, key, now);
       if (tokens.has(key)) return err(provisioningError('token_in_use'));
+      if (retired.has(key)) return err(provisioningError('token_retired'));
       const entry: TokenEntry = { digest, clientId: request.clientId, createdAt: now, expiresAt: expiry.value };
       tokens.set(key, entry);
       return ok(listed(entry));
@@ -451,23 +480,24 @@ export function createMemoryCredentialStore(
       const key = digest.toString('hex');
       purgeExpired(clientId, key, now);
       if (tokens.has(key)) return err(provisioningError('token_in_use'));
+      if (retired.has(key)) return err(provisioningError('token_retired'));
       const added: TokenEntry = { digest, clientId, createdAt: now, expiresAt: null };
       tokens.set(key, added);
-      const retired = found.map(([oldKey, entry]) => {
+      const ended = found.map(([oldKey, entry]) => {
         const expiresAt = entry.expiresAt === null ? until.value : Math.min(entry.expiresAt, until.value);
         const next: TokenEntry = { ...entry, expiresAt };
-        if (expiresAt <= now) tokens.delete(oldKey);
+        if (expiresAt <= now) retire(oldKey);
         else tokens.set(oldKey, next);
         return next;
       });
-      return ok({ added: listed(added), retired: listed(retired[0] as TokenEntry) });
+      return ok({ added: listed(added), retired: listed(ended[0] as TokenEntry) });
     },
 
     revokeToken(ref) {
       const now = clockTime(clock);
       const { clientId, found } = resolve(ref, now);
       if (clientId === undefined || found.length === 0) return ok(false);
-      for (const [key] of found) tokens.delete(key);
+      for (const [key] of found) retire(key);
       if (!tokensOf(clientId).some(([, entry]) => worksAt(entry, now))) deleteClient(clientId);
       return ok(true);
     },
@@ -499,6 +529,7 @@ export function createMemoryCredentialStore(
             ];
       }),
       profiles: [...profiles.values()],
+      retiredTokenSha256: [...retired],
     }),
   };
 }

@@ -22,6 +22,7 @@ import {
   type ClientToken,
   type CredentialInputError,
   type CredentialProvisioning,
+  type CredentialProvisioningError,
   type NewClient,
   type ProvisioningFailure,
   type RolledToken,
@@ -52,9 +53,15 @@ export type PostgresCredentialStoreOptions = PostgresConnectionOptions &
     readonly clock?: Clock;
   };
 
-/** `invalid_config`: the sandbox config failed validation (the message never repeats a token). */
+/**
+ * `invalid_config`: the sandbox config failed validation; `retired_token`: a config token was
+ * retired (revoked, rolled away from, expired, or deleted with its client or by an earlier
+ * import) or is being retired (it has an expiry), which an import does not undo; the message names
+ * the clients by id. Neither message repeats a token.
+ */
 export type CredentialImportError =
-  CredentialStoreError | { readonly code: 'invalid_config'; readonly message: string; readonly retryable: false };
+  | CredentialStoreError
+  | { readonly code: 'invalid_config' | 'retired_token'; readonly message: string; readonly retryable: false };
 
 /** The Postgres `CredentialStore`, plus provisioning of profiles, clients and their tokens. */
 export interface PostgresCredentialStore extends CredentialStore, CredentialProvisioning {
@@ -67,9 +74,12 @@ export interface PostgresCredentialStore extends CredentialStore, CredentialProv
   putProfile(profile: Profile): PortResult<void, CredentialStoreError | CredentialInputError>;
   /**
    * Makes the stored profiles and clients exactly those of a sandbox config, in one transaction:
-   * profiles, clients and tokens that are not in it are deleted (they stop working, tokens added
-   * or rolled since included), the others are added or updated, and a config token that was
-   * rolled works again without an expiry.
+   * profiles, clients and tokens that are not in it are deleted (they are retired for good, tokens
+   * added or rolled to since included), the others are added or updated. A config token that was
+   * retired (revoked, rolled away from, expired, deleted with its client or by an earlier import)
+   * or is being retired (rolled with an overlap, or added with an expiry) is refused
+   * (`retired_token`, naming its client), and nothing is changed: an import never brings a
+   * retired token back, nor lifts an expiry. Give that client a new token in the config.
    */
   importConfig(
     config: SandboxConfig,
@@ -144,13 +154,17 @@ SELECT NOT EXISTS (
 ) AS allowed`,
 };
 
-/** An expired token is as good as gone: its digest may be given again. */
+/**
+ * Deletes the row of digest $1 if it expired at $2: it is retired for good (migration 10's trigger
+ * keeps its digest). A single statement that locks that row only, so it cannot deadlock with the
+ * changes that lock the client first.
+ */
 const PURGE_EXPIRED_DIGEST: Statement = {
   name: 'paystate_token_purge_expired_digest',
   text: `DELETE FROM paystate_client_tokens WHERE token_sha256 = $1 AND expires_at <= $2`,
 };
 
-/** A client's expired tokens, and an expired row of digest $2 (whoever's). */
+/** Retires a client's expired tokens, and an expired row of digest $2 (whoever's; null: none). */
 const PURGE_EXPIRED: Statement = {
   name: 'paystate_token_purge_expired',
   text: `DELETE FROM paystate_client_tokens WHERE (client_id = $1 OR token_sha256 = $2) AND expires_at <= $3`,
@@ -204,7 +218,10 @@ ON CONFLICT (id) DO NOTHING
 RETURNING id, partner_id, profile_ids, pci_dss_compliant`,
 };
 
-/** Returns no row when the digest is taken (after waiting for a writer of the same digest). */
+/**
+ * Returns no row when the digest is taken (after waiting for a writer of the same digest); fails
+ * with `RETIRED_TOKEN_SQLSTATE` when the digest is retired (migration 10's trigger).
+ */
 const INSERT_TOKEN: Statement = {
   name: 'paystate_token_insert',
   text: `
@@ -273,6 +290,23 @@ SET client_id = EXCLUDED.client_id, expires_at = NULL,
 };
 
 /**
+ * `importConfig`: the config digests of $1 that are retired, or that have a row with an expiry
+ * (epoch ms; expired or not), with the client each gives.
+ */
+const RETIRED_CONFIG_TOKENS: Statement = {
+  name: 'paystate_config_tokens_retired',
+  text: `
+SELECT d.token_sha256, (r.token_sha256 IS NOT NULL) AS retired, ${ms('t.expires_at')} AS expires_at
+FROM unnest($1::bytea[]) AS d(token_sha256)
+LEFT JOIN paystate_retired_tokens r ON r.token_sha256 = d.token_sha256
+LEFT JOIN paystate_client_tokens t ON t.token_sha256 = d.token_sha256
+WHERE r.token_sha256 IS NOT NULL OR t.expires_at IS NOT NULL`,
+};
+
+/** What migration 10's trigger raises for a retired digest stored again. */
+const RETIRED_TOKEN_SQLSTATE = 'PSRT1';
+
+/**
  * `importConfig`: locks every client first, in one order, as every other change of a client's
  * tokens does before it touches a token row (taken the other way round, a roll or revoke meanwhile
  * deadlocks with the import).
@@ -328,11 +362,51 @@ const named = (row: TokenRow, ref: TokenRef, digest: Buffer | null): boolean =>
 type Run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) => Promise<QueryResult<R>>;
 
 /**
+ * Stores a token row (`INSERT_TOKEN`): `token_in_use` when the digest is another row's,
+ * `token_retired` when it was retired (the transaction is then aborted: answer the error).
+ */
+async function insertToken(
+  query: Run,
+  values: readonly unknown[],
+): Promise<Result<TokenRow, CredentialProvisioningError>> {
+  try {
+    const row = (await query<TokenRow>(INSERT_TOKEN, values)).rows[0];
+    return row === undefined ? err(provisioningError('token_in_use')) : ok(row);
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null ? (error as { readonly code?: unknown }).code : undefined;
+    if (code === RETIRED_TOKEN_SQLSTATE) return err(provisioningError('token_retired'));
+    throw error;
+  }
+}
+
+/** Why an import refuses config tokens that are retired or being retired, naming their clients; null: none. */
+function retiredConfigMessage(
+  rows: readonly { readonly token_sha256: Buffer; readonly retired: boolean; readonly expires_at: string | null }[],
+  now: number,
+): string | null {
+  if (rows.length === 0) return null;
+  const clients = rows.map((row) => {
+    const id = clientIdForTokenDigest(row.token_sha256);
+    const expiresAt = timeOf(row.expires_at);
+    return row.retired || (expiresAt !== null && expiresAt <= now)
+      ? `${id} (retired)`
+      : `${id} (being retired: it stops working at ${iso(expiresAt ?? now)})`;
+  });
+  return (
+    `The config's tokens of these clients were revoked, rolled away from, expired or deleted, or are ` +
+    `being rolled away from, and an import never brings a retired token back nor lifts an expiry: ` +
+    `${clients.join(', ')}. Give each of them a new token in the config`
+  );
+}
+
+/**
  * API clients, their tokens and profiles on Postgres (schema: `migrate`). Tokens are kept only as
  * SHA-256 digests (`paystate_client_tokens`, several per client, each with an optional expiry
  * judged by `options.clock`): a presented token is hashed, its row found by the digest (an index
  * lookup, which can only leak timing about a digest, not about a token) and confirmed with
- * `timingSafeEqual`. Every change of a client's tokens locks the client's row first, so changes
+ * `timingSafeEqual`. A deleted token row is retired for good (migration 10 keeps its digest, and
+ * refuses it from then on: `token_retired`); an expired token is deleted when it is presented or
+ * its client changed. Every change of a client's tokens locks the client's row first, so changes
  * of one client happen one after another, across instances too. `close()` waits for the database
  * at most `closeTimeoutMs`, then gives up and logs it.
  *
@@ -401,8 +475,8 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       const id = client.id ?? clientIdForTokenDigest(digest);
       const inserted = (await query<ClientRow>(INSERT_CLIENT, [id, ...attributes])).rows[0];
       if (inserted === undefined) return err(provisioningError('client_exists'));
-      const token = await query<TokenRow>(INSERT_TOKEN, [digest, id, iso(now), null]);
-      return token.rowCount === 1 ? ok(clientOf(inserted)) : err(provisioningError('token_in_use'));
+      const token = await insertToken(query, [digest, id, iso(now), null]);
+      return token.isOk() ? ok(clientOf(inserted)) : err(token.error);
     });
 
   /** Finds the tokens `ref` names that work at `now`, with their client locked; null client: none such. */
@@ -414,12 +488,16 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
     const digest = 'token' in ref ? tokenDigest(ref.token) : null;
     let clientId: string | undefined;
     if (digest !== null) {
+      // A token presented and found expired is retired for good. Before the client's lock, but
+      // safe: it locks that one row or none, and once it deleted the row it takes no other lock.
+      await query(PURGE_EXPIRED_DIGEST, [digest, iso(now)]);
       clientId = (await query<{ client_id: string }>(WORKING_TOKEN_CLIENT, [digest, iso(now)])).rows[0]?.client_id;
     } else if (!('token' in ref)) {
       clientId = ref.clientId;
     }
     if (clientId === undefined) return { clientId: null, named: [], others: [] };
     if ((await query(LOCK_CLIENT, [clientId])).rowCount !== 1) return { clientId: null, named: [], others: [] };
+    await query(PURGE_EXPIRED, [clientId, null, iso(now)]);
     const rows = (await query<TokenRow>(WORKING_TOKENS, [clientId, iso(now)])).rows;
     const wanted = digest !== null || ('tokenId' in ref && TOKEN_ID_PATTERN.test(ref.tokenId));
     return {
@@ -442,7 +520,12 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
     },
 
     async removeClient(token) {
-      const result = await run(REMOVE_CLIENT, [tokenDigest(token), iso(clockTime(clock))]);
+      const digest = tokenDigest(token);
+      const now = iso(clockTime(clock));
+      // A token presented and found expired is retired for good.
+      const purged = await run(PURGE_EXPIRED_DIGEST, [digest, now]);
+      if (purged.isErr()) return err(asUnavailable(purged.error));
+      const result = await run(REMOVE_CLIENT, [digest, now]);
       return result.isErr() ? err(asUnavailable(result.error)) : ok((result.value.rowCount ?? 0) > 0);
     },
 
@@ -459,8 +542,8 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
         }
         await query(PURGE_EXPIRED, [request.clientId, digest, iso(now)]);
         const expiresAt = expiry.value === null ? null : iso(expiry.value);
-        const added = (await query<TokenRow>(INSERT_TOKEN, [digest, request.clientId, iso(now), expiresAt])).rows[0];
-        return added === undefined ? err(provisioningError('token_in_use')) : ok(listed(added));
+        const added = await insertToken(query, [digest, request.clientId, iso(now), expiresAt]);
+        return added.isOk() ? ok(listed(added.value)) : err(added.error);
       });
     },
 
@@ -476,8 +559,9 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
         if (clientId === null) return err(provisioningError('token' in roll.old ? 'unknown_token' : 'unknown_client'));
         if (old.length === 0) return err(provisioningError('unknown_token'));
         await query(PURGE_EXPIRED, [clientId, digest, iso(now)]);
-        const added = (await query<TokenRow>(INSERT_TOKEN, [digest, clientId, iso(now), null])).rows[0];
-        if (added === undefined) return err(provisioningError('token_in_use'));
+        const inserted = await insertToken(query, [digest, clientId, iso(now), null]);
+        if (inserted.isErr()) return err(inserted.error);
+        const added = inserted.value;
         const digests = old.map((row) => row.token_sha256);
         if (until.value <= now) await query(DELETE_TOKENS, [digests]);
         else await query(RETIRE_TOKENS, [digests, iso(until.value)]);
@@ -518,11 +602,14 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       if (result.isErr()) return err(asUnavailable(result.error));
       const row = result.value.rows[0];
       if (row === undefined || row.token_sha256.length !== digest.length) return ok(null);
-      const same = timingSafeEqual(row.token_sha256, digest);
+      if (!timingSafeEqual(row.token_sha256, digest)) return ok(null);
       const expiresAt = timeOf(row.expires_at);
-      return ok(
-        same && (expiresAt === null || clockTime(clock) < expiresAt) ? clientOf(row, tokenIdOfDigest(digest)) : null,
-      );
+      const now = clockTime(clock);
+      if (expiresAt === null || now < expiresAt) return ok(clientOf(row, tokenIdOfDigest(digest)));
+      // Seen expired: retired for good, so a clock that goes back does not let it in again. The
+      // answer is no one either way; a failure to record it only leaves it to the next look.
+      await run(PURGE_EXPIRED_DIGEST, [digest, iso(now)]);
+      return ok(null);
     },
 
     async findProfile(profileId) {
@@ -548,7 +635,8 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       const parsed = parseSandboxConfig(config);
       if (parsed.isErr()) return err({ code: 'invalid_config', message: parsed.error.message, retryable: false });
       const valid = parsed.value;
-      const now = iso(clockTime(clock));
+      const time = clockTime(clock);
+      const now = iso(time);
       const clients = valid.clients.map((entry) => {
         const digest = tokenDigest(entry.token);
         return {
@@ -559,6 +647,13 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
       });
       return transaction(async (query) => {
         await query(LOCK_ALL_CLIENTS, []);
+        const retired = await query<{ token_sha256: Buffer; retired: boolean; expires_at: string | null }>(
+          RETIRED_CONFIG_TOKENS,
+          [clients.map((client) => client.digest)],
+        );
+        const refusal = retiredConfigMessage(retired.rows, time);
+        if (refusal !== null)
+          return err({ code: 'retired_token' as const, message: refusal, retryable: false as const });
         await query(KEEP_CLIENTS, [clients.map((client) => client.id)]);
         await query(KEEP_TOKENS, [clients.map((client) => client.digest)]);
         const profileIds = valid.partners.flatMap((partner) => partner.profiles.map((profile) => profile.id));

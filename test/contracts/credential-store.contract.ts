@@ -1,8 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Result } from 'neverthrow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CredentialProvisioning, SandboxConfig, TestClock } from '../../adapters/memory/index.js';
+import type {
+  CredentialProvisioning,
+  ProvisioningFailure,
+  SandboxConfig,
+  TestClock,
+} from '../../adapters/memory/index.js';
 import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
+import type { PortResult } from '../../src/ports/port-result.js';
 import { expectErr, expectOk } from './payment-repository.contract.js';
 import { T0 } from './fixtures.js';
 
@@ -24,6 +30,9 @@ const DAY = 24 * HOUR;
 /** A token no other test run has: the checks that no token is stored or repeated look for it. */
 const newToken = (label: string): string => `tok_${label}_${randomBytes(12).toString('base64url')}`;
 
+/** A provisioning call, for a list of calls that must all be refused alike. */
+type ProvisioningCall = () => PortResult<unknown, ProvisioningFailure>;
+
 const sha256Hex = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** What every store lists as a token's id: the first 16 hex digits of its SHA-256. */
@@ -41,6 +50,9 @@ const tokenIdOf = (token: string): string => sha256Hex(token).slice(0, 16);
  * - `putClient` answers `client_exists` / `token_in_use`, never `unavailable`, for an id or token
  *   that another client holds;
  * - `tokenId` is the first 16 hex digits of the token's SHA-256;
+ * - a retired token (revoked, rolled away from, expired, deleted with its client) never works
+ *   again: every way in (`putClient`, `addToken`, `rollToken`) answers `token_retired`, for any
+ *   client; and one seen expired stays expired when the clock goes back;
  * - no answer, listing, error message or stored value contains a token.
  */
 export function credentialStoreContract(
@@ -467,13 +479,119 @@ export function credentialStoreContract(
       });
     });
 
+    // Found by a security review: a revoked, rolled-away or expired token could be registered
+    // again (putClient, addToken, or as the new token of a roll) and then let its holder in again.
+    describe('retired tokens', () => {
+      const base = { partnerId: 'partner_a', profileIds: ['profile_a1'], pciDssCompliant: false };
+
+      /** Every way a token enters the store refuses `retired`, for either client and a new one. */
+      const expectRefusedEverywhere = async (retired: string): Promise<void> => {
+        const calls: ProvisioningCall[] = [
+          () => store.addToken({ clientId: clientA, token: retired }),
+          () => store.addToken({ clientId: clientB, token: retired, expiresAt: T0 + 10 * DAY }),
+          () => store.putClient({ ...base, token: retired, id: 'client_newcomer' }),
+          () => store.rollToken({ old: { token: tokenB }, token: retired, overlapMs: 0 }),
+        ];
+        for (const call of calls) {
+          expect(await refusal(call())).toMatchObject({ code: 'token_retired', retryable: false });
+        }
+        expect(await who(retired)).toBeNull();
+        expect(await idOf(tokenB)).toBe(clientB);
+        expect(await expectOk(store.listTokens('client_newcomer'))).toBeNull();
+      };
+
+      it('a revoked token is refused everywhere, the client keeping its others', async () => {
+        const second = fresh('second');
+        await expectOk(store.addToken({ clientId: clientA, token: second }));
+        expect(await expectOk(store.revokeToken({ clientId: clientA, tokenId: tokenIdOf(second) }))).toBe(true);
+        await expectRefusedEverywhere(second);
+        expect(await refusal(store.putClient({ ...base, token: second }))).toMatchObject({ code: 'token_retired' });
+        expect(await expectOk(store.listTokens(clientA))).toStrictEqual([
+          { tokenId: tokenIdOf(tokenA), createdAt: T0, expiresAt: null },
+        ]);
+      });
+
+      it('a token rolled away from is refused everywhere, at once (overlap 0) or after its overlap', async () => {
+        const [next, later] = [fresh('next'), fresh('later')];
+        await expectOk(store.rollToken({ old: { token: tokenA }, token: next, overlapMs: 0 }));
+        await expectRefusedEverywhere(tokenA);
+
+        await expectOk(store.rollToken({ old: { token: next }, token: later, overlapMs: MINUTE }));
+        clock.set(T0 + MINUTE);
+        await expectRefusedEverywhere(next);
+        expect(await idOf(later)).toBe(clientA);
+      });
+
+      it('a token that expired is refused everywhere, whether or not anyone presented it since', async () => {
+        const [seen, unseen] = [fresh('seen'), fresh('unseen')];
+        await expectOk(store.addToken({ clientId: clientA, token: seen, expiresAt: T0 + HOUR }));
+        await expectOk(store.addToken({ clientId: clientA, token: unseen, expiresAt: T0 + HOUR }));
+        clock.set(T0 + HOUR);
+        expect(await who(seen)).toBeNull();
+        await expectRefusedEverywhere(seen);
+        await expectRefusedEverywhere(unseen);
+        expect(await idOf(tokenA)).toBe(clientA);
+      });
+
+      it('the tokens of a removed client, or of one whose last token was revoked, are refused everywhere', async () => {
+        const [c, second] = [fresh('c'), fresh('second')];
+        const client = await expectOk(store.putClient({ ...base, token: c }));
+        await expectOk(store.addToken({ clientId: client.id, token: second }));
+        expect(await expectOk(store.removeClient(c))).toBe(true);
+        for (const token of [c, second]) {
+          expect(await refusal(store.putClient({ ...base, token }))).toMatchObject({ code: 'token_retired' });
+          await expectRefusedEverywhere(token);
+        }
+        expect(await expectOk(store.revokeToken({ token: tokenA }))).toBe(true);
+        expect(await expectOk(store.listTokens(clientA))).toBeNull();
+        // Its id (derived from the token) is free again, but the token is not.
+        expect(await refusal(store.putClient({ ...base, token: tokenA }))).toMatchObject({ code: 'token_retired' });
+        expect(await expectOk(store.listTokens(clientA))).toBeNull();
+        const calls: ProvisioningCall[] = [
+          () => store.addToken({ clientId: clientB, token: tokenA }),
+          () => store.putClient({ ...base, token: tokenA, id: 'client_newcomer' }),
+          () => store.rollToken({ old: { token: tokenB }, token: tokenA }),
+        ];
+        for (const call of calls) {
+          expect(await refusal(call())).toMatchObject({ code: 'token_retired', retryable: false });
+        }
+        expect(await who(tokenA)).toBeNull();
+      });
+
+      it('a token seen expired stays expired when the clock goes back', async () => {
+        const [temporary, rolledTo] = [fresh('temporary'), fresh('rolled-to')];
+        await expectOk(store.addToken({ clientId: clientA, token: temporary, expiresAt: T0 + HOUR }));
+        await expectOk(store.rollToken({ old: { token: tokenB }, token: rolledTo, overlapMs: HOUR }));
+        clock.set(T0 + HOUR);
+        expect(await who(temporary)).toBeNull();
+        // Seen by a revoke that found it no longer working.
+        expect(await expectOk(store.revokeToken({ token: tokenB }))).toBe(false);
+        clock.set(T0 + HOUR - 1);
+        expect(await who(temporary)).toBeNull();
+        expect(await who(tokenB)).toBeNull();
+        expect(await expectOk(store.listTokens(clientA))).toStrictEqual([
+          { tokenId: tokenIdOf(tokenA), createdAt: T0, expiresAt: null },
+        ]);
+        expect(await expectOk(store.listTokens(clientB))).toStrictEqual([
+          { tokenId: tokenIdOf(rolledTo), createdAt: T0, expiresAt: null },
+        ]);
+        expect(await refusal(store.rollToken({ old: { token: tokenB }, token: fresh('x') }))).toMatchObject({
+          code: 'unknown_token',
+        });
+      });
+    });
+
     it('keeps tokens only as SHA-256 digests, through adds, rolls and expiries', async () => {
       const [second, third] = [fresh('second'), fresh('third')];
       await expectOk(store.addToken({ clientId: clientA, token: second, expiresAt: T0 + HOUR }));
       await expectOk(store.rollToken({ old: { token: tokenB }, token: third }));
+      const revoked = fresh('revoked');
+      await expectOk(store.addToken({ clientId: clientA, token: revoked }));
+      await expectOk(store.revokeToken({ token: revoked }));
       const text = await harness.stored();
       for (const token of used) expect(text).not.toContain(token);
-      for (const token of [tokenA, tokenB, second, third]) expect(text).toContain(sha256Hex(token));
+      // The revoked token's digest is kept too: it is how the store refuses it for good.
+      for (const token of [tokenA, tokenB, second, third, revoked]) expect(text).toContain(sha256Hex(token));
     });
   });
 }

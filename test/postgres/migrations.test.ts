@@ -69,6 +69,7 @@ describe('migrate', () => {
       'paystate_outbox_lease',
       'paystate_payments',
       'paystate_profiles',
+      'paystate_retired_tokens',
     ]);
 
     const again = (await migrate(pool!))._unsafeUnwrap();

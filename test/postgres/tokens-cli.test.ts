@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestClock } from '../../adapters/memory/index.js';
 import {
@@ -87,9 +90,12 @@ describe('paystate tokens', () => {
     const expiring = (await expectOk(store.listTokens(CLIENT)))!.find((token) => token.tokenId === tokenIdOf(extra));
     expect(expiring?.expiresAt).toBeGreaterThan(Date.now() + HOUR - 60_000);
     expect(expiring?.expiresAt).toBeLessThanOrEqual(Date.now() + HOUR);
-    // Judged by the clock: an hour on, it works for no one.
+    // Judged by the clock: an hour on, it works for no one (and, seen expired there, is retired for
+    // good: a probe of its own, so `extra` is left to revoke below).
+    const probe = (await tokens('add', '--client', CLIENT, '--expires-in', '1h')).out[0]!;
     const later = createPostgresCredentialStore({ pool: db.pool, clock: createTestClock(Date.now() + HOUR) });
-    expect(await expectOk(later.authenticate(extra))).toBeNull();
+    expect(await expectOk(later.authenticate(probe))).toBeNull();
+    expect(await expectOk(store.authenticate(probe))).toBeNull();
     expect((await expectOk(later.authenticate(rolled.out[0]!)))?.id).toBe(CLIENT);
 
     const revoked = await tokens('revoke', '--client', CLIENT, '--token-id', tokenIdOf(extra));
@@ -223,5 +229,22 @@ describe('paystate tokens', () => {
     expect(out).toEqual([]);
     expect(err.join('\n')).toContain('unavailable');
     expect(err.join('\n')).not.toContain('may have been stored');
+  });
+
+  // The URL (password included) given as an argument is shown by ps to every user of the machine.
+  it('reads the URL from --database-url-file, without DATABASE_URL, and never prints the file', async () => {
+    await fresh();
+    const file = join(await mkdtemp(join(tmpdir(), 'paystate-tokens-')), 'database-url');
+    await writeFile(file, `${db.connectionString}\n`, { mode: 0o600 });
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runTokensCli(['list', '--client', CLIENT, '--database-url-file', file], {
+      stdout: (line) => out.push(line),
+      stderr: (line) => err.push(line),
+      env: {},
+    });
+    expect({ code, err }).toEqual({ code: 0, err: [] });
+    expect(out).toEqual([expect.stringMatching(new RegExp(`^${tokenIdOf(FIRST)}  created `))]);
+    expect(out.join('\n')).not.toContain(new URL(db.connectionString).password);
   });
 });

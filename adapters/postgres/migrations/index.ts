@@ -7,6 +7,7 @@ import { writeId } from './0006-write-id.js';
 import { outboxRetries } from './0007-outbox-retries.js';
 import { idempotencyReservations } from './0008-idempotency-reservations.js';
 import { clientTokens } from './0009-client-tokens.js';
+import { retiredTokens } from './0010-retired-tokens.js';
 import type { Migration } from './migration.js';
 import { deepFreeze } from '../../../src/domain/immutable.js';
 
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = deepFreeze([
   outboxRetries,
   idempotencyReservations,
   clientTokens,
+  retiredTokens,
 ]);
