@@ -6,37 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startCli, watchCli, type CliProcess } from '../support/cli-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 
 /** `paystate …` as `npm run demo` runs it (through tsx). */
-function cli(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'bin/paystate.ts', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-function output(child: ChildProcess) {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
-    async waitFor(text: string, ms = 30_000): Promise<void> {
-      for (let waited = 0; !stdout.includes(text); waited += 50) {
-        if (waited > ms) throw new Error(`timed out waiting for ${text}; got:\n${stdout}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
-}
+const cli = (args: readonly string[], env: NodeJS.ProcessEnv = process.env): CliProcess => startCli(args, { env });
 
 let child: ChildProcess | undefined;
 afterEach(() => {
@@ -51,8 +27,8 @@ function curlCommands(text: string): string[] {
 
 describe('paystate demo', () => {
   it('prints its URL, the sandbox tokens and curl commands that work, and stops on SIGTERM', async () => {
-    child = cli(['demo', '--port', '0']);
-    const out = output(child);
+    const out = cli(['demo', '--port', '0']);
+    child = out.child;
     await out.waitFor('Press Ctrl+C to stop.');
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out.stdout())?.[1];
     expect(url).toBeDefined();
@@ -107,7 +83,7 @@ describe('paystate demo', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = npm;
-    const out = output(npm);
+    const out = watchCli(npm);
     await out.waitFor('Press Ctrl+C to stop.');
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out.stdout())?.[1] ?? '';
     expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
@@ -138,8 +114,8 @@ describe('paystate demo', () => {
         ],
       })}`,
     );
-    child = cli(['demo', '--port', '0', '--config', file]);
-    const out = output(child);
+    const out = cli(['demo', '--port', '0', '--config', file]);
+    child = out.child;
     await out.waitFor('Press Ctrl+C to stop.');
     expect(out.stdout()).toContain('1 partner(s), 1 profile(s), 1 client(s)');
     expect(out.stdout()).not.toContain('my-secret-token');
@@ -156,8 +132,8 @@ describe('paystate demo', () => {
   // stdout, and the shutdown's log line crashed the process with an unhandled EPIPE before it
   // closed the server.
   it('shuts down cleanly when its stdout pipe has been closed', async () => {
-    child = cli(['demo', '--port', '0']);
-    const out = output(child);
+    const out = cli(['demo', '--port', '0']);
+    child = out.child;
     await out.waitFor('Press Ctrl+C to stop.');
     child.stdout?.destroy();
     child.kill('SIGTERM');
@@ -185,7 +161,7 @@ describe('paystate demo', () => {
         ['demo', '--port', '0', '--database-url=   '],
         ['migrate', '--database-url', ' '],
       ].map(async (args) => {
-        const out = output(cli(args, env));
+        const out = cli(args, env);
         return { args, code: await out.exited, stderr: out.stderr(), stdout: out.stdout() };
       });
       for (const { args, code, stderr, stdout } of await Promise.all(runs)) {
@@ -219,8 +195,8 @@ describe('paystate demo', () => {
       ['migrate', '--database-url', url, '--database-url', url],
       ['tokens', 'list', '--client', 'client_x', '--database-url', url, '--database-url', url],
     ].map(async (args) => {
-      const spawned = cli(args);
-      const out = output(spawned);
+      const out = cli(args);
+      const spawned = out.child;
       // A run that starts a server instead is stopped: the test then fails on its exit code.
       const timer = setTimeout(() => spawned.kill('SIGKILL'), 20_000);
       const code = await out.exited;
@@ -237,7 +213,7 @@ describe('paystate demo', () => {
   it('documents its exit status in --help, and what --database-url replaces', async () => {
     const runs = await Promise.all(
       [['--help'], ['demo', '--help'], ['migrate', '--help'], ['tokens', '--help']].map(async (args) => {
-        const out = output(cli(args));
+        const out = cli(args);
         return { args, code: await out.exited, stdout: out.stdout() };
       }),
     );
@@ -250,7 +226,7 @@ describe('paystate demo', () => {
 
   it('warns that challenge cards fail on a --host that is not loopback (plain http challenge pages)', async () => {
     // 192.0.2.1 (TEST-NET-1) is no address of this machine: the warning comes first, then the bind fails.
-    const out = output(cli(['demo', '--port', '0', '--host', '192.0.2.1']));
+    const out = cli(['demo', '--port', '0', '--host', '192.0.2.1']);
     expect(await out.exited).toBe(1);
     expect(out.stderr()).toContain('paystate: warning: --host 192.0.2.1 is not a loopback address');
     expect(out.stderr()).toContain('challenge cards would fail (processing_error)');
@@ -262,7 +238,7 @@ describe('paystate demo', () => {
     const address = taken.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
     try {
-      const out = output(cli(['demo', '--port', String(port)]));
+      const out = cli(['demo', '--port', String(port)]);
       expect(await out.exited).toBe(1);
       expect(out.stderr()).toBe(`paystate: port ${port} is already in use (try --port 0)\n`);
       expect(out.stdout()).toBe('');
@@ -272,8 +248,8 @@ describe('paystate demo', () => {
   });
 
   it('stops at once, with exit code 1, on a second Ctrl+C while a request keeps the shutdown waiting', async () => {
-    child = cli(['demo', '--port', '0']);
-    const out = output(child);
+    const out = cli(['demo', '--port', '0']);
+    child = out.child;
     await out.waitFor('Press Ctrl+C to stop.');
     const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out.stdout())?.[1]);
     // A request whose body never comes: the shutdown waits for it (up to 5 s).
@@ -301,7 +277,7 @@ describe('paystate demo', () => {
       ['demo', '--webhook-url', 'http://127.0.0.1:9/', '--webhook-secret', 'short'],
       ['frobnicate'],
     ].map(async (args) => {
-      const out = output(cli(args));
+      const out = cli(args);
       return { code: await out.exited, stderr: out.stderr() };
     });
     for (const { code, stderr } of await Promise.all(runs)) {

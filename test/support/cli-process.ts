@@ -29,6 +29,11 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Cli
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return watchCli(child);
+}
+
+/** What a spawned `paystate …` (or `npm run demo`) writes, from now on, and its exit. */
+export function watchCli(child: ChildProcess): CliProcess {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
