@@ -335,14 +335,19 @@ describe('3DS faults', () => {
     const view = (await createDirect(h, CHALLENGE_CARD))._unsafeUnwrap();
     const answer = await h.challengeAnswer(view.id, 'authorise');
     const resolve = h.threeDS.resolveChallenge.bind(h.threeDS);
+    // The first answer is held until the engine has given up on it (not a fixed real-time delay,
+    // which a busy machine can outlast with the time-out's own timer), then comes late.
     let slow = true;
+    let sendLate = (): void => undefined;
     h.threeDS.resolveChallenge = async (request) => {
       const result = await resolve(request);
-      if (slow) await new Promise((done) => setTimeout(done, 60));
+      if (slow) await new Promise<void>((done) => (sendLate = done));
       return result;
     };
     const first = (await h.engine.completeChallenge(answer))._unsafeUnwrapErr();
     expect(first).toMatchObject({ code: 'unavailable', retryable: true });
+    sendLate();
+    await new Promise((done) => setTimeout(done, 0));
     expect((await stored(h, view.id)).state).toBe('awaiting_challenge');
 
     slow = false;
