@@ -366,7 +366,14 @@ async function demo(args: readonly string[]): Promise<void> {
           const migrated = await migrateSayingWhenWaiting(postgres.migrate, adapters.pool);
           if (migrated.isErr()) throw new Error(migrated.error.message);
           const imported = await adapters.credentials.importConfig(config);
-          if (imported.isErr()) throw new Error(`could not store the sandbox config: ${imported.error.message}`);
+          if (imported.isErr()) {
+            // The bundled config's tokens cannot be changed: its clients need a config of the user's own.
+            const bundledHint =
+              imported.error.code === 'retired_token' && values.config === undefined
+                ? ' (the bundled config is in use, whose tokens cannot be changed: pass --config with a file of your own, or give the sandbox a database of its own)'
+                : '';
+            throw new Error(`could not store the sandbox config: ${imported.error.message}${bundledHint}`);
+          }
           return {
             repository: adapters.repository,
             idempotency: adapters.idempotency,

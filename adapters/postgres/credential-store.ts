@@ -75,9 +75,10 @@ export interface PostgresCredentialStore extends CredentialStore, CredentialProv
   /**
    * Makes the stored profiles and clients exactly those of a sandbox config, in one transaction:
    * profiles, clients and tokens that are not in it are deleted (they are retired for good, tokens
-   * added or rolled to since included), the others are added or updated. A config token that was
-   * retired (revoked, rolled away from, expired, deleted with its client or by an earlier import)
-   * or is being retired (rolled with an overlap, or added with an expiry) is refused
+   * added or rolled to since included), the others are added or updated (a config token that works
+   * now for another client, added or rolled to at run time, moves to its config client). A config
+   * token that was retired (revoked, rolled away from, expired, deleted with its client or by an
+   * earlier import) or is being retired (rolled with an overlap, or added with an expiry) is refused
    * (`retired_token`, naming its client), and nothing is changed: an import never brings a
    * retired token back, nor lifts an expiry. Give that client a new token in the config.
    */
@@ -654,18 +655,21 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
         const refusal = retiredConfigMessage(retired.rows, time);
         if (refusal !== null)
           return err({ code: 'retired_token' as const, message: refusal, retryable: false as const });
-        await query(KEEP_CLIENTS, [clients.map((client) => client.id)]);
-        await query(KEEP_TOKENS, [clients.map((client) => client.digest)]);
         const profileIds = valid.partners.flatMap((partner) => partner.profiles.map((profile) => profile.id));
-        await query(KEEP_PROFILES, [profileIds]);
         for (const partner of valid.partners) {
           for (const profile of partner.profiles) await query(PUT_PROFILE, [profile.id, partner.id, profile.name]);
         }
+        // The config's tokens go to their clients before anything is deleted: a config token that
+        // works now for a client the config leaves out (added to it, or rolled to, at run time) is
+        // moved, not deleted with that client, which would retire it for good.
         for (const client of clients) {
           const stored = await query(IMPORT_CLIENT, [client.id, ...client.values]);
           if (stored.rowCount !== 1) throw new Error('a validated client was not stored');
           await query(IMPORT_TOKEN, [client.digest, client.id, now]);
         }
+        await query(KEEP_TOKENS, [clients.map((client) => client.digest)]);
+        await query(KEEP_CLIENTS, [clients.map((client) => client.id)]);
+        await query(KEEP_PROFILES, [profileIds]);
         return ok({ profiles: profileIds.length, clients: clients.length });
       });
     },

@@ -7,6 +7,7 @@ import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
 import { silentLogger } from '../../src/ports/logger.js';
 import { answerClientErrors } from './client-errors.js';
 import { attachWorker } from './health-pages.js';
+import { answerProbeWhileStarting, answerStartFailed } from './start-up-answers.js';
 import {
   createSandboxApp,
   type MemorySandboxStorage,
@@ -27,8 +28,9 @@ export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxSt
    * Storage to use instead of memory (see `SandboxAppOptions.storage`), or a function that makes
    * it, called once the server listens: a port in use then fails before the storage is touched
    * (`paystate demo --database-url` migrates the database and imports its config only then).
-   * Requests that come meanwhile wait for it. When it rejects, the server stops listening and
-   * `startSandboxServer` rejects with its error.
+   * Requests that come meanwhile wait for it, but for the health probes, answered at once
+   * (`/healthz` 200, `/readyz` 503). When it rejects, the requests that waited are answered 503
+   * (`unavailable`), the server stops listening and `startSandboxServer` rejects with its error.
    */
   readonly storage?: S | (() => Promise<S>);
   /** Default 3000; 0 picks a free port. */
@@ -106,8 +108,9 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
   if (app === undefined && options.webhook !== undefined) {
     createWebhookEventSink({ ...options.webhook, clock: options.clock ?? systemClock });
   }
-  // Requests that come before the app is built wait for it.
+  // Requests that come before the app is built wait for it (health probes are answered at once).
   const waiting: [IncomingMessage, ServerResponse][] = [];
+  const requestIds = requestIdSource(options.requestId, options.logger ?? silentLogger);
   const requestTimeout = requestTimeoutMs ?? 30_000;
   const server = createServer(
     requestTimeout > 0
@@ -119,11 +122,11 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
         }
       : { requestTimeout: 0 },
     (req, res) => {
-      if (app === undefined) waiting.push([req, res]);
-      else app.listener(req, res);
+      if (app !== undefined) app.listener(req, res);
+      else if (!answerProbeWhileStarting(req, res, requestIds())) waiting.push([req, res]);
     },
   );
-  answerClientErrors(server, requestIdSource(options.requestId, options.logger ?? silentLogger));
+  answerClientErrors(server, requestIds);
 
   let closing: Promise<void> | undefined;
   // The answers of requests in flight when `close` is called say `Connection: close`, and a
@@ -145,6 +148,8 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
       app = makeApp(await (makeStorage as () => Promise<S>)());
     } catch (error) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // The requests that waited get an answer, not a connection cut without one.
+      await Promise.all(waiting.splice(0).map(([req, res]) => answerStartFailed(req, res, requestIds())));
       server.closeAllConnections();
       await closed;
       throw error;

@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonAnswer, toResponse } from '../http/http-answer.js';
+import { problem, problemResponse, RETRY_AFTER_SECONDS } from '../http/problem-details.js';
+import { REQUEST_ID_HEADER } from '../http/request-id.js';
+import { originFormTarget, sendFetchResponse } from '../node/fetch-bridge.js';
+
+/** The health probes' paths (see `createHealthPages`), answered at once while the server starts. */
+const LIVENESS_PATH = '/healthz';
+const READINESS_PATH = '/readyz';
+
+/** The path of a request target, without its query; undefined when it is not a path. */
+function pathOf(req: IncomingMessage): string | undefined {
+  const target = originFormTarget(req.url ?? '');
+  if (!target.startsWith('/')) return undefined;
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+}
+
+/**
+ * Answers a health probe that comes while the server's storage is being made (which may take
+ * minutes: a migration waiting for another instance's lock), where other requests wait for it: a
+ * probe that waited would time out, and an orchestrator would restart, again and again, a process
+ * that is only starting. `GET`/`HEAD /healthz` is `200` (the process serves), `/readyz` is `503`
+ * (not ready yet), with the bodies `createHealthPages` gives. True when it answered.
+ */
+export function answerProbeWhileStarting(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const path = pathOf(req);
+  if (path !== LIVENESS_PATH && path !== READINESS_PATH) return false;
+  const answer =
+    path === LIVENESS_PATH
+      ? jsonAnswer(200, { status: 'ok' })
+      : jsonAnswer(503, { status: 'unavailable', problems: ['the server is starting: its storage is being made'] });
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  void sendFetchResponse(req, res, toResponse(answer, req.method));
+  return true;
+}
+
+/**
+ * Answers a request that waited for storage that could not be made: `503 unavailable`, and the
+ * connection closed (the server stops listening). The detail says no more: the error, which may
+ * name a database, goes to whoever started the server.
+ */
+export function answerStartFailed(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+  if (res.headersSent || res.destroyed) return Promise.resolve();
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  res.setHeader('connection', 'close');
+  const unavailable = problem('unavailable', 'The server could not start: its storage could not be made', {
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  });
+  return sendFetchResponse(req, res, problemResponse(unavailable));
+}
