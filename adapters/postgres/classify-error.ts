@@ -102,6 +102,9 @@ const NAMED_SQLSTATES: Readonly<Record<string, string>> = {
   '42P01': 'undefined table (is the schema migrated?)',
   '28P01': 'password authentication failed',
   '3D000': 'database does not exist',
+  // Raised by migration 10's trigger on paystate_client_tokens (a release before it sends these).
+  PSRT1: 'refusal: a retired token cannot be stored again',
+  PSRT2: "refusal: a token's expiry cannot be lifted or made later",
 };
 
 /** Names of the non-retryable SQLSTATE classes, for messages that say what went wrong without echoing data. */

@@ -66,6 +66,18 @@ describe('classifyPostgresError', () => {
 
   // Found by a reviewing helper: these read as "no SQLSTATE", "connection lost or refused" or
   // "is the schema migrated?", none of which says what to fix.
+  it("names the refusals of migration 10's token trigger, which a release before it meets (not retryable)", () => {
+    expect(classifyPostgresError({ code: 'PSRT1', message: 'a retired token cannot be stored again' })).toEqual({
+      code: 'unavailable',
+      message: 'Postgres refusal: a retired token cannot be stored again (PSRT1)',
+      retryable: false,
+    });
+    expect(classifyPostgresError({ code: 'PSRT2', message: 'x' })).toMatchObject({
+      message: "Postgres refusal: a token's expiry cannot be lifted or made later (PSRT2)",
+      retryable: false,
+    });
+  });
+
   it('names set-up mistakes: an invalid URL (never echoing it), SSL refused, an unknown host, a missing privilege', () => {
     const invalidUrl = Object.assign(new TypeError('Invalid URL'), {
       code: 'ERR_INVALID_URL',
