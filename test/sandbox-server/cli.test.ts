@@ -197,8 +197,9 @@ describe('paystate demo', () => {
     ].map(async (args) => {
       const out = cli(args);
       const spawned = out.child;
-      // A run that starts a server instead is stopped: the test then fails on its exit code.
-      const timer = setTimeout(() => spawned.kill('SIGKILL'), 20_000);
+      // A run that starts a server instead is stopped: the test then fails on its exit code. Eight
+      // processes compiling at once on a busy 2-core machine took 18 s: the limit leaves room.
+      const timer = setTimeout(() => spawned.kill('SIGKILL'), 45_000);
       const code = await out.exited;
       clearTimeout(timer);
       return { args, code, stderr: out.stderr(), stdout: out.stdout() };
