@@ -5,10 +5,10 @@ import { jsonAnswer, toResponse } from '../http/http-answer.js';
 import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 
 /** The liveness path: the process serves, and its background worker still ticks. */
-const LIVENESS_PATH = '/healthz';
+export const LIVENESS_PATH = '/healthz';
 
 /** The readiness path: storage answers (`engine.checkHealth()`), and the server is not shutting down. */
-const READINESS_PATH = '/readyz';
+export const READINESS_PATH = '/readyz';
 
 /**
  * How long an idle loop may go without ending a tick before `/healthz` says it stalled: a few

@@ -3,10 +3,7 @@ import { jsonAnswer, toResponse } from '../http/http-answer.js';
 import { problem, problemResponse, RETRY_AFTER_SECONDS } from '../http/problem-details.js';
 import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { originFormTarget, sendFetchResponse } from '../node/fetch-bridge.js';
-
-/** The health probes' paths (see `createHealthPages`), answered at once while the server starts. */
-const LIVENESS_PATH = '/healthz';
-const READINESS_PATH = '/readyz';
+import { LIVENESS_PATH, READINESS_PATH } from './health-pages.js';
 
 /** The path of a request target, without its query; undefined when it is not a path. */
 function pathOf(req: IncomingMessage): string | undefined {

@@ -61,6 +61,19 @@ function heldStorage() {
   return { storage, running, release: () => release(), fail: (error: Error) => fail(error) };
 }
 
+/** A server started on a free port with held storage, once listening, and a list request sent to it. */
+async function startHeld() {
+  const port = await freePort();
+  const held = heldStorage();
+  const starting = startSandboxServer<MemorySandboxStorage>({ port, storage: held.storage });
+  await held.running;
+  const base = `http://127.0.0.1:${port}`;
+  const list = call(`${base}/v1/profiles/profile_webshop/payments`, {
+    headers: { authorization: `Bearer ${HOSTED}` },
+  });
+  return { port, held, starting, base, list };
+}
+
 /** Whether `promise` settles within `ms`. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -78,14 +91,7 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 
 describe('startSandboxServer while its storage is being made', () => {
   it('answers the health probes at once (/healthz 200, /readyz 503) while API requests wait', async () => {
-    const port = await freePort();
-    const held = heldStorage();
-    const starting = startSandboxServer<MemorySandboxStorage>({ port, storage: held.storage });
-    await held.running;
-    const base = `http://127.0.0.1:${port}`;
-    const list = call(`${base}/v1/profiles/profile_webshop/payments`, {
-      headers: { authorization: `Bearer ${HOSTED}` },
-    });
+    const { held, starting, base, list } = await startHeld();
     const liveness = call(`${base}/healthz`);
     const readiness = call(`${base}/readyz?verbose=1`);
     const head = call(`${base}/healthz`, { method: 'HEAD' });
@@ -111,14 +117,7 @@ describe('startSandboxServer while its storage is being made', () => {
   });
 
   it('when it rejects, answers the requests that waited 503 unavailable, and frees the port', async () => {
-    const port = await freePort();
-    const held = heldStorage();
-    const starting = startSandboxServer<MemorySandboxStorage>({ port, storage: held.storage });
-    await held.running;
-    const base = `http://127.0.0.1:${port}`;
-    const list = call(`${base}/v1/profiles/profile_webshop/payments`, {
-      headers: { authorization: `Bearer ${HOSTED}` },
-    });
+    const { port, held, starting, base, list } = await startHeld();
     const create = call(`${base}/v1/profiles/profile_webshop/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${HOSTED}`, 'content-type': 'application/json' },
