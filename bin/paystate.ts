@@ -2,13 +2,14 @@
 /**
  * The paystate command line:
  * - `paystate demo [--port 3000] [--host 127.0.0.1] [--config file] [--database-url[-file] url|file]
- *   [--webhook-url url [--webhook-secret[-file] secret|file]]` starts the sandbox server (decisions.md
+ *   [--secrets-file file] [--webhook-url url [--webhook-secret[-file] secret|file]]` starts the sandbox server (decisions.md
  *   section 7);
+ * - `paystate secrets` prints new secrets for `--secrets-file`;
  * - `paystate migrate [--database-url[-file] url|file]` brings a Postgres schema up to date;
  * - `paystate tokens list|add|roll|revoke --client id […]` manages a client's API tokens in Postgres.
  */
-import type { SandboxConfig } from '../adapters/memory/index.js';
-import type * as PostgresAdaptersModule from '../adapters/postgres/index.js';
+import { readFile } from 'node:fs/promises';
+import { parseSandboxSecrets, type SandboxConfig, type SandboxSecretsConfig } from '../adapters/memory/index.js';
 import { parseCommandLine } from '../adapters/node/command-line.js';
 import { readSecretFile } from '../adapters/node/secret-file.js';
 import { withoutUrlCredentials } from '../src/domain/mask-digits.js';
@@ -16,14 +17,19 @@ import { redirectUrlProblem } from '../src/domain/redirect-url.js';
 import { createConsoleLogger } from '../adapters/node/index.js';
 import {
   BUNDLED_SANDBOX_CONFIG,
+  generateSandboxSecrets,
+  processSandboxSecrets,
   readSandboxConfigFile,
+  sharedSandboxSecrets,
   startSandboxServer,
   type SandboxServer,
   type SandboxStorage,
 } from '../adapters/sandbox-server/index.js';
+import { openPostgresStorage, type PostgresModule } from './postgres-storage.js';
 import { createWebhookEventSink, generateWebhookSecret } from '../adapters/webhooks/index.js';
 
 const USAGE = `Usage: paystate demo [options]
+       paystate secrets   (prints new secrets for --secrets-file, as JSON)
        paystate migrate [--database-url <url> | --database-url-file <file>]   (paystate migrate --help)
        paystate tokens list|add|roll|revoke --client <id> [options]   (paystate tokens --help)
 
@@ -43,6 +49,11 @@ Options:
   --database-url-file <file>
                    the same, read from a file that holds the URL alone (a secret file,
                    /dev/stdin, <(printenv DATABASE_URL)): out of sight of ps
+  --secrets-file <file>
+                   the secrets every instance on one database shares (the hosted page's CSRF
+                   key, the issuer's signing key, the card vault's keys), as JSON: the
+                   "secrets" of a config. With a database they are required, here or in the
+                   config; make a file with: paystate secrets > sandbox-secrets.json
   --webhook-url <url>
                    also POST every event, signed, to this URL (http or https; docs/webhooks.md)
   --webhook-secret <secret>
@@ -219,8 +230,28 @@ async function secretOption(
   return { value: read.value, option: `--${name}-file` };
 }
 
-/** The Postgres adapters and CLIs (`paystate/postgres`). */
-type PostgresModule = typeof PostgresAdaptersModule;
+/**
+ * The `secrets` object of a `--secrets-file` (JSON), or a usage error that names the file and the
+ * fields at fault, never what the file holds.
+ */
+async function readSecretsFile(path: string): Promise<SandboxSecretsConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    return fail(
+      `cannot read --secrets-file ${withoutUrlCredentials(path)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return fail(`--secrets-file ${path} is not valid JSON`);
+  }
+  const parsed = parseSandboxSecrets(json);
+  return parsed.isOk() ? parsed.value : fail(`--secrets-file ${path}: ${parsed.error.message}`);
+}
 
 /**
  * Loads the Postgres adapters, only when needed: `pg` is an optional peer dependency. Rejects with
@@ -283,6 +314,7 @@ async function demo(args: readonly string[]): Promise<void> {
       config: { type: 'string' },
       'database-url': { type: 'string' },
       'database-url-file': { type: 'string' },
+      'secrets-file': { type: 'string' },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-secret-file': { type: 'string' },
@@ -340,53 +372,46 @@ async function demo(args: readonly string[]): Promise<void> {
     if (read.isErr()) fail(read.error.message);
     config = read.value;
   }
+  const secretsConfig =
+    values['secrets-file'] === undefined ? config.secrets : await readSecretsFile(values['secrets-file']);
+  const shared = databaseUrl === undefined ? undefined : sharedSandboxSecrets(secretsConfig);
+  if (shared?.isErr() === true) {
+    fail(
+      `${databaseUrl?.option ?? '--database-url'}: every instance on a database must share the sandbox's secrets, ` +
+        `and ${shared.error.join(', ')} ${shared.error.length === 1 ? 'is' : 'are'} missing.\n` +
+        `  Give them in a file (--secrets-file <file>) or as "secrets" in --config; make a file with:\n` +
+        `  npx paystate secrets > sandbox-secrets.json`,
+    );
+  }
+  const sharedSecrets = shared?.isOk() === true ? shared.value : undefined;
+  const secrets = sharedSecrets ?? processSandboxSecrets(secretsConfig);
 
   const logger = createConsoleLogger({ level: 'info' });
   let closeStorage = async (): Promise<void> => undefined;
   let server: SandboxServer<SandboxStorage>;
   try {
-    if (databaseUrl === undefined) {
-      server = await startSandboxServer({ port, host, config, logger, ...webhook?.option });
+    if (databaseUrl === undefined || sharedSecrets === undefined) {
+      server = await startSandboxServer({ port, host, config, secrets, logger, ...webhook?.option });
     } else {
       const postgres = await loadPostgres('--database-url');
       server = await startSandboxServer({
         port,
         host,
         config,
+        secrets,
         logger,
         // Made once the server listens: a port in use fails before the database is touched.
-        storage: async () => {
-          // The logger hears a close that gives up on a database that went dark.
-          const adapters = await postgres.createPostgresAdapters({
+        storage: () =>
+          openPostgresStorage({
+            postgres,
             connectionString: databaseUrl.value,
+            config,
+            bundledConfig: values.config === undefined,
+            secrets: sharedSecrets,
             logger,
-            migrate: false,
-          });
-          closeStorage = () => adapters.close();
-          const migrated = await migrateSayingWhenWaiting(postgres.migrate, adapters.pool);
-          if (migrated.isErr()) throw new Error(migrated.error.message);
-          const imported = await adapters.credentials.importConfig(config);
-          if (imported.isErr()) {
-            // The bundled config's tokens cannot be changed: its clients need a config of the user's own.
-            const bundledHint =
-              imported.error.code === 'retired_token' && values.config === undefined
-                ? ' (the bundled config is in use, whose tokens cannot be changed: pass --config with a file of your own, or give the sandbox a database of its own)'
-                : '';
-            throw new Error(`could not store the sandbox config: ${imported.error.message}${bundledHint}`);
-          }
-          return {
-            repository: adapters.repository,
-            idempotency: adapters.idempotency,
-            credentials: adapters.credentials,
-            housekeep: async (now: number) => {
-              const done = await adapters.housekeep(now);
-              if (done.isErr())
-                logger.warn({ code: done.error.code, message: done.error.message }, 'housekeeping failed');
-              else if (done.value.deliveredEvents + done.value.idempotencyKeys > 0)
-                logger.info({ ...done.value }, 'housekeeping');
-            },
-          };
-        },
+            migrate: (pool) => migrateSayingWhenWaiting(postgres.migrate, pool),
+            onClose: (close) => (closeStorage = close),
+          }),
         ...webhook?.option,
       });
     }
@@ -451,6 +476,9 @@ for (const stream of [process.stdout, process.stderr]) {
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'demo') {
   void demo(rest);
+} else if (command === 'secrets') {
+  if (rest.length > 0) fail(`paystate secrets takes no arguments\n\n${USAGE}`);
+  process.stdout.write(`${JSON.stringify(generateSandboxSecrets(new Date()), null, 2)}\n`);
 } else if (command === 'migrate') {
   void loadPostgres('paystate migrate').then(
     async ({ runMigrateCli }) => {

@@ -1,4 +1,4 @@
-import { ok } from 'neverthrow';
+import { ok, type Ok } from 'neverthrow';
 import type { CardData } from '../../src/domain/card.js';
 import type { CardVault } from '../../src/ports/card-vault.js';
 import type { Clock } from '../../src/ports/clock.js';
@@ -6,8 +6,8 @@ import { frozenCopy } from './frozen-copy.js';
 
 /** The in-memory `CardVault`, plus housekeeping. */
 export interface MemoryCardVault extends CardVault {
-  /** Drops every entry whose `expiresAt` has passed; returns how many were dropped. */
-  purgeExpired(): number;
+  /** Drops every entry whose `expiresAt` has passed (by `now`, default the clock's); answers how many. */
+  purgeExpired(now?: number): Ok<number, never>;
   /** Number of entries held, expired ones not yet purged included. */
   size(): number;
 }
@@ -29,8 +29,7 @@ export function createMemoryCardVault(clock: Clock): MemoryCardVault {
   const entries = new Map<string, Entry>();
   let purgeThreshold = MIN_PURGE_THRESHOLD;
 
-  const purgeExpired = (): number => {
-    const now = clock.now();
+  const purgeExpired = (now = clock.now()): Ok<number, never> => {
     let purged = 0;
     for (const [paymentId, entry] of entries) {
       if (now >= entry.expiresAt) {
@@ -39,13 +38,13 @@ export function createMemoryCardVault(clock: Clock): MemoryCardVault {
       }
     }
     purgeThreshold = Math.max(MIN_PURGE_THRESHOLD, entries.size * 2);
-    return purged;
+    return ok(purged);
   };
 
   return {
     put(paymentId, card, expiresAt) {
       entries.set(paymentId, { card: frozenCopy(card), expiresAt });
-      if (entries.size >= purgeThreshold) purgeExpired();
+      if (entries.size >= purgeThreshold) purgeExpired(clock.now());
       return ok(undefined);
     },
     take(paymentId) {

@@ -28,10 +28,15 @@ export {
 } from './payment-repository.js';
 export {
   parseSandboxConfig,
+  parseSandboxSecrets,
   sandboxConfigSchema,
+  sandboxSchedulesSchema,
+  sandboxSecretsSchema,
   type SandboxConfig,
   type SandboxConfigError,
   type SandboxConfigIssue,
+  type SandboxSchedules,
+  type SandboxSecretsConfig,
 } from './sandbox-config.js';
 export { createSequentialIdGenerator } from './sequential-id-generator.js';
 export { createTestClock, DEFAULT_TEST_CLOCK_START, type TestClock } from './test-clock.js';

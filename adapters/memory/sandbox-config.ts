@@ -19,6 +19,51 @@ const profileId = z.string().refine(isProfileId, `must be ${PROFILE_ID_RULE}`);
 /** A token a client can present as `Authorization: Bearer <token>`; the message never repeats it. */
 const token = z.string().refine(isApiToken, `must be ${API_TOKEN_RULE}`);
 
+/** A secret the sandbox's instances share: at least 32 characters; messages never repeat it. */
+const sharedSecret = z.string().min(32, 'must be at least 32 characters');
+
+/** A card vault key: 32 bytes in base64 (or base64url); messages never repeat it. */
+const vaultKey = z
+  .string()
+  .refine((text) => /^[A-Za-z0-9+/_-]{43}=?$/.test(text) && Buffer.from(text, 'base64').length === 32, {
+    message: 'must be 32 bytes in base64 (openssl rand -base64 32)',
+  });
+
+/**
+ * Secrets every instance of a sandbox on one database must share (decisions.md section 10): the
+ * hosted page's CSRF key, the key that signs the simulated issuer's answers, and the card vault's
+ * key ring (newest last). Each may be left out; `paystate demo --database-url` needs all three.
+ */
+export const sandboxSecretsSchema = z.strictObject({
+  csrf_secret: sharedSecret.optional(),
+  challenge_secret: sharedSecret.optional(),
+  card_vault_keys: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 . _ -'),
+        key: vaultKey,
+      }),
+    )
+    .min(1, 'must hold at least one key')
+    .refine((keys) => new Set(keys.map((entry) => entry.id)).size === keys.length, 'key ids must be unique')
+    .optional(),
+});
+
+/** A whole number of milliseconds from `min` to `max`. */
+const milliseconds = (min: number, max: number) =>
+  z.number().int('must be a whole number of milliseconds').min(min).max(max);
+
+/**
+ * The sandbox's timings, each optional (decisions.md section 10): how often the sweeper runs, the
+ * first inquiry after an unknown authorization, and how long a hosted page and a challenge wait.
+ */
+export const sandboxSchedulesSchema = z.strictObject({
+  sweep_interval_ms: milliseconds(10, 60_000).optional(),
+  inquiry_first_delay_ms: milliseconds(100, 3_600_000).optional(),
+  hosted_page_lifetime_ms: milliseconds(1_000, 86_400_000).optional(),
+  challenge_lifetime_ms: milliseconds(1_000, 86_400_000).optional(),
+});
+
 /**
  * The sandbox's list of partners, profiles and clients (decisions.md section 7). Besides the
  * shape it checks that ids are URL-safe, carry their prefix (`PARTNER_ID_RULE`, `PROFILE_ID_RULE`)
@@ -42,6 +87,8 @@ export const sandboxConfigSchema = z
         pci_dss_compliant: z.boolean(),
       }),
     ),
+    secrets: sandboxSecretsSchema.optional(),
+    schedules: sandboxSchedulesSchema.optional(),
   })
   .superRefine((config, context) => {
     const partners = new Map<string, number>();
@@ -106,6 +153,12 @@ export const sandboxConfigSchema = z
 /** A sandbox config as `sandboxConfigSchema` reads it: partners with their profiles, and clients with their tokens. */
 export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
 
+/** The `secrets` of a sandbox config (`sandboxSecretsSchema`). */
+export type SandboxSecretsConfig = z.infer<typeof sandboxSecretsSchema>;
+
+/** The `schedules` of a sandbox config (`sandboxSchedulesSchema`). */
+export type SandboxSchedules = z.infer<typeof sandboxSchedulesSchema>;
+
 /** One problem in a sandbox config: where (`clients[0].partner_id`) and what. */
 export interface SandboxConfigIssue {
   readonly path: string;
@@ -131,12 +184,21 @@ function formatPath(path: readonly PropertyKey[]): string {
 
 /** Validates a parsed JSON sandbox config. */
 export function parseSandboxConfig(input: unknown): Result<SandboxConfig, SandboxConfigError> {
-  const parsed = sandboxConfigSchema.safeParse(input);
+  return parseWith(sandboxConfigSchema, input, 'Invalid sandbox config');
+}
+
+/** Validates a parsed JSON secrets file: the `secrets` object of a sandbox config on its own. */
+export function parseSandboxSecrets(input: unknown): Result<SandboxSecretsConfig, SandboxConfigError> {
+  return parseWith(sandboxSecretsSchema, input, 'Invalid sandbox secrets');
+}
+
+function parseWith<T>(schema: z.ZodType<T>, input: unknown, headline: string): Result<T, SandboxConfigError> {
+  const parsed = schema.safeParse(input);
   if (parsed.success) return ok(parsed.data);
   const issues = parsed.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
   return err({
     code: 'invalid_config',
-    message: `Invalid sandbox config:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`,
+    message: `${headline}:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`,
     issues,
   });
 }

@@ -6,6 +6,8 @@ export {
   isNotSentError,
   type PostgresFailure,
 } from './classify-error.js';
+export { createPostgresCardVault, type PostgresCardVault, type PostgresCardVaultOptions } from './card-vault.js';
+export type { CardVaultKey } from './card-vault-cipher.js';
 export { createPostgresPool, type PostgresConnectionOptions, type PostgresPoolOptions } from './connection.js';
 export {
   clientIdForTokenDigest,
@@ -52,3 +54,4 @@ export {
   type PostgresAdapters,
   type PostgresAdaptersOptions,
 } from './postgres-adapters.js';
+export { createPostgresSandboxStores, type PostgresSandboxStores } from './sandbox-stores.js';

@@ -3,6 +3,8 @@ import type { Pool } from 'pg';
 import type { Clock } from '../../src/ports/clock.js';
 import type { RepositoryError } from '../../src/ports/payment-repository.js';
 import type { PortResult } from '../../src/ports/port-result.js';
+import { createPostgresCardVault, type PostgresCardVault } from './card-vault.js';
+import type { CardVaultKey } from './card-vault-cipher.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
 import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
 import { createPostgresIdempotencyStore, type PostgresIdempotencyStore } from './idempotency-store.js';
@@ -25,6 +27,11 @@ export type PostgresAdaptersOptions = PostgresConnectionOptions &
      * the system time.
      */
     readonly clock?: Clock;
+    /**
+     * The card vault's key ring (`createPostgresCardVault`): when given, `cardVault` is made on the
+     * same pool, judging deadlines by `clock`. Default none.
+     */
+    readonly cardVaultKeys?: readonly CardVaultKey[];
   };
 
 /** How long `housekeep` keeps delivered events by default: 7 days. */
@@ -42,6 +49,8 @@ export interface HousekeepingReport {
   readonly deliveredEvents: number;
   /** Expired idempotency keys deleted. */
   readonly idempotencyKeys: number;
+  /** Cards past their deadline deleted from the card vault (0 without one). */
+  readonly cardVaultEntries: number;
 }
 
 /** Every Postgres adapter on one pool. */
@@ -54,11 +63,14 @@ export interface PostgresAdapters {
   readonly idempotency: PostgresIdempotencyStore;
   /** The `CredentialStore`. */
   readonly credentials: PostgresCredentialStore;
+  /** The `CardVault`, when `cardVaultKeys` were given. */
+  readonly cardVault?: PostgresCardVault;
   /** What `migrate` did, when it ran. */
   readonly migration: MigrationReport | null;
   /**
    * Deletes what nothing needs any more: outbox events delivered more than
-   * `keepDeliveredEventsMs` before `now` (epoch ms) and idempotency keys past their 24 hours.
+   * `keepDeliveredEventsMs` before `now` (epoch ms), idempotency keys past their 24 hours, and
+   * cards past their deadline.
    * Neither goes away by itself; run this now and then (hourly, say) from one instance or
    * several (it is safe to run concurrently). The sandbox runs it every minute.
    *
@@ -107,6 +119,11 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
   });
   let closing: Promise<void> | undefined;
   const idempotency = createPostgresIdempotencyStore(shared);
+  const clock = options.clock ?? { now: () => Date.now() };
+  const cardVault =
+    options.cardVaultKeys === undefined
+      ? undefined
+      : createPostgresCardVault({ ...shared, keys: options.cardVaultKeys, clock });
   return {
     pool,
     repository,
@@ -115,6 +132,7 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
       ...shared,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     }),
+    ...(cardVault !== undefined && { cardVault }),
     migration,
     housekeep(now, housekeeping = {}) {
       const keep = housekeeping.keepDeliveredEventsMs ?? DEFAULT_KEEP_DELIVERED_EVENTS_MS;
@@ -126,7 +144,9 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
         if (events.isErr()) return err(events.error);
         const keys = await idempotency.purgeExpired(now);
         if (keys.isErr()) return err(keys.error);
-        return ok({ deliveredEvents: events.value, idempotencyKeys: keys.value });
+        const cards = cardVault === undefined ? ok(0) : await cardVault.purgeExpired(now);
+        if (cards.isErr()) return err(cards.error);
+        return ok({ deliveredEvents: events.value, idempotencyKeys: keys.value, cardVaultEntries: cards.value });
       };
       return run();
     },

@@ -9,3 +9,13 @@ export { createIssuerPageHandler, type IssuerPageOptions } from './issuer-page.j
 export { createSandboxPages } from './pages.js';
 export { BUNDLED_SANDBOX_CONFIG, readSandboxConfigFile, type SandboxConfigFileError } from './sandbox-config.js';
 export { startSandboxServer, type SandboxServer, type SandboxServerOptions } from './sandbox-server.js';
+export {
+  generateSandboxSecrets,
+  processSandboxSecrets,
+  sharedSandboxSecrets,
+  type CompleteSandboxSecrets,
+  type SandboxSecrets,
+  type SandboxVaultKey,
+  type SharedSandboxSecrets,
+} from './sandbox-secrets.js';
+export { scheduleEngineOptions } from './sandbox-schedules.js';

@@ -13,7 +13,7 @@ import type { PagesHandler } from '../http/fetch-handler.js';
 import { requestIdSource, servePageRequest } from '../http/request-id.js';
 import { profileNameOf } from '../http/store-deadline.js';
 import type { ChallengeDecision } from '../sandbox/challenge-response.js';
-import type { SandboxChallenge } from '../sandbox/sandbox-three-ds.js';
+import type { SandboxChallenge } from '../sandbox/challenge-store.js';
 import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 
 const ISSUER_PAGE = /^\/sandbox\/issuer\/challenge\/([^/]+)\/([^/]+)$/;
@@ -154,11 +154,13 @@ export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options
     transactionId: string,
     requestId: string,
   ): Promise<{ record: PaymentRecord; challenge: SandboxChallenge } | undefined> {
-    const challenge = app.threeDS.challenge(paymentId, transactionId);
-    if (challenge === undefined) return undefined;
+    const challenge = await app.threeDS.challenge(paymentId, transactionId);
+    // A store that failed: the page's own 503 (`serve`), not "not found", so the cardholder retries.
+    if (challenge.isErr()) throw new Error(challenge.error.message);
+    if (challenge.value === null) return undefined;
     const found = await app.engine.getPaymentRecord(paymentId, { requestId });
     if (found.isErr() || found.value.threeDS?.transactionId !== transactionId) return undefined;
-    return { record: found.value, challenge };
+    return { record: found.value, challenge: challenge.value };
   }
 
   /**

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { clientIpFromHeader } from '../hosted-page/client-ip.js';
 import { createHostedPageHandler } from '../hosted-page/hosted-page-handler.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
@@ -27,13 +26,14 @@ function rootToReference(request: Request): Response | undefined {
  * The browser pages of the sandbox, outside `/v1`: `/` (a redirect to the API reference at
  * `/docs`), the hosted payment page
  * (`/pay/{payment_id}?token=…`, in test mode, listing a few test cards) and the simulated
- * issuer's challenge page (`/sandbox/issuer/challenge/{payment_id}/{transaction_id}`). The
+ * issuer's challenge page (`/sandbox/issuer/challenge/{payment_id}/{transaction_id}`), both
+ * with the CSRF key of `app.secrets` (shared by instances that are given the same). The
  * client's IP comes from the header the sandbox's node listener stamps (`stampClientIp`). The
  * `PageContext`'s request id goes to both pages (their log lines and engine commands); the entry
  * point writes it on the answers.
  */
 export function createSandboxPages(app: SandboxApp<SandboxStorage>): PagesHandler {
-  const csrfSecret = randomBytes(32).toString('base64url');
+  const csrfSecret = app.secrets.csrf;
   const hosted = createHostedPageHandler({
     engine: app.engine,
     credentials: app.credentials,

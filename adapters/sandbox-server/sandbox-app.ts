@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createPaymentEngine, type PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { PaymentEngineOptions } from '../../src/engine/engine-options.js';
+import type { CardVault } from '../../src/ports/card-vault.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
@@ -16,10 +16,12 @@ import { createMemoryCardVault } from '../memory/card-vault.js';
 import { createMemoryCredentialStore, type MemoryCredentialStore } from '../memory/credential-store.js';
 import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../memory/idempotency-store.js';
 import { createMemoryPaymentRepository, type MemoryPaymentRepository } from '../memory/payment-repository.js';
-import type { SandboxConfig } from '../memory/sandbox-config.js';
+import type { SandboxConfig, SandboxSchedules } from '../memory/sandbox-config.js';
 import { createCryptoIdGenerator } from '../node/crypto-id-generator.js';
 import { systemClock } from '../node/system-clock.js';
 import { createChallengeResponse, type ChallengeDecision } from '../sandbox/challenge-response.js';
+import type { SandboxAuthorizationStore } from '../sandbox/authorization-store.js';
+import type { SandboxChallengeStore } from '../sandbox/challenge-store.js';
 import { createSandboxAcquirer, type SandboxAcquirer } from '../sandbox/sandbox-acquirer.js';
 import { createSandboxThreeDSProvider, type SandboxThreeDSProvider } from '../sandbox/sandbox-three-ds.js';
 import { createWebhookEventSink, type WebhookEventSinkOptions } from '../webhooks/webhook-event-sink.js';
@@ -27,6 +29,8 @@ import { createHealthPages } from './health-pages.js';
 import { createSandboxEventSink } from './sandbox-event-sink.js';
 import { createSandboxPages } from './pages.js';
 import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
+import { scheduleEngineOptions } from './sandbox-schedules.js';
+import { processSandboxSecrets, type SandboxSecrets } from './sandbox-secrets.js';
 
 /** Where the sandbox keeps payments, idempotency keys and credentials. */
 export interface SandboxStorage {
@@ -38,6 +42,16 @@ export interface SandboxStorage {
    * runs it every minute. Without it the server purges expired idempotency keys only.
    */
   readonly housekeep?: (now: number) => unknown;
+  /** Where card data waits between a challenge and authorization. Default in memory (one instance). */
+  readonly cardVault?: CardVault;
+  /**
+   * Where the simulated acquirer and issuer keep their state. Default in memory (one instance);
+   * `createPostgresSandboxStores` of `paystate/postgres` lets every instance serve every challenge.
+   */
+  readonly simulator?: {
+    readonly authorizations: SandboxAuthorizationStore;
+    readonly challenges: SandboxChallengeStore;
+  };
 }
 
 /** The default storage: everything in memory, gone when the process ends. */
@@ -51,9 +65,17 @@ export interface MemorySandboxStorage extends SandboxStorage {
 export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStorage> {
   /**
    * Storage to use instead of memory (e.g. the Postgres adapters of `paystate/postgres`, with
-   * the config's credentials imported). The card vault stays in memory either way.
+   * the config's credentials imported).
    */
   readonly storage?: S;
+  /**
+   * The hosted page's CSRF key and the simulated issuer's signing key. Instances behind one
+   * address must share them. Default: the config's `secrets`, each one missing made at random
+   * for this process.
+   */
+  readonly secrets?: SandboxSecrets;
+  /** Lifetimes and the first inquiry delay. Default the config's `schedules`; `engineOptions` wins where both set one. */
+  readonly schedules?: SandboxSchedules;
   /** Partners, profiles and clients. Default: the bundled sandbox config. */
   readonly config?: SandboxConfig;
   /**
@@ -127,6 +149,8 @@ export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   readonly baseUrl: () => string;
   /** How long the API and the pages wait for the credential and idempotency stores, in ms. */
   readonly storeTimeoutMs: number;
+  /** The page keys it runs with (`SandboxAppOptions.secrets`). */
+  readonly secrets: SandboxSecrets;
   /** Signs the simulated issuer's answer (`cres`) to a challenge, as the issuer page does. */
   challengeResponse(paymentId: string, transactionId: string, decision: ChallengeDecision): string;
 }
@@ -137,7 +161,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
 ): SandboxApp<S> {
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
-  const challengeSecret = randomBytes(32).toString('base64url');
+  const secrets = options.secrets ?? processSandboxSecrets(options.config?.secrets);
   const storage: S =
     options.storage ??
     ({
@@ -149,10 +173,12 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
   const acquirer = createSandboxAcquirer({
     latencyMs: options.acquirerLatencyMs ?? 0,
     ...(options.rrn !== undefined && { rrn: options.rrn }),
+    ...(storage.simulator !== undefined && { store: storage.simulator.authorizations }),
   });
   const threeDS = createSandboxThreeDSProvider({
-    secret: challengeSecret,
+    secret: secrets.challenge,
     latencyMs: options.threeDSLatencyMs ?? 0,
+    ...(storage.simulator !== undefined && { store: storage.simulator.challenges }),
     ...(options.transactionId !== undefined && { transactionId: options.transactionId }),
     challengeUrl: (paymentId, transactionId) =>
       `${options.baseUrl()}/sandbox/issuer/challenge/${encodeURIComponent(paymentId)}/${encodeURIComponent(transactionId)}`,
@@ -161,7 +187,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     repository,
     acquirer,
     threeDS,
-    cardVault: createMemoryCardVault(clock),
+    cardVault: storage.cardVault ?? createMemoryCardVault(clock),
     clock,
     ids: createCryptoIdGenerator(),
     events: createSandboxEventSink(
@@ -170,6 +196,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     ),
     logger,
     options: {
+      ...scheduleEngineOptions(options.schedules ?? options.config?.schedules),
       ...options.engineOptions,
       hostedPageUrl: ({ id, token }) =>
         `${options.baseUrl()}/pay/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`,
@@ -191,8 +218,9 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     logger,
     baseUrl: options.baseUrl,
     storeTimeoutMs: options.storeTimeoutMs ?? STORE_TIMEOUT_MS,
+    secrets,
     challengeResponse: (paymentId, transactionId, decision) =>
-      createChallengeResponse({ secret: challengeSecret, paymentId, transactionId, decision }),
+      createChallengeResponse({ secret: secrets.challenge, paymentId, transactionId, decision }),
   };
   const handlerOptions: FetchHandlerOptions = {
     engine,

@@ -37,7 +37,10 @@ export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxSt
   readonly port?: number;
   /** Interface to listen on. Default `127.0.0.1`. */
   readonly host?: string;
-  /** How often the sweeper (expiries, inquiries, event delivery) runs. Default 1000 ms. */
+  /**
+   * How often the sweeper (expiries, inquiries, event delivery) runs. Default `sweep_interval_ms`
+   * of `schedules` (or of the config's), else 1000 ms.
+   */
   readonly sweepIntervalMs?: number;
   /** How long `close` waits for requests in flight before cutting connections. Default 5000 ms. */
   readonly shutdownGraceMs?: number;
@@ -158,7 +161,9 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
   }
   const built = app;
 
-  const worker = built.engine.startBackgroundWorker({ intervalMs: sweepIntervalMs ?? 1000 });
+  const worker = built.engine.startBackgroundWorker({
+    intervalMs: sweepIntervalMs ?? (options.schedules ?? options.config?.schedules)?.sweep_interval_ms ?? 1000,
+  });
   attachWorker(built, worker);
   const purge = setInterval(() => {
     void built

@@ -10,12 +10,22 @@ export {
   type SandboxAcquirer,
   type SandboxAcquirerFault,
   type SandboxAcquirerOptions,
-  type SandboxAuthorization,
 } from './sandbox-acquirer.js';
+export {
+  createMemorySandboxAuthorizationStore,
+  type KeptAuthorization,
+  type SandboxAuthorization,
+  type SandboxAuthorizationStore,
+} from './authorization-store.js';
+export {
+  createMemorySandboxChallengeStore,
+  type SandboxChallenge,
+  type SandboxChallengeAnswer,
+  type SandboxChallengeStore,
+} from './challenge-store.js';
 export { sandboxFees } from './sandbox-fees.js';
 export {
   createSandboxThreeDSProvider,
-  type SandboxChallenge,
   type SandboxThreeDSCall,
   type SandboxThreeDSOptions,
   type SandboxThreeDSProvider,

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import { binOf, type CardScheme } from '../../src/domain/card.js';
+import { binOf } from '../../src/domain/card.js';
 import { failureReasonFromResponseCode } from '../../src/domain/failure-reason.js';
-import type { ThreeDSOutcome } from '../../src/domain/three-ds.js';
 import type {
   Acquirer,
   AcquirerError,
@@ -10,6 +9,12 @@ import type {
   AuthorizationRequest,
   InquiryOutcome,
 } from '../../src/ports/acquirer.js';
+import {
+  createMemorySandboxAuthorizationStore,
+  type SandboxAuthorization,
+  type SandboxAuthorizationStore,
+} from './authorization-store.js';
+import { chain, type Eventually } from './chain.js';
 import { afterLatency } from './latency.js';
 import { sandboxFees } from './sandbox-fees.js';
 import { sandboxCardBehaviour } from './test-cards.js';
@@ -28,28 +33,22 @@ export interface SandboxAcquirerOptions {
   readonly rrn?: () => string;
   /**
    * Delay before every answer, in milliseconds (simulated network latency). Without it (0, the
-   * default) every answer is a plain `Result`, given at once.
+   * default) every answer is given as soon as the store answers: at once, as a plain `Result`, from
+   * the in-memory one.
    */
   readonly latencyMs?: number;
-}
-
-/** An authorization the simulated acquirer recorded: BIN, last four and scheme, never the number or CVC. */
-export interface SandboxAuthorization {
-  readonly paymentId: string;
-  readonly profileId: string;
-  readonly amount: number;
-  readonly currency: string;
-  readonly card: { readonly scheme: CardScheme; readonly bin: string; readonly last4: string };
-  readonly threeDS: ThreeDSOutcome | null;
-  /** What the acquirer decided, which `inquire` reports (even when the first answer was `unknown`). */
-  readonly outcome: AuthorizationOutcome;
+  /**
+   * Where its decisions are kept for inquiries. Default in memory, for this process alone; several
+   * instances share one (`createPostgresSandboxStores` of `paystate/postgres`).
+   */
+  readonly store?: SandboxAuthorizationStore;
 }
 
 /** The sandbox acquirer: the port, plus what tests need to look at and to break it. */
 export interface SandboxAcquirer extends Acquirer {
   /** How many times `authorize` was called for this payment (every call counts, failed ones too). */
   authorizeCalls(paymentId: string): number;
-  /** The recorded authorizations, at most one per payment, in the order they were made. */
+  /** The authorizations this instance recorded, at most one per payment, in the order they were made. */
   authorizations(): readonly SandboxAuthorization[];
   /** Makes the next `authorize` call fail this way; calls queue up, one fault per call. */
   failNextAuthorize(fault: SandboxAcquirerFault): void;
@@ -72,12 +71,13 @@ function unavailable(message: string): AcquirerError {
  * Simulated acquirer. Outcomes are decided by the card number (`SANDBOX_TEST_CARDS`); other numbers
  * are approved. It authorizes a payment at most once: a second `authorize` for the same payment
  * creates nothing and answers the recorded outcome (like an acquirer keyed by the payment id), and
- * is counted by `authorizeCalls`.
+ * is counted by `authorizeCalls`. Faults and call counts are this instance's own.
  */
 export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): SandboxAcquirer {
   const nextRrn = options.rrn ?? defaultRrn;
   const latencyMs = options.latencyMs ?? 0;
-  const records = new Map<string, SandboxAuthorization>();
+  const store = options.store ?? createMemorySandboxAuthorizationStore();
+  const recorded: SandboxAuthorization[] = [];
   const calls = new Map<string, number>();
   const authorizeFaults: SandboxAcquirerFault[] = [];
   let inquireFaults = 0;
@@ -97,52 +97,64 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
     };
   }
 
-  /** Records the authorization (once) and returns what the acquirer answers to this call. */
-  function process(request: AuthorizationRequest): AuthorizationOutcome {
-    const recorded = records.get(request.paymentId);
-    if (recorded !== undefined) return recorded.outcome;
-
+  /** Records the authorization (once: the first record kept wins) and returns what this call answers. */
+  function process(request: AuthorizationRequest): Eventually<Result<AuthorizationOutcome, AcquirerError>> {
     const { card } = request;
-    const outcome = decide(request);
-    records.set(request.paymentId, {
-      paymentId: request.paymentId,
-      profileId: request.profileId,
-      amount: request.amount,
-      currency: request.currency,
-      card: { scheme: card.scheme, bin: binOf(card.number), last4: card.number.slice(-4) },
-      threeDS: request.threeDS,
-      outcome,
+    return chain(store.find(request.paymentId), (found) => {
+      if (found.isErr()) return err(unavailable(`The acquirer could not look the payment up: ${found.error.message}`));
+      if (found.value !== null) return ok(found.value.outcome);
+      const record: SandboxAuthorization = {
+        paymentId: request.paymentId,
+        profileId: request.profileId,
+        amount: request.amount,
+        currency: request.currency,
+        card: { scheme: card.scheme, bin: binOf(card.number), last4: card.number.slice(-4) },
+        threeDS: request.threeDS,
+        outcome: decide(request),
+      };
+      return chain(store.keep(record), (kept) => {
+        if (kept.isErr()) {
+          return err(unavailable(`The acquirer could not record the authorization: ${kept.error.message}`));
+        }
+        // Another call (on another instance) recorded it first: its outcome is the one.
+        if (!kept.value.created) return ok(kept.value.record.outcome);
+        recorded.push(record);
+        return ok(
+          sandboxCardBehaviour(card.number).authorization.kind === 'timeout_then_approved'
+            ? { kind: 'unknown', detail: TIMEOUT_DETAIL }
+            : record.outcome,
+        );
+      });
     });
-    return sandboxCardBehaviour(card.number).authorization.kind === 'timeout_then_approved'
-      ? { kind: 'unknown', detail: TIMEOUT_DETAIL }
-      : outcome;
   }
 
   return {
     authorize(request) {
       calls.set(request.paymentId, (calls.get(request.paymentId) ?? 0) + 1);
       const fault = authorizeFaults.shift();
+      if (fault === 'unavailable')
+        return afterLatency(latencyMs, err(unavailable('The acquirer could not be reached')));
       // Decide before the simulated latency, so that concurrent calls see each other's record.
-      let result: Result<AuthorizationOutcome, AcquirerError>;
-      if (fault === 'unavailable') {
-        result = err(unavailable('The acquirer could not be reached'));
-      } else {
-        const answer = process(request);
+      return chain(process(request), (answer) => {
         if (fault === 'hang') return new Promise<never>(() => {});
-        result = fault === 'answer_lost' ? err(unavailable('The connection to the acquirer was lost')) : ok(answer);
-      }
-      return afterLatency(latencyMs, result);
+        const lost = fault === 'answer_lost' && answer.isOk();
+        return afterLatency(latencyMs, lost ? err(unavailable('The connection to the acquirer was lost')) : answer);
+      });
     },
 
     inquire(request) {
-      let result: Result<InquiryOutcome, AcquirerError>;
       if (inquireFaults > 0) {
         inquireFaults -= 1;
-        result = err(unavailable('The acquirer could not be reached'));
-      } else {
-        result = ok(records.get(request.paymentId)?.outcome ?? { kind: 'not_found' });
+        return afterLatency(latencyMs, err(unavailable('The acquirer could not be reached')));
       }
-      return afterLatency(latencyMs, result);
+      return chain(store.find(request.paymentId), (found) =>
+        afterLatency<Result<InquiryOutcome, AcquirerError>>(
+          latencyMs,
+          found.isErr()
+            ? err(unavailable(`The acquirer could not look the payment up: ${found.error.message}`))
+            : ok(found.value?.outcome ?? { kind: 'not_found' }),
+        ),
+      );
     },
 
     authorizeCalls(paymentId) {
@@ -150,7 +162,7 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
     },
 
     authorizations() {
-      return [...records.values()];
+      return [...recorded];
     },
 
     failNextAuthorize(fault) {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import type { CardScheme } from '../../src/domain/card.js';
 import type {
   AuthenticationRequest,
   AuthenticationResult,
@@ -8,7 +7,14 @@ import type {
   ThreeDSError,
   ThreeDSProvider,
 } from '../../src/ports/three-ds-provider.js';
+import type { PortFailure, PortResult } from '../../src/ports/port-result.js';
+import { chain, type Eventually } from './chain.js';
 import { verifyChallengeResponse } from './challenge-response.js';
+import {
+  createMemorySandboxChallengeStore,
+  type SandboxChallenge,
+  type SandboxChallengeStore,
+} from './challenge-store.js';
 import { eciFor } from './eci.js';
 import { afterLatency } from './latency.js';
 import { sandboxCardBehaviour } from './test-cards.js';
@@ -31,42 +37,40 @@ export interface SandboxThreeDSOptions {
   readonly transactionId?: () => string;
   /**
    * Delay before every answer, in milliseconds (simulated network latency). Without it (0, the
-   * default) every answer is a plain `Result`, given at once.
+   * default) every answer is given as soon as the store answers: at once, as a plain `Result`, from
+   * the in-memory one.
    */
   readonly latencyMs?: number;
+  /**
+   * Where the challenges are kept. Default in memory, for this process alone; several instances
+   * share one (`createPostgresSandboxStores` of `paystate/postgres`).
+   */
+  readonly store?: SandboxChallengeStore;
   /** Fault injection: return an error to answer the call with it instead (nothing is recorded then). */
   readonly failWith?: (call: SandboxThreeDSCall) => ThreeDSError | undefined;
-}
-
-/** A challenge the simulated 3DS server started, as the issuer page may show it. */
-export interface SandboxChallenge {
-  readonly paymentId: string;
-  readonly transactionId: string;
-  readonly reason: 'challenge_required' | 'data_mismatch';
-  readonly amount: number;
-  readonly currency: string;
-  readonly scheme: CardScheme;
-  readonly last4: string;
-  readonly status: 'pending' | 'authorised' | 'refused';
 }
 
 /** The sandbox 3DS provider: the port, plus what the simulated issuer page needs to know. */
 export interface SandboxThreeDSProvider extends ThreeDSProvider {
   /**
-   * The challenge of transaction `transactionId`, if it was started for `paymentId`. Like a real
-   * 3DS server, every `authenticate` is its own transaction: a second lookup for the same payment
-   * does not void the first (the engine decides which one the payment follows).
+   * The challenge of transaction `transactionId`, or null when none was started for `paymentId`.
+   * Like a real 3DS server, every `authenticate` is its own transaction: a second lookup for the
+   * same payment does not void the first (the engine decides which one the payment follows).
    */
-  challenge(paymentId: string, transactionId: string): SandboxChallenge | undefined;
+  challenge(paymentId: string, transactionId: string): PortResult<SandboxChallenge | null, ThreeDSError>;
 }
 
 function invalidChallenge(message: string): ThreeDSError {
   return { code: 'invalid_challenge', message, retryable: false };
 }
 
+function storeFailure(failure: PortFailure): ThreeDSError {
+  return { code: 'unavailable', message: `The 3DS server's store failed: ${failure.message}`, retryable: true };
+}
+
 /**
  * Simulated EMV 3DS server and issuer ACS. Outcomes are decided by the card number
- * (`SANDBOX_TEST_CARDS`); other numbers need no 3DS. Challenges live in memory; their result
+ * (`SANDBOX_TEST_CARDS`); other numbers need no 3DS. Challenges live in its `store`; their result
  * (`cres`) must be signed with `secret` and belong to the payment and transaction it resolves,
  * and is accepted once.
  */
@@ -74,25 +78,25 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
   if (options.secret.length === 0) throw new TypeError('createSandboxThreeDSProvider: secret must not be empty');
   const nextTransactionId = options.transactionId ?? (() => randomUUID());
   const latencyMs = options.latencyMs ?? 0;
-  const challenges = new Map<string, SandboxChallenge>();
+  const store = options.store ?? createMemorySandboxChallengeStore();
 
-  function authenticateNow(request: AuthenticationRequest): AuthenticationResult {
+  function authenticateNow(request: AuthenticationRequest): Eventually<Result<AuthenticationResult, ThreeDSError>> {
     const { card } = request;
     const behaviour = sandboxCardBehaviour(card.number).threeDS;
-    if (behaviour === 'not_required') return { kind: 'not_required' };
+    if (behaviour === 'not_required') return ok({ kind: 'not_required' });
 
     const transactionId = nextTransactionId();
     switch (behaviour) {
       case 'frictionless':
-        return { kind: 'authenticated', transStatus: 'Y', eci: eciFor(card.scheme, 'Y'), transactionId };
+        return ok({ kind: 'authenticated', transStatus: 'Y', eci: eciFor(card.scheme, 'Y'), transactionId });
       case 'rejected':
-        return { kind: 'rejected', transStatus: 'R', transactionId };
+        return ok({ kind: 'rejected', transStatus: 'R', transactionId });
       case 'unavailable':
-        return { kind: 'unavailable', transStatus: 'U', transactionId };
+        return ok({ kind: 'unavailable', transStatus: 'U', transactionId });
       case 'challenge':
       case 'frictionless_mismatch': {
         const reason = behaviour === 'challenge' ? 'challenge_required' : 'data_mismatch';
-        challenges.set(transactionId, {
+        const kept = store.keep({
           paymentId: request.paymentId,
           transactionId,
           reason,
@@ -102,12 +106,16 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
           last4: card.number.slice(-4),
           status: 'pending',
         });
-        return {
-          kind: 'challenge',
-          reason,
-          transactionId,
-          challengeUrl: options.challengeUrl(request.paymentId, transactionId),
-        };
+        return chain(kept, (done) =>
+          done.isErr()
+            ? err(storeFailure(done.error))
+            : ok({
+                kind: 'challenge',
+                reason,
+                transactionId,
+                challengeUrl: options.challengeUrl(request.paymentId, transactionId),
+              }),
+        );
       }
     }
   }
@@ -116,7 +124,7 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
     readonly paymentId: string;
     readonly transactionId: string;
     readonly cres: string;
-  }): Result<ChallengeResult, ThreeDSError> {
+  }): Eventually<Result<ChallengeResult, ThreeDSError>> {
     const response = verifyChallengeResponse({ secret: options.secret, cres: request.cres });
     if (response === null) {
       return err(invalidChallenge('The challenge result is malformed or its signature is invalid'));
@@ -124,37 +132,33 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
     if (response.paymentId !== request.paymentId || response.transactionId !== request.transactionId) {
       return err(invalidChallenge('The challenge result belongs to another payment or transaction'));
     }
-    const started = challenges.get(request.transactionId);
-    if (started === undefined || started.paymentId !== request.paymentId) {
-      return err(invalidChallenge('No challenge was started for this payment and transaction'));
-    }
-    if (started.status !== 'pending') {
-      // The same result posted again (a browser re-post, or an engine retry after a time-out)
-      // gets the same answer; a different decision for a resolved challenge does not.
-      const same = (started.status === 'authorised') === (response.decision === 'authorise');
-      if (!same) return err(invalidChallenge('This challenge was already resolved'));
-      return ok(
-        started.status === 'authorised'
-          ? { kind: 'accepted', transStatus: 'Y', eci: eciFor(started.scheme, 'Y') }
-          : { kind: 'refused', transStatus: 'N' },
-      );
-    }
-
-    if (response.decision === 'authorise') {
-      challenges.set(request.transactionId, { ...started, status: 'authorised' });
-      return ok({ kind: 'accepted', transStatus: 'Y', eci: eciFor(started.scheme, 'Y') });
-    }
-    challenges.set(request.transactionId, { ...started, status: 'refused' });
-    return ok({ kind: 'refused', transStatus: 'N' });
+    const answer = response.decision === 'authorise' ? 'authorised' : 'refused';
+    return chain(store.find(request.transactionId), (started) => {
+      if (started.isErr()) return err(storeFailure(started.error));
+      const { value } = started;
+      if (value === null || value.paymentId !== request.paymentId) {
+        return err(invalidChallenge('No challenge was started for this payment and transaction'));
+      }
+      // The first answer wins, on whichever instance; the same answer posted again (a browser
+      // re-post, or an engine retry after a time-out) gets the same result, a different one does not.
+      return chain(store.resolve(request.transactionId, answer), (resolved) => {
+        if (resolved.isErr()) return err(storeFailure(resolved.error));
+        if (resolved.value?.status !== answer) return err(invalidChallenge('This challenge was already resolved'));
+        return ok<ChallengeResult>(
+          answer === 'authorised'
+            ? { kind: 'accepted', transStatus: 'Y', eci: eciFor(value.scheme, 'Y') }
+            : { kind: 'refused', transStatus: 'N' },
+        );
+      });
+    });
   }
 
   return {
     authenticate(request) {
       const failure = options.failWith?.({ operation: 'authenticate', paymentId: request.paymentId });
       // Decide before the simulated latency, so that concurrent calls see each other's state.
-      const result: Result<AuthenticationResult, ThreeDSError> =
-        failure === undefined ? ok(authenticateNow(request)) : err(failure);
-      return afterLatency(latencyMs, result);
+      const result = failure === undefined ? authenticateNow(request) : err(failure);
+      return chain(result, (ready) => afterLatency(latencyMs, ready));
     },
 
     resolveChallenge(request) {
@@ -163,13 +167,16 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
         paymentId: request.paymentId,
         transactionId: request.transactionId,
       });
-      const result: Result<ChallengeResult, ThreeDSError> = failure === undefined ? resolveNow(request) : err(failure);
-      return afterLatency(latencyMs, result);
+      const result = failure === undefined ? resolveNow(request) : err(failure);
+      return chain(result, (ready) => afterLatency(latencyMs, ready));
     },
 
     challenge(paymentId, transactionId) {
-      const started = challenges.get(transactionId);
-      return started?.paymentId === paymentId ? started : undefined;
+      return chain(store.find(transactionId), (started) =>
+        started.isErr()
+          ? err(storeFailure(started.error))
+          : ok(started.value?.paymentId === paymentId ? started.value : null),
+      );
     },
   };
 }

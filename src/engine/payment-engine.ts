@@ -41,6 +41,7 @@ import { getPayment, listPayments } from './query-payments.js';
 import type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
 import { submitCard } from './submit-card.js';
 import type { SubmitCardCommand } from './submit-card.js';
+import { purgeCardVault } from './purge-card-vault.js';
 import { addSweepReports, emptySweepReport, sweep, sweepBatch } from './sweep.js';
 import { createSweepSetAside, SET_ASIDE_BATCHES } from './sweep-set-aside.js';
 import type { SweepReport } from './sweep.js';
@@ -393,7 +394,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
           start: emptySweepReport,
           add: (sum, batch) => addSweepReports(sum, batch.report),
           progressed: (batch) => handled(batch.report) > 0,
-        }),
+        }).pipe(Effect.tap(() => purgeCardVault(worker))),
       ),
       tracker,
       (report) => {

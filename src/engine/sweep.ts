@@ -8,6 +8,7 @@ import { traced } from './engine-context.js';
 import { describeDefect } from './describe-defect.js';
 import { authorizationRecordOf, dropCard } from './drive-payment.js';
 import { fromOutcome } from './outcome.js';
+import { purgeCardVault } from './purge-card-vault.js';
 import { checkInquiryOutcome, logMalformedAnswer } from './port-answers.js';
 import { callPort, toPaymentError } from './run-port.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
@@ -235,9 +236,9 @@ export function sweepBatch(
   });
 }
 
-/** One sweeper batch (see `sweepBatch`); the engine's public `sweep`. */
+/** One sweeper batch (see `sweepBatch`), then the vault's expired cards (`purgeCardVault`); the engine's public `sweep`. */
 export function sweep(ctx: EngineContext): Effect.Effect<SweepReport, PaymentError> {
-  return Effect.map(sweepBatch(ctx), (batch) => batch.report);
+  return Effect.map(sweepBatch(ctx), (batch) => batch.report).pipe(Effect.tap(() => purgeCardVault(ctx)));
 }
 
 export const emptySweepReport: SweepReport = { expired: 0, reconciled: 0, stillUnknown: 0, conflicts: 0, errors: 0 };

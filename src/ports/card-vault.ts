@@ -15,4 +15,9 @@ export interface CardVault {
   put(paymentId: string, card: CardData, expiresAt: number): PortResult<void, CardVaultError>;
   /** Returns and forgets the card, or null when it is gone (expired, taken, process restarted). */
   take(paymentId: string): PortResult<CardData | null, CardVaultError>;
+  /**
+   * Optional: deletes every card whose `expiresAt` is at or before `now`, answering how many. The
+   * sweeper calls it once per sweep, so a vault that outlives processes drops abandoned cards.
+   */
+  purgeExpired?(now: number): PortResult<number, CardVaultError>;
 }

@@ -127,7 +127,7 @@ describe('concurrent hosted submissions', () => {
     const { winner } = exactlyOneWinner(await Promise.all([submit(), submit()]));
     expect(winner.next?.redirect).toBeDefined();
     const record = await stored(h, payment.id);
-    expect(h.threeDS.challenge(payment.id, record.threeDS?.transactionId ?? '')).toBeDefined();
+    expect((await h.threeDS.challenge(payment.id, record.threeDS?.transactionId ?? ''))._unsafeUnwrap()).not.toBeNull();
     const done = await h.engine.completeChallenge(await h.challengeAnswer(payment.id, 'authorise'));
     expect(done._unsafeUnwrap().state).toBe('succeeded');
   });

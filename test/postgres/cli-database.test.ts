@@ -8,6 +8,7 @@ import { createPostgresCredentialStore } from '../../adapters/postgres/index.js'
 import { expectOk } from '../contracts/payment-repository.contract.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
+import { sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
 
 const db = useMigratedDatabase();
 /** The session advisory lock `migrate` takes ('paystate' in ASCII). */
@@ -48,7 +49,7 @@ describe('paystate with --database-url-file', () => {
     expect(await migrated.exited).toBe(0);
     expect(migrated.stdout()).toMatch(/^schema up to date at version \d+\n$/);
 
-    const demo = cli(['demo', '--port', '0', '--database-url-file', file]);
+    const demo = cli(['demo', '--port', '0', '--database-url-file', file, '--secrets-file', sandboxSecretsFile()]);
     await demo.waitFor('Storage: Postgres');
     expect(demo.child.spawnargs.join(' ')).not.toContain(password());
     const url = /listening on (http:\/\/\S+)/.exec(demo.stdout())?.[1];
@@ -106,7 +107,15 @@ describe('paystate demo --database-url, as an operator sees it', () => {
     await holder.connect();
     try {
       await holder.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
-      const demo = cli(['demo', '--port', '0', '--database-url', db.connectionString]);
+      const demo = cli([
+        'demo',
+        '--port',
+        '0',
+        '--database-url',
+        db.connectionString,
+        '--secrets-file',
+        sandboxSecretsFile(),
+      ]);
       const migrate = cli(['migrate', '--database-url', db.connectionString]);
       await demo.waitFor("paystate: waiting for another instance's migration lock on this database", 'stderr', 20_000);
       await migrate.waitFor('waiting for another migrator to finish', 'stdout', 20_000);
@@ -139,7 +148,15 @@ describe('paystate demo --database-url, as an operator sees it', () => {
     const address = taken.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
     try {
-      const demo = cli(['demo', '--port', String(port), '--database-url', db.connectionString]);
+      const demo = cli([
+        'demo',
+        '--port',
+        String(port),
+        '--database-url',
+        db.connectionString,
+        '--secrets-file',
+        sandboxSecretsFile(),
+      ]);
       expect(await demo.exited).toBe(1);
       expect(demo.stderr()).toBe(`paystate: port ${port} is already in use (try --port 0)\n`);
       expect(demo.stdout()).toBe('');

@@ -8,6 +8,7 @@ import { expectOk } from '../contracts/payment-repository.contract.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
 import { clientIdOf, configWith, token } from './support/credential-fixtures.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
+import { sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
 
 /**
  * Found in review: `paystate demo --database-url` refuses a config whose token was retired and
@@ -24,7 +25,16 @@ afterEach(() => {
 });
 
 async function demo(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = startCli(['demo', '--port', '0', '--database-url', db.connectionString, ...args]);
+  const run = startCli([
+    'demo',
+    '--port',
+    '0',
+    '--database-url',
+    db.connectionString,
+    '--secrets-file',
+    sandboxSecretsFile(),
+    ...args,
+  ]);
   running.push(run);
   const code = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr() };

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDatabase, type TestDatabase } from './support/embedded-postgres.js';
 import { hostedRequest } from '../support/requests.js';
+import { sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN = 'sandbox_hosted_only_token';
@@ -11,7 +12,18 @@ const TOKEN = 'sandbox_hosted_only_token';
 async function startDemo(databaseUrl: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bin/paystate.ts', 'demo', '--port', '0', '--database-url', databaseUrl],
+    [
+      '--import',
+      'tsx',
+      'bin/paystate.ts',
+      'demo',
+      '--port',
+      '0',
+      '--database-url',
+      databaseUrl,
+      '--secrets-file',
+      sandboxSecretsFile(),
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

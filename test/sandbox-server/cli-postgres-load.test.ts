@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../support/cli-process.js';
+import { sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
 
 /**
  * How `pg` fails to load in the processes these tests start, through a module resolution hook
@@ -45,7 +46,10 @@ beforeAll(async () => {
 });
 
 const COMMANDS = [
-  ['--database-url', ['demo', '--port', '0', '--database-url', URL_WITH_PASSWORD]],
+  [
+    '--database-url',
+    ['demo', '--port', '0', '--database-url', URL_WITH_PASSWORD, '--secrets-file', sandboxSecretsFile()],
+  ],
   ['paystate migrate', ['migrate', '--database-url', URL_WITH_PASSWORD]],
   ['paystate tokens', ['tokens', 'list', '--client', 'client_x', '--database-url', URL_WITH_PASSWORD]],
 ] as const;

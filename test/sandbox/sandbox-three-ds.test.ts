@@ -167,7 +167,7 @@ describe('sandbox 3DS provider: authenticate', () => {
     }
     expect(first).not.toEqual(second);
     if (challenged.kind !== 'challenge') throw new Error('expected a challenge');
-    expect(threeDS.challenge('payment_3', challenged.transactionId)?.status).toBe('pending');
+    expect((await threeDS.challenge('payment_3', challenged.transactionId))._unsafeUnwrap()?.status).toBe('pending');
   });
 
   it('refuses an empty secret', () => {
@@ -177,7 +177,7 @@ describe('sandbox 3DS provider: authenticate', () => {
   it('remembers the challenge without the card number or CVC', async () => {
     const threeDS = provider();
     const transactionId = await startChallenge(threeDS);
-    const challenge = threeDS.challenge('payment_1', transactionId);
+    const challenge = (await threeDS.challenge('payment_1', transactionId))._unsafeUnwrap();
     expect(challenge).toEqual({
       paymentId: 'payment_1',
       transactionId,
@@ -191,8 +191,8 @@ describe('sandbox 3DS provider: authenticate', () => {
     const dump = JSON.stringify(challenge);
     expect(dump).not.toContain('4000000000003220');
     expect(dump).not.toContain('737');
-    expect(threeDS.challenge('payment_1', 'threeds_other')).toBeUndefined();
-    expect(threeDS.challenge('payment_2', transactionId)).toBeUndefined();
+    expect((await threeDS.challenge('payment_1', 'threeds_other'))._unsafeUnwrap()).toBeNull();
+    expect((await threeDS.challenge('payment_2', transactionId))._unsafeUnwrap()).toBeNull();
   });
 });
 
@@ -206,7 +206,7 @@ describe('sandbox 3DS provider: resolveChallenge', () => {
       cres: cres('payment_1', transactionId),
     });
     expect(result._unsafeUnwrap()).toEqual({ kind: 'accepted', transStatus: 'Y', eci: '05' });
-    expect(threeDS.challenge('payment_1', transactionId)?.status).toBe('authorised');
+    expect((await threeDS.challenge('payment_1', transactionId))._unsafeUnwrap()?.status).toBe('authorised');
   });
 
   it('accepts a challenge after a frictionless data mismatch, with the mastercard ECI for a mastercard', async () => {
@@ -231,7 +231,7 @@ describe('sandbox 3DS provider: resolveChallenge', () => {
       cres: cres('payment_1', transactionId, 'refuse'),
     });
     expect(result._unsafeUnwrap()).toEqual({ kind: 'refused', transStatus: 'N' });
-    expect(threeDS.challenge('payment_1', transactionId)?.status).toBe('refused');
+    expect((await threeDS.challenge('payment_1', transactionId))._unsafeUnwrap()?.status).toBe('refused');
   });
 
   async function expectInvalid(
@@ -250,7 +250,7 @@ describe('sandbox 3DS provider: resolveChallenge', () => {
     // A valid result of payment_2, presented for payment_1 with payment_2's transaction.
     await expectInvalid(threeDS, { paymentId: 'payment_1', transactionId: second, cres: cres('payment_1', second) });
     // Both challenges are still pending and resolvable with their own results.
-    expect(threeDS.challenge('payment_1', first)?.status).toBe('pending');
+    expect((await threeDS.challenge('payment_1', first))._unsafeUnwrap()?.status).toBe('pending');
     const ok = await threeDS.resolveChallenge({
       paymentId: 'payment_2',
       transactionId: second,
@@ -295,7 +295,7 @@ describe('sandbox 3DS provider: resolveChallenge', () => {
     expect(first._unsafeUnwrap()).toEqual({ kind: 'refused', transStatus: 'N' });
     expect(again._unsafeUnwrap()).toEqual(first._unsafeUnwrap());
     await expectInvalid(threeDS, { paymentId: 'payment_1', transactionId, cres: cres('payment_1', transactionId) });
-    expect(threeDS.challenge('payment_1', transactionId)?.status).toBe('refused');
+    expect((await threeDS.challenge('payment_1', transactionId))._unsafeUnwrap()?.status).toBe('refused');
   });
 
   it('refuses a transaction this provider never started', async () => {

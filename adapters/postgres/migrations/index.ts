@@ -8,6 +8,8 @@ import { outboxRetries } from './0007-outbox-retries.js';
 import { idempotencyReservations } from './0008-idempotency-reservations.js';
 import { clientTokens } from './0009-client-tokens.js';
 import { retiredTokens } from './0010-retired-tokens.js';
+import { cardVault } from './0011-card-vault.js';
+import { sandboxSimulator } from './0012-sandbox-simulator.js';
 import type { Migration } from './migration.js';
 import { deepFreeze } from '../../../src/domain/immutable.js';
 
@@ -25,4 +27,6 @@ export const MIGRATIONS: readonly Migration[] = deepFreeze([
   idempotencyReservations,
   clientTokens,
   retiredTokens,
+  cardVault,
+  sandboxSimulator,
 ]);

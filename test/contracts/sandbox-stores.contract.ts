@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  SandboxAuthorization,
+  SandboxAuthorizationStore,
+  SandboxChallenge,
+  SandboxChallengeStore,
+} from '../../adapters/sandbox/index.js';
+
+/** A pair of stores, and another view of the same state (another instance), when there is one. */
+export interface SandboxStoresHarness {
+  readonly authorizations: SandboxAuthorizationStore;
+  readonly challenges: SandboxChallengeStore;
+  /** The same stores as seen by a second instance (another pool on the same database), or themselves. */
+  readonly other: { readonly authorizations: SandboxAuthorizationStore; readonly challenges: SandboxChallengeStore };
+}
+
+let sequence = 0;
+const unique = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${(sequence += 1)}`;
+
+function authorization(paymentId: string, rrn: string): SandboxAuthorization {
+  return {
+    paymentId,
+    profileId: 'profile_a',
+    amount: 1999,
+    currency: 'EUR',
+    card: { scheme: 'visa', bin: '42424242', last4: '4242' },
+    threeDS: null,
+    outcome: {
+      kind: 'approved',
+      rrn,
+      responseCode: '00',
+      fees: { interchange: 4, assesment: 2 },
+      card: { type: 'consumer', region: 'domestic', issuingCountry: 'NL' },
+    },
+  };
+}
+
+function challenge(paymentId: string, transactionId: string): SandboxChallenge {
+  return {
+    paymentId,
+    transactionId,
+    reason: 'challenge_required',
+    amount: 1999,
+    currency: 'EUR',
+    scheme: 'visa',
+    last4: '3220',
+    status: 'pending',
+  };
+}
+
+/** The rules every store of the simulated acquirer and issuer keeps (memory, Postgres). */
+export function sandboxStoresContract(name: string, make: () => Promise<SandboxStoresHarness>): void {
+  describe(`sandbox stores contract: ${name}`, () => {
+    it('keeps the first authorization of a payment and answers it to every later keep', async () => {
+      const stores = await make();
+      const paymentId = unique('payment');
+      const first = (await stores.authorizations.keep(authorization(paymentId, '000000000001')))._unsafeUnwrap();
+      expect(first).toEqual({ record: authorization(paymentId, '000000000001'), created: true });
+      const second = (await stores.other.authorizations.keep(authorization(paymentId, '000000000002')))._unsafeUnwrap();
+      expect(second).toEqual({ record: authorization(paymentId, '000000000001'), created: false });
+      expect((await stores.other.authorizations.find(paymentId))._unsafeUnwrap()).toEqual(
+        authorization(paymentId, '000000000001'),
+      );
+      expect((await stores.authorizations.find(unique('payment')))._unsafeUnwrap()).toBeNull();
+    });
+
+    it('lets exactly one of many concurrent keeps create the record', async () => {
+      const stores = await make();
+      const paymentId = unique('payment');
+      const kept = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 === 0 ? stores.authorizations : stores.other.authorizations).keep(
+            authorization(paymentId, String(i).padStart(12, '0')),
+          ),
+        ),
+      );
+      const answers = kept.map((result) => result._unsafeUnwrap());
+      expect(answers.filter((answer) => answer.created)).toHaveLength(1);
+      const winner = answers.find((answer) => answer.created)?.record;
+      for (const answer of answers) expect(answer.record).toEqual(winner);
+    });
+
+    it('serves a challenge to the other instance and lets the first answer win', async () => {
+      const stores = await make();
+      const paymentId = unique('payment');
+      const transactionId = unique('tx');
+      (await stores.challenges.keep(challenge(paymentId, transactionId)))._unsafeUnwrap();
+      expect((await stores.other.challenges.find(transactionId))._unsafeUnwrap()).toEqual(
+        challenge(paymentId, transactionId),
+      );
+      const resolved = (await stores.other.challenges.resolve(transactionId, 'authorised'))._unsafeUnwrap();
+      expect(resolved).toEqual({ ...challenge(paymentId, transactionId), status: 'authorised' });
+      const late = (await stores.challenges.resolve(transactionId, 'refused'))._unsafeUnwrap();
+      expect(late?.status).toBe('authorised');
+      expect((await stores.challenges.find(transactionId))._unsafeUnwrap()?.status).toBe('authorised');
+      expect((await stores.challenges.resolve(unique('tx'), 'refused'))._unsafeUnwrap()).toBeNull();
+      expect((await stores.challenges.find(unique('tx')))._unsafeUnwrap()).toBeNull();
+    });
+
+    it('gives concurrent answers to one challenge a single outcome', async () => {
+      const stores = await make();
+      const transactionId = unique('tx');
+      (await stores.challenges.keep(challenge(unique('payment'), transactionId)))._unsafeUnwrap();
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 === 0 ? stores.challenges : stores.other.challenges).resolve(
+            transactionId,
+            i % 3 === 0 ? 'refused' : 'authorised',
+          ),
+        ),
+      );
+      const statuses = new Set(answers.map((answer) => answer._unsafeUnwrap()?.status));
+      expect(statuses.size).toBe(1);
+      expect(['authorised', 'refused']).toContain([...statuses][0]);
+    });
+  });
+}
