@@ -7,7 +7,8 @@
  *     limit for this work;
  * (c) latency of loading a payment by id with 1,000 and with 1,000,000 payments stored
  *     (bulk-loaded with generate_series, not through the engine), each size in a schema of its
- *     own on the same server, read in alternating batches.
+ *     own on the same server, read in alternating batches;
+ * (d) the card vault's put + take beside the same statements with `pg` alone (`card-vault-bench.ts`).
  *
  * Runs on `DATABASE_URL` when set (it creates and drops a database of its own there), else on
  * an embedded Postgres with default durability. Standalone: `npx tsx bench/postgres-bench.ts`.
@@ -27,6 +28,7 @@ import { createPaymentEngine } from '../src/index.js';
 import { startTestDatabase } from '../test/postgres/support/embedded-postgres.js';
 import { countingRepository } from '../test/postgres/support/postgres-engine.js';
 import { directRequest } from '../test/support/requests.js';
+import { printCardVaultBench, runCardVaultBench, type CardVaultFigures } from './card-vault-bench.js';
 import { collectGarbage, percentile } from './measure.js';
 
 export interface PostgresBenchOptions {
@@ -40,6 +42,8 @@ export interface PostgresBenchOptions {
   readonly largeCount?: number;
   /** Loads timed at each size. Default 20,000. */
   readonly reads?: number;
+  /** Card vault put + take pairs, each way. Default 4,000. */
+  readonly vaultPairs?: number;
   /** Progress lines; default none. */
   readonly log?: (line: string) => void;
 }
@@ -75,6 +79,8 @@ export interface PostgresBenchFigures {
     readonly p50Ratio: number;
     readonly p99Ratio: number;
   };
+  /** (d) */
+  readonly vault: CardVaultFigures;
 }
 
 /** Before each throughput run: JIT, prepared statements, caches. */
@@ -522,6 +528,8 @@ export async function runPostgresBench(options: PostgresBenchOptions = {}): Prom
 
     log(`(a) engine and (b) same statements with pg, ${clients} clients, ${seconds} s each, interleaved …`);
     const { engine, direct } = await throughputs(database.connectionString, admin, clients, seconds, rounds);
+    log('(d) card vault put + take beside pg alone …');
+    const vault = await runCardVaultBench(database.connectionString, options.vaultPairs);
 
     const template = (await templates(admin)).outcome;
     await admin.query('TRUNCATE paystate_payments, paystate_outbox');
@@ -548,6 +556,7 @@ export async function runPostgresBench(options: PostgresBenchOptions = {}): Prom
       direct,
       ratio: engine.lifecyclesPerSecond / direct.lifecyclesPerSecond,
       read: { small, large, p50Ratio: large.p50Ms / small.p50Ms, p99Ratio: large.p99Ms / small.p99Ms },
+      vault,
     };
   } finally {
     await admin.end();
@@ -579,6 +588,7 @@ export function printPostgresBench(f: PostgresBenchFigures): void {
   console.log(
     `    server execution time (EXPLAIN ANALYZE, median): ${ms(f.read.small.serverP50Ms)} and ${ms(f.read.large.serverP50Ms)}`,
   );
+  printCardVaultBench(f.vault);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -233,13 +233,35 @@ describe('housekeeping (createPostgresAdapters().housekeep)', () => {
     expect((await adapters.housekeep(now, { keepDeliveredEventsMs: 9 * DAY }))._unsafeUnwrap()).toEqual({
       deliveredEvents: 0,
       idempotencyKeys: 1,
+      cardVaultEntries: 0,
     });
     // The default keeps 7 days.
-    expect((await adapters.housekeep(now))._unsafeUnwrap()).toEqual({ deliveredEvents: 2, idempotencyKeys: 0 });
+    expect((await adapters.housekeep(now))._unsafeUnwrap()).toEqual({
+      deliveredEvents: 2,
+      idempotencyKeys: 0,
+      cardVaultEntries: 0,
+    });
     expect(await outboxTypes(delivered.id)).toEqual([]);
     expect(await outboxTypes(waiting.id)).toEqual(['payment.created', 'payment.succeeded']);
     const { rows } = await db.pool.query<{ key: string }>('SELECT key FROM paystate_idempotency_keys');
     expect(rows).toEqual([{ key: 'new' }]);
+    // With a card vault, cards past their deadline go too.
+    const withVault = await createPostgresAdapters({
+      pool: db.pool,
+      migrate: false,
+      cardVaultKeys: [{ id: 'k1', key: new Uint8Array(32).fill(7) }],
+    });
+    const card = {
+      number: '4000000000003220',
+      cvc: '737',
+      expiration: '2030-12-01T00:00:00.000Z',
+      holderName: 'A',
+      scheme: 'visa' as const,
+    };
+    (await withVault.cardVault?.put('payment_old_card', card, now - 1))?._unsafeUnwrap();
+    (await withVault.cardVault?.put('payment_young_card', card, now + DAY))?._unsafeUnwrap();
+    expect((await withVault.housekeep(now))._unsafeUnwrap().cardVaultEntries).toBe(1);
+    expect((await withVault.cardVault?.take('payment_young_card'))?._unsafeUnwrap()).toEqual(card);
     // Undelivered events stay whatever their age.
     expect(
       (await adapters.housekeep(now + 365 * DAY, { keepDeliveredEventsMs: 0 }))._unsafeUnwrap().deliveredEvents,

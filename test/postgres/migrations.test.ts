@@ -61,6 +61,7 @@ describe('migrate', () => {
     expect(first.applied).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
     expect(first.version).toBe(MIGRATIONS.length);
     expect(await tablesOf(pool!)).toEqual([
+      'paystate_card_vault',
       'paystate_client_tokens',
       'paystate_clients',
       'paystate_idempotency_keys',
@@ -70,6 +71,8 @@ describe('migrate', () => {
       'paystate_payments',
       'paystate_profiles',
       'paystate_retired_tokens',
+      'paystate_sandbox_authorizations',
+      'paystate_sandbox_challenges',
     ]);
 
     const again = (await migrate(pool!))._unsafeUnwrap();
