@@ -40,6 +40,9 @@ Options:
   --port <n>       port to listen on (default 3000; 0 picks a free one)
   --host <host>    interface to listen on (default 127.0.0.1; 0.0.0.0 for all of them: challenge
                    pages are plain http, which the engine accepts on localhost and loopback only)
+  --public-url <origin>
+                   where browsers reach this instance, for the hosted page and challenge links
+                   (default http://<host>:<port>): several instances behind one load balancer
   --config <file>  partners, profiles and clients as JSON (default: the bundled sandbox config)
   --database-url <url>
                    keep payments, idempotency keys and credentials in Postgres instead of
@@ -311,6 +314,7 @@ async function demo(args: readonly string[]): Promise<void> {
     {
       port: { type: 'string' },
       host: { type: 'string' },
+      'public-url': { type: 'string' },
       config: { type: 'string' },
       'database-url': { type: 'string' },
       'database-url-file': { type: 'string' },
@@ -384,6 +388,10 @@ async function demo(args: readonly string[]): Promise<void> {
     );
   }
   const sharedSecrets = shared?.isOk() === true ? shared.value : undefined;
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#@]+\/?$/.test(publicUrl)) {
+    fail(`--public-url must be an http(s) origin alone, such as https://pay.example or http://127.0.0.1:8080`);
+  }
   const secrets = sharedSecrets ?? processSandboxSecrets(secretsConfig);
 
   const logger = createConsoleLogger({ level: 'info' });
@@ -391,7 +399,15 @@ async function demo(args: readonly string[]): Promise<void> {
   let server: SandboxServer<SandboxStorage>;
   try {
     if (databaseUrl === undefined || sharedSecrets === undefined) {
-      server = await startSandboxServer({ port, host, config, secrets, logger, ...webhook?.option });
+      server = await startSandboxServer({
+        port,
+        host,
+        config,
+        secrets,
+        logger,
+        ...(publicUrl !== undefined && { publicUrl }),
+        ...webhook?.option,
+      });
     } else {
       const postgres = await loadPostgres('--database-url');
       server = await startSandboxServer({
@@ -400,6 +416,7 @@ async function demo(args: readonly string[]): Promise<void> {
         config,
         secrets,
         logger,
+        ...(publicUrl !== undefined && { publicUrl }),
         // Made once the server listens: a port in use fails before the database is touched.
         storage: () =>
           openPostgresStorage({

@@ -38,6 +38,12 @@ export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxSt
   /** Interface to listen on. Default `127.0.0.1`. */
   readonly host?: string;
   /**
+   * The origin browsers reach the sandbox at (`https://pay.example`), for the hosted page and
+   * challenge URLs, when it is not the address it listens on: instances behind a load balancer.
+   * Default `http://{host}:{port}`. A `TypeError` unless an http(s) origin without path or query.
+   */
+  readonly publicUrl?: string;
+  /**
    * How often the sweeper (expiries, inquiries, event delivery) runs. Default `sweep_interval_ms`
    * of `schedules` (or of the config's), else 1000 ms.
    */
@@ -54,7 +60,7 @@ export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxSt
 
 /** A running sandbox: its URL, everything it is made of (for tests and tools), and `close`. */
 export interface SandboxServer<S extends SandboxStorage = MemorySandboxStorage> extends SandboxApp<S> {
-  /** Base URL, e.g. `http://127.0.0.1:3000`. */
+  /** Where it listens, e.g. `http://127.0.0.1:3000` (its pages' links use `publicUrl` when given). */
   readonly url: string;
   /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
@@ -70,6 +76,21 @@ export interface SandboxServer<S extends SandboxStorage = MemorySandboxStorage> 
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return 'localhost';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The origin of a `publicUrl`, or a `TypeError` naming what is wrong with it. */
+function checkPublicUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError(`publicUrl is not a URL (got ${JSON.stringify(text.slice(0, 100))})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('publicUrl must be http or https');
+  if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+    throw new TypeError('publicUrl must be an origin alone (scheme, host, port): no path, query or credentials');
+  }
+  return url.origin;
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -100,8 +121,10 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     shutdownGraceMs,
     requestTimeoutMs,
     storage,
+    publicUrl,
     ...appOptions
   } = options;
+  const publicOrigin = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl);
   let baseUrl = '';
   const makeApp = (made: S | undefined): SandboxApp<S> =>
     createSandboxApp<S>({ ...appOptions, ...(made !== undefined && { storage: made }), baseUrl: () => baseUrl });
@@ -145,7 +168,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
   });
 
   const address = await listen(server, port ?? 3000, host);
-  baseUrl = `http://${urlHost(host)}:${address.port}`;
+  baseUrl = publicOrigin ?? `http://${urlHost(host)}:${address.port}`;
   if (app === undefined) {
     try {
       app = makeApp(await (makeStorage as () => Promise<S>)());
@@ -188,5 +211,5 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     return closing;
   };
 
-  return { ...built, url: baseUrl, port: address.port, worker, close };
+  return { ...built, url: `http://${urlHost(host)}:${address.port}`, port: address.port, worker, close };
 }

@@ -30,9 +30,21 @@ export function sandboxFiles(connectionString: string, schedules: SandboxSchedul
   return { urlFile, configFile, secrets };
 }
 
-/** Starts `paystate demo --database-url-file … --config …` as its own process; resolves once it listens. */
-export async function startInstance(name: string, files: SandboxFiles): Promise<SandboxInstance> {
-  const process = startCli(['demo', '--port', '0', '--database-url-file', files.urlFile, '--config', files.configFile]);
+/**
+ * Starts `paystate demo --database-url-file … --config …` as its own process (behind a load
+ * balancer at `publicUrl`, if given); resolves once it listens.
+ */
+export async function startInstance(name: string, files: SandboxFiles, publicUrl?: string): Promise<SandboxInstance> {
+  const process = startCli([
+    'demo',
+    '--port',
+    '0',
+    '--database-url-file',
+    files.urlFile,
+    '--config',
+    files.configFile,
+    ...(publicUrl === undefined ? [] : ['--public-url', publicUrl]),
+  ]);
   await process.waitFor(/listening on http:\/\/\S+/, 'stdout', 90_000);
   const url = /listening on (http:\/\/\S+)/.exec(process.stdout())?.[1] ?? '';
   return { name, url, process };
