@@ -1,14 +1,16 @@
 /**
  * The Postgres card vault's cost: one put and one take (seal, upsert; delete-returning, open)
  * beside the same two statements with `pg` alone on a row of the same size, one client, in
- * alternating batches on one database. Run by `postgres-bench.ts` (`npm run bench`).
+ * alternating batches on one database. Run by `postgres-bench.ts` (`npm run bench`), or alone
+ * on an embedded server (or `DATABASE_URL`): `npx tsx bench/card-vault-bench.ts [pairs]`.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createPostgresCardVault } from '../adapters/postgres/index.js';
+import { createPostgresCardVault, migrate } from '../adapters/postgres/index.js';
 import { sealCard } from '../adapters/postgres/card-vault-cipher.js';
 import type { CardData } from '../src/index.js';
+import { startTestDatabase } from '../test/postgres/support/embedded-postgres.js';
 
 /** Microseconds per put + take, with the vault and with `pg` alone, and their ratio. */
 export interface CardVaultFigures {
@@ -39,7 +41,7 @@ const PLAIN_TAKE = {
          RETURNING key_id, iv, sealed, tag, (extract(epoch FROM expires_at) * 1000)::int8 AS expires_at`,
 };
 
-/** `pairs` put + take pairs each way, in alternating batches of 250, on a migrated database. */
+/** `pairs` put + take pairs each way (rounded up to batches of 250), alternating batches, on a migrated database. */
 export async function runCardVaultBench(connectionString: string, pairs = 4_000): Promise<CardVaultFigures> {
   const pool = new pg.Pool({ connectionString, max: 1, idleTimeoutMillis: 0 });
   pool.on('error', () => undefined);
@@ -77,9 +79,10 @@ export async function runCardVaultBench(connectionString: string, pairs = 4_000)
         spent[name] += performance.now() - started;
       }
     }
-    const vaultUs = (spent.vault * 1000) / pairs;
-    const plainUs = (spent.plain * 1000) / pairs;
-    return { pairs, vaultUs, plainUs, ratio: vaultUs / plainUs };
+    const measured = Math.ceil(pairs / batch) * batch;
+    const vaultUs = (spent.vault * 1000) / measured;
+    const plainUs = (spent.plain * 1000) / measured;
+    return { pairs: measured, vaultUs, plainUs, ratio: vaultUs / plainUs };
   } finally {
     await pool.query('DROP TABLE IF EXISTS paystate_bench_plain_vault');
     await pool.end();
@@ -91,4 +94,18 @@ export function printCardVaultBench(f: CardVaultFigures): void {
     `(d) card vault put + take, one client: ${f.vaultUs.toFixed(0)} µs; same statements with pg alone: ` +
       `${f.plainUs.toFixed(0)} µs; ratio ${f.ratio.toFixed(2)} (${f.pairs.toLocaleString('en-US')} pairs each)`,
   );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const database = await startTestDatabase({ durable: true });
+  try {
+    const admin = new pg.Pool({ connectionString: database.connectionString, max: 1 });
+    (await migrate(admin))._unsafeUnwrap();
+    await admin.end();
+    const pairs = Number(process.argv[2] ?? 4_000);
+    if (!Number.isInteger(pairs) || pairs < 1) throw new RangeError('pairs: a whole number from 1');
+    printCardVaultBench(await runCardVaultBench(database.connectionString, pairs));
+  } finally {
+    await database.close();
+  }
 }

@@ -59,7 +59,11 @@ interface TakenRow {
   readonly expires_at: string;
 }
 
-const iso = (epochMs: number) => new Date(epochMs).toISOString();
+/** An epoch-ms time as an ISO string, or null when it is none `Date` holds (NaN, ±Infinity, beyond ±8.64e15). */
+function iso(epochMs: number): string | null {
+  const time = new Date(epochMs);
+  return Number.isNaN(time.getTime()) ? null : time.toISOString();
+}
 
 function refused(message: string): CardVaultError {
   return { code: 'unavailable', message, retryable: false };
@@ -88,9 +92,10 @@ export function createPostgresCardVault(options: PostgresCardVaultOptions): Post
     pool,
 
     async put(paymentId, card, expiresAt) {
-      if (!Number.isFinite(expiresAt)) return err(refused('card vault: the deadline is not a time'));
+      const deadline = iso(expiresAt);
+      if (deadline === null) return err(refused('card vault: the deadline is not a time'));
       const sealed = sealCard(paymentId, card, newest);
-      const result = await run(PUT, [paymentId, sealed.keyId, sealed.iv, sealed.sealed, sealed.tag, iso(expiresAt)]);
+      const result = await run(PUT, [paymentId, sealed.keyId, sealed.iv, sealed.sealed, sealed.tag, deadline]);
       return result.isErr() ? err(asUnavailable(result.error)) : ok(undefined);
     },
 
@@ -115,7 +120,9 @@ export function createPostgresCardVault(options: PostgresCardVaultOptions): Post
     },
 
     async purgeExpired(now) {
-      const result = await run(PURGE, [iso(now)]);
+      const before = iso(now);
+      if (before === null) return err(refused('card vault: now is not a time'));
+      const result = await run(PURGE, [before]);
       return result.isErr() ? err(asUnavailable(result.error)) : ok(result.value.rowCount ?? 0);
     },
 

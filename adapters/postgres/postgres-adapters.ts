@@ -4,7 +4,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { RepositoryError } from '../../src/ports/payment-repository.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import { createPostgresCardVault, type PostgresCardVault } from './card-vault.js';
-import type { CardVaultKey } from './card-vault-cipher.js';
+import { checkKeyRing, type CardVaultKey } from './card-vault-cipher.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
 import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
 import { createPostgresIdempotencyStore, type PostgresIdempotencyStore } from './idempotency-store.js';
@@ -87,12 +87,15 @@ export interface PostgresAdapters {
 }
 
 /**
- * The payment repository, idempotency store and credential store on one pool (for a host such
- * as the sandbox's `--database-url`), after migrating the schema unless told not to.
- * Rejects with the `MigrationError` message when migrating fails.
+ * The payment repository, idempotency store and credential store (and the card vault, with
+ * `cardVaultKeys`) on one pool (for a host such as the sandbox's `--database-url`), after
+ * migrating the schema unless told not to.
+ * Rejects with the `MigrationError` message when migrating fails, and with a `RangeError` for a
+ * bad `cardVaultKeys` or `closeTimeoutMs` before it connects.
  */
 export async function createPostgresAdapters(options: PostgresAdaptersOptions): Promise<PostgresAdapters> {
   const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
+  if (options.cardVaultKeys !== undefined) checkKeyRing(options.cardVaultKeys);
   const connection = resolveConnection(options);
   const { pool } = connection;
   let migration: MigrationReport | null = null;

@@ -63,4 +63,33 @@ describe('the sweeper purges the card vault', () => {
       expect(logs.join('\n')).toMatch(/card vault/);
     }
   });
+
+  it('a purge that never answers is given up at the storage time-out, and the sweep answers', async () => {
+    const h = makeEngineHarness();
+    const warnings: string[] = [];
+    const vault: CardVault = {
+      put: h.cardVault.put,
+      take: h.cardVault.take,
+      purgeExpired: () => new Promise(() => undefined),
+    };
+    const engine = createPaymentEngine({
+      repository: h.repository,
+      acquirer: h.acquirer,
+      threeDS: h.threeDS,
+      cardVault: vault,
+      clock: h.clock,
+      ids: h.ids,
+      options: { timeouts: { storageMs: 50 } },
+      logger: {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: (_fields, message) => warnings.push(message),
+        error: () => undefined,
+      },
+    });
+    const started = Date.now();
+    expect((await engine.sweep())._unsafeUnwrap()).toMatchObject({ expired: 0, errors: 0 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(warnings).toContain('card vault: expired cards not deleted this time');
+  });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Pool } from 'pg';
 import {
   createPostgresAdapters,
+  createPostgresCardVault,
   createPostgresCredentialStore,
   createPostgresIdempotencyStore,
   createPostgresPaymentRepository,
@@ -199,6 +200,19 @@ const STORES: readonly (readonly [string, string, (options: StoreOptions) => Poo
         pool: store.pool,
         statement: async () => (await store.authenticate('tok_none')).isOk(),
         close: store.close,
+      };
+    },
+  ],
+  [
+    'createPostgresCardVault',
+    'Postgres card vault',
+    (options) => {
+      const keys = [{ id: 'k1', key: new Uint8Array(32).fill(1) }];
+      const vault = createPostgresCardVault({ ...options, keys, clock: { now: () => Date.now() } });
+      return {
+        pool: vault.pool,
+        statement: async () => (await vault.take('payment_none')).isOk(),
+        close: vault.close,
       };
     },
   ],
