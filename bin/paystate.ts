@@ -398,25 +398,21 @@ async function demo(args: readonly string[]): Promise<void> {
   let closeStorage = async (): Promise<void> => undefined;
   let server: SandboxServer<SandboxStorage>;
   try {
+    const serverOptions = {
+      port,
+      host,
+      config,
+      secrets,
+      logger,
+      ...(publicUrl !== undefined && { publicUrl }),
+      ...webhook?.option,
+    };
     if (databaseUrl === undefined || sharedSecrets === undefined) {
-      server = await startSandboxServer({
-        port,
-        host,
-        config,
-        secrets,
-        logger,
-        ...(publicUrl !== undefined && { publicUrl }),
-        ...webhook?.option,
-      });
+      server = await startSandboxServer(serverOptions);
     } else {
       const postgres = await loadPostgres('--database-url');
       server = await startSandboxServer({
-        port,
-        host,
-        config,
-        secrets,
-        logger,
-        ...(publicUrl !== undefined && { publicUrl }),
+        ...serverOptions,
         // Made once the server listens: a port in use fails before the database is touched.
         storage: () =>
           openPostgresStorage({
@@ -429,7 +425,6 @@ async function demo(args: readonly string[]): Promise<void> {
             migrate: (pool) => migrateSayingWhenWaiting(postgres.migrate, pool),
             onClose: (close) => (closeStorage = close),
           }),
-        ...webhook?.option,
       });
     }
   } catch (error) {

@@ -1,9 +1,28 @@
 import { err } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { createPaymentEngine } from '../../src/index.js';
+import { createPaymentEngine, type PaymentEngineOptions } from '../../src/index.js';
 import type { CardVault } from '../../src/ports/card-vault.js';
 import { VAULT_CARD } from '../contracts/card-vault.contract.js';
-import { makeEngineHarness } from '../support/engine-harness.js';
+import { makeEngineHarness, type EngineHarness } from '../support/engine-harness.js';
+
+/** An engine on the harness's adapters but `vault`, logging warnings and errors to `lines`. */
+function engineWithVault(h: EngineHarness, vault: CardVault, lines: string[], options: PaymentEngineOptions = {}) {
+  return createPaymentEngine({
+    repository: h.repository,
+    acquirer: h.acquirer,
+    threeDS: h.threeDS,
+    cardVault: vault,
+    clock: h.clock,
+    ids: h.ids,
+    options,
+    logger: {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (_fields, message) => lines.push(message),
+      error: (_fields, message) => lines.push(message),
+    },
+  });
+}
 
 describe('the sweeper purges the card vault', () => {
   it('deletes the cards past their deadline on each sweep, and only those', async () => {
@@ -45,20 +64,7 @@ describe('the sweeper purges the card vault', () => {
     ]) {
       const logs: string[] = [];
       const vault: CardVault = { put: h.cardVault.put, take: h.cardVault.take, purgeExpired };
-      const engine = createPaymentEngine({
-        repository: h.repository,
-        acquirer: h.acquirer,
-        threeDS: h.threeDS,
-        cardVault: vault,
-        clock: h.clock,
-        ids: h.ids,
-        logger: {
-          debug: () => undefined,
-          info: () => undefined,
-          warn: (_fields, message) => logs.push(message),
-          error: (_fields, message) => logs.push(message),
-        },
-      });
+      const engine = engineWithVault(h, vault, logs);
       expect((await engine.sweep()).isOk()).toBe(true);
       expect(logs.join('\n')).toMatch(/card vault/);
     }
@@ -72,21 +78,7 @@ describe('the sweeper purges the card vault', () => {
       take: h.cardVault.take,
       purgeExpired: () => new Promise(() => undefined),
     };
-    const engine = createPaymentEngine({
-      repository: h.repository,
-      acquirer: h.acquirer,
-      threeDS: h.threeDS,
-      cardVault: vault,
-      clock: h.clock,
-      ids: h.ids,
-      options: { timeouts: { storageMs: 50 } },
-      logger: {
-        debug: () => undefined,
-        info: () => undefined,
-        warn: (_fields, message) => warnings.push(message),
-        error: () => undefined,
-      },
-    });
+    const engine = engineWithVault(h, vault, warnings, { timeouts: { storageMs: 50 } });
     const started = Date.now();
     expect((await engine.sweep())._unsafeUnwrap()).toMatchObject({ expired: 0, errors: 0 });
     expect(Date.now() - started).toBeLessThan(2_000);
