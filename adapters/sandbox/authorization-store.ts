@@ -12,6 +12,15 @@ export interface SandboxAuthorization {
   readonly currency: string;
   readonly card: { readonly scheme: CardScheme; readonly bin: string; readonly last4: string };
   readonly threeDS: ThreeDSOutcome | null;
+  /**
+   * What of the 3DS authentication data arrived (decisions.md section 9): whether an
+   * authentication value came (it is never kept), the DS transaction id and protocol version.
+   */
+  readonly authentication: {
+    readonly authenticationValueReceived: boolean;
+    readonly dsTransactionId: string | null;
+    readonly protocolVersion: string | null;
+  } | null;
   /** What the acquirer decided, which `inquire` reports (even when the first answer was `unknown`). */
   readonly outcome: AuthorizationOutcome;
 }

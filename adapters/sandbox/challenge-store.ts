@@ -1,5 +1,6 @@
 import { ok } from 'neverthrow';
 import type { CardScheme } from '../../src/domain/card.js';
+import type { ThreeDSProtocolVersion } from '../../src/domain/three-ds.js';
 import type { PortFailure, PortResult } from '../../src/ports/port-result.js';
 
 /** A challenge the simulated 3DS server started, as the issuer page may show it. */
@@ -11,6 +12,9 @@ export interface SandboxChallenge {
   readonly currency: string;
   readonly scheme: CardScheme;
   readonly last4: string;
+  /** The directory server's transaction id and the protocol version of the lookup, given again with the result. */
+  readonly dsTransactionId: string;
+  readonly protocolVersion: ThreeDSProtocolVersion;
   readonly status: 'pending' | 'authorised' | 'refused';
 }
 

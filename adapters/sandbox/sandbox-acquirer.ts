@@ -31,6 +31,8 @@ export type SandboxAcquirerFault = 'unavailable' | 'answer_lost' | 'hang';
 export interface SandboxAcquirerOptions {
   /** Retrieval reference numbers (ISO 8583 data element 37); default 12 random digits. */
   readonly rrn?: () => string;
+  /** The scheme trace ids of approvals (`networkTransactionId`); default 15 random digits. */
+  readonly networkTransactionId?: () => string;
   /**
    * Delay before every answer, in milliseconds (simulated network latency). Without it (0, the
    * default) every answer is given as soon as the store answers: at once, as a plain `Result`, from
@@ -59,6 +61,13 @@ export interface SandboxAcquirer extends Acquirer {
 const TIMEOUT_DETAIL =
   'Acquirer time-out: no answer from the issuer within 30 s; the outcome is unknown, inquire later';
 
+/** A Visa-style transaction id: 15 digits. */
+function defaultNetworkTransactionId(): string {
+  return `${randomInt(1, 10)}${randomInt(0, 100_000_000).toString().padStart(8, '0')}${randomInt(0, 1_000_000)
+    .toString()
+    .padStart(6, '0')}`;
+}
+
 function defaultRrn(): string {
   return randomInt(0, 1_000_000_000_000).toString().padStart(12, '0');
 }
@@ -75,6 +84,7 @@ function unavailable(message: string): AcquirerError {
  */
 export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): SandboxAcquirer {
   const nextRrn = options.rrn ?? defaultRrn;
+  const nextNetworkTransactionId = options.networkTransactionId ?? defaultNetworkTransactionId;
   const latencyMs = options.latencyMs ?? 0;
   const store = options.store ?? createMemorySandboxAuthorizationStore();
   const recorded: SandboxAuthorization[] = [];
@@ -94,6 +104,7 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
       responseCode: '00',
       fees: sandboxFees(request.amount, { type: behaviour.cardType, region: behaviour.region }),
       card: { type: behaviour.cardType, region: behaviour.region, issuingCountry: behaviour.issuingCountry },
+      networkTransactionId: nextNetworkTransactionId(),
     };
   }
 
@@ -110,6 +121,14 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
         currency: request.currency,
         card: { scheme: card.scheme, bin: binOf(card.number), last4: card.number.slice(-4) },
         threeDS: request.threeDS,
+        authentication:
+          request.authentication === null
+            ? null
+            : {
+                authenticationValueReceived: request.authentication.authenticationValue !== null,
+                dsTransactionId: request.authentication.dsTransactionId,
+                protocolVersion: request.authentication.protocolVersion,
+              },
         outcome: decide(request),
       };
       return chain(store.keep(record), (kept) => {

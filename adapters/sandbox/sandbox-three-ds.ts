@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import type {
   AuthenticationRequest,
@@ -8,6 +8,7 @@ import type {
   ThreeDSProvider,
 } from '../../src/ports/three-ds-provider.js';
 import type { PortFailure, PortResult } from '../../src/ports/port-result.js';
+import type { ThreeDSProtocolVersion } from '../../src/domain/three-ds.js';
 import { chain, type Eventually } from './chain.js';
 import { verifyChallengeResponse } from './challenge-response.js';
 import {
@@ -60,6 +61,14 @@ export interface SandboxThreeDSProvider extends ThreeDSProvider {
   challenge(paymentId: string, transactionId: string): PortResult<SandboxChallenge | null, ThreeDSError>;
 }
 
+/** The EMV 3DS version the simulated 3DS server speaks. */
+const PROTOCOL_VERSION: ThreeDSProtocolVersion = '2.2.0';
+
+/** A CAVV as an ACS makes one: 20 random bytes, base64 (28 characters). */
+function authenticationValue(): string {
+  return randomBytes(20).toString('base64');
+}
+
 function invalidChallenge(message: string): ThreeDSError {
   return { code: 'invalid_challenge', message, retryable: false };
 }
@@ -86,13 +95,21 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
     if (behaviour === 'not_required') return ok({ kind: 'not_required' });
 
     const transactionId = nextTransactionId();
+    const directory = { dsTransactionId: randomUUID(), protocolVersion: PROTOCOL_VERSION };
     switch (behaviour) {
       case 'frictionless':
-        return ok({ kind: 'authenticated', transStatus: 'Y', eci: eciFor(card.scheme, 'Y'), transactionId });
+        return ok({
+          kind: 'authenticated',
+          transStatus: 'Y',
+          eci: eciFor(card.scheme, 'Y'),
+          transactionId,
+          authenticationValue: authenticationValue(),
+          ...directory,
+        });
       case 'rejected':
         return ok({ kind: 'rejected', transStatus: 'R', transactionId });
       case 'unavailable':
-        return ok({ kind: 'unavailable', transStatus: 'U', transactionId });
+        return ok({ kind: 'unavailable', transStatus: 'U', transactionId, ...directory });
       case 'challenge':
       case 'frictionless_mismatch': {
         const reason = behaviour === 'challenge' ? 'challenge_required' : 'data_mismatch';
@@ -104,6 +121,7 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
           currency: request.currency,
           scheme: card.scheme,
           last4: card.number.slice(-4),
+          ...directory,
           status: 'pending',
         });
         return chain(kept, (done) =>
@@ -146,7 +164,14 @@ export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): Sa
         if (resolved.value?.status !== answer) return err(invalidChallenge('This challenge was already resolved'));
         return ok<ChallengeResult>(
           answer === 'authorised'
-            ? { kind: 'accepted', transStatus: 'Y', eci: eciFor(value.scheme, 'Y') }
+            ? {
+                kind: 'accepted',
+                transStatus: 'Y',
+                eci: eciFor(value.scheme, 'Y'),
+                authenticationValue: authenticationValue(),
+                dsTransactionId: value.dsTransactionId,
+                protocolVersion: value.protocolVersion,
+              }
             : { kind: 'refused', transStatus: 'N' },
         );
       });

@@ -32,7 +32,7 @@ function toOutcome(reply: BankReply): AuthorizationOutcome {
   const responseCode = ISO_RESPONSE_CODES[reply.reasonCode] ?? '05';
   switch (reply.result) {
     case 'AUTHORISED': {
-      const { authorisationId, fees, card } = reply;
+      const { authorisationId, fees, card, schemeTraceId } = reply;
       // paystate checks every answer (docs/ports.md): an approval needs a reference, fees and card
       // details. Without them it cannot be recorded, so say that the outcome is not known here.
       if (authorisationId === undefined || fees === undefined || card === undefined) {
@@ -48,6 +48,8 @@ function toOutcome(reply: BankReply): AuthorizationOutcome {
           region: card.region === 'DOMESTIC' ? 'domestic' : card.region === 'EEA' ? 'intra' : 'inter',
           issuingCountry: card.issuerCountry,
         },
+        // Kept on paystate's record for later merchant-initiated payments.
+        ...(schemeTraceId !== undefined && { networkTransactionId: schemeTraceId }),
       };
     }
     case 'REFUSED':
@@ -71,7 +73,9 @@ function toError(error: unknown): AcquirerError {
 
 function toChargeRequest(request: AuthorizationRequest): ChargeRequest {
   const [year = '0', month = '0'] = request.card.expiration.split('-');
-  const { eci, transactionId } = request.threeDS ?? { eci: null, transactionId: null };
+  const eci = request.threeDS?.eci ?? null;
+  // decisions.md section 9: the CAVV goes to the bank in this call and nowhere else.
+  const authentication = request.authentication;
   return {
     merchantReference: request.paymentId, // one payment, one charge: the bank de-duplicates on it
     amountMinor: request.amount,
@@ -83,7 +87,14 @@ function toChargeRequest(request: AuthorizationRequest): ChargeRequest {
       expYear: Number(year),
       holder: request.card.holderName,
     },
-    ...(eci !== null && { authentication: { eci, dsTransactionId: transactionId } }),
+    ...(eci !== null && {
+      authentication: {
+        eci,
+        cavv: authentication?.authenticationValue ?? null,
+        dsTransactionId: authentication?.dsTransactionId ?? null,
+        threeDSVersion: authentication?.protocolVersion ?? null,
+      },
+    }),
   };
 }
 

@@ -19,7 +19,12 @@ export interface ChargeRequest {
     readonly expYear: number;
     readonly holder: string;
   };
-  readonly authentication?: { readonly eci: string; readonly dsTransactionId: string | null };
+  readonly authentication?: {
+    readonly eci: string;
+    readonly cavv: string | null;
+    readonly dsTransactionId: string | null;
+    readonly threeDSVersion: string | null;
+  };
 }
 
 export type BankResult = 'AUTHORISED' | 'REFUSED' | 'ERROR';
@@ -29,6 +34,8 @@ export interface BankReply {
   /** `A000` authorised; `R051`, `R054`, `R005`, `R014` refused; `E096` system error. */
   readonly reasonCode: string;
   readonly authorisationId?: string;
+  /** The card scheme's trace id of an authorisation. */
+  readonly schemeTraceId?: string;
   readonly fees?: { readonly interchangeMinor: number; readonly schemeMinor: number };
   readonly card?: {
     readonly category: 'CONSUMER' | 'CORPORATE';
@@ -86,6 +93,7 @@ export function createFakeBank(): FakeBank {
       result: 'AUTHORISED',
       reasonCode: 'A000',
       authorisationId: `AUTH${String(sequence).padStart(8, '0')}`,
+      schemeTraceId: `${String(sequence).padStart(15, '3')}`,
       fees: { interchangeMinor: Math.round(request.amountMinor * 0.003), schemeMinor: 2 },
       card: { category: 'CONSUMER', region: 'EEA', issuerCountry: 'NL' },
     };

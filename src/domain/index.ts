@@ -30,4 +30,12 @@ export {
   PROFILE_ID_RULE,
   TENANCY_ID_RULE,
 } from './tenancy-ids.js';
-export type { ThreeDSOutcome, TransStatus } from './three-ds.js';
+export {
+  isAuthenticationValue,
+  isThreeDSProtocolVersion,
+  THREE_DS_PROTOCOL_VERSIONS,
+  type ThreeDSAuthentication,
+  type ThreeDSOutcome,
+  type ThreeDSProtocolVersion,
+  type TransStatus,
+} from './three-ds.js';

@@ -13,6 +13,8 @@ export interface AuthorizationRecord {
   readonly responseCode: string;
   readonly fees: Fees;
   readonly card: CardProfile;
+  /** The scheme's trace id, when the acquirer gave one (decisions.md section 9); internal only. */
+  readonly networkTransactionId?: string;
 }
 
 /**

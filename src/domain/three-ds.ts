@@ -33,3 +33,34 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isThreeDSTransactionId(value: string): boolean {
   return value.length === 36 && UUID.test(value);
 }
+
+/** The EMV 3DS protocol versions an authentication may have run under (decisions.md section 9). */
+export const THREE_DS_PROTOCOL_VERSIONS = Object.freeze(['2.1.0', '2.2.0', '2.3.1'] as const);
+/** One of `THREE_DS_PROTOCOL_VERSIONS`. */
+export type ThreeDSProtocolVersion = (typeof THREE_DS_PROTOCOL_VERSIONS)[number];
+
+/** True for one of `THREE_DS_PROTOCOL_VERSIONS`. */
+export function isThreeDSProtocolVersion(value: unknown): value is ThreeDSProtocolVersion {
+  return (THREE_DS_PROTOCOL_VERSIONS as readonly unknown[]).includes(value);
+}
+
+// 28 characters of base64: the 20 bytes of a CAVV or AAV, padded.
+const AUTHENTICATION_VALUE = /^[A-Za-z0-9+/]{26}(?:[A-Za-z0-9+/]{2}|[A-Za-z0-9+/]=|==)$/;
+
+/** True for an authentication value (CAVV, AAV) as EMV 3DS sends it: 28 characters of base64. */
+export function isAuthenticationValue(value: string): boolean {
+  return AUTHENTICATION_VALUE.test(value);
+}
+
+/**
+ * What 3-D Secure gives the acquirer besides `transStatus` and `eci` (decisions.md section 9), from
+ * the frictionless answer or the challenge result: passed on to `authorize` only, never stored,
+ * logged or put in an event. Each is null when the 3DS provider did not give it.
+ */
+export interface ThreeDSAuthentication {
+  /** CAVV or AAV: 28 characters of base64. */
+  readonly authenticationValue: string | null;
+  /** The directory server's transaction id (`dsTransID`): a UUID. */
+  readonly dsTransactionId: string | null;
+  readonly protocolVersion: ThreeDSProtocolVersion | null;
+}

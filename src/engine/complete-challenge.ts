@@ -1,7 +1,7 @@
 import { err } from 'neverthrow';
 import { paymentError } from '../errors/payment-error.js';
 import type { ChallengeResult } from '../ports/three-ds-provider.js';
-import { drive, shiftsLiability } from './drive-payment.js';
+import { authenticationOf, drive, shiftsLiability } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
 import { loadPayment } from './load-payment.js';
@@ -78,6 +78,7 @@ export async function completeChallenge(
   const result = checked.value;
 
   const working = newWorkingPayment(record, true);
+  working.authentication = result.kind === 'accepted' ? authenticationOf(result) : null;
   patch(working, { threeDS: outcomeAfterChallenge(record.threeDS, result) });
   const step = send(ctx, working, (at) =>
     result.kind === 'accepted' ? { type: 'challenge.accepted', at } : { type: 'challenge.refused', at },

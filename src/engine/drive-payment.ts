@@ -2,12 +2,12 @@ import { err, ok } from 'neverthrow';
 import type { CardData, CardProfile, Fees } from '../domain/card.js';
 import { browserDataForThreeDS } from '../domain/contact.js';
 import type { AuthorizationRecord } from '../domain/payment-record.js';
-import type { ThreeDSOutcome } from '../domain/three-ds.js';
+import type { ThreeDSAuthentication, ThreeDSOutcome } from '../domain/three-ds.js';
 import type { PaymentMachineAction } from '../machine/payment-machine.js';
 import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
 import type { StepResult } from '../machine/step-payment.js';
 import type { AuthorizationOutcome } from '../ports/acquirer.js';
-import type { AuthenticationResult } from '../ports/three-ds-provider.js';
+import type { AuthenticationResult, ThreeDSAuthenticationData } from '../ports/three-ds-provider.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
 import { describeDefect } from './describe-defect.js';
@@ -35,13 +35,24 @@ export function authorizationRecordOf(outcome: {
   readonly responseCode: string;
   readonly fees: Fees;
   readonly card: CardProfile;
+  readonly networkTransactionId?: string;
 }): AuthorizationRecord {
-  const { fees, card } = outcome;
+  const { fees, card, networkTransactionId } = outcome;
   return {
     rrn: outcome.rrn,
     responseCode: outcome.responseCode,
     fees: { interchange: fees.interchange, assesment: fees.assesment },
     card: { type: card.type, region: card.region, issuingCountry: card.issuingCountry },
+    ...(networkTransactionId !== undefined && { networkTransactionId }),
+  };
+}
+
+/** What of a 3DS answer goes on to the acquirer (decisions.md section 9): each field given, else null. */
+export function authenticationOf(data: ThreeDSAuthenticationData): ThreeDSAuthentication {
+  return {
+    authenticationValue: data.authenticationValue ?? null,
+    dsTransactionId: data.dsTransactionId ?? null,
+    protocolVersion: data.protocolVersion ?? null,
   };
 }
 
@@ -150,6 +161,8 @@ async function authenticate(ctx: EngineContext, working: WorkingPayment, card: C
     return send(ctx, working, (at) => ({ type: 'authentication.error', at }));
   }
   const result = checked.value;
+  working.authentication =
+    result.kind === 'authenticated' || result.kind === 'unavailable' ? authenticationOf(result) : null;
   patch(working, {
     threeDS: threeDSOutcomeOf(result),
     ...(result.kind === 'challenge' ? { nextRedirect: result.challengeUrl } : {}),
@@ -206,6 +219,7 @@ async function authorize(ctx: EngineContext, working: WorkingPayment, source: Ca
         currency: record.currency,
         card,
         threeDS: record.threeDS,
+        authentication: working.authentication,
       }),
     { timeoutMs: ctx.options.acquirerTimeoutMs, ...traced(ctx, 'acquirer.authorize', { paymentId: record.id }) },
   );

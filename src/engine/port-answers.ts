@@ -5,10 +5,16 @@ import { percentDecoded } from '../domain/card-number.js';
 import { isCountryCode } from '../domain/country.js';
 import { FAILURE_REASONS, type FailureReason } from '../domain/failure-reason.js';
 import { redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
-import { isEci, isThreeDSTransactionId } from '../domain/three-ds.js';
+import {
+  isAuthenticationValue,
+  isEci,
+  isThreeDSProtocolVersion,
+  isThreeDSTransactionId,
+  THREE_DS_PROTOCOL_VERSIONS,
+} from '../domain/three-ds.js';
 import { isWellFormedText } from '../schemas/text.js';
 import type { AuthorizationOutcome, InquiryOutcome } from '../ports/acquirer.js';
-import type { AuthenticationResult, ChallengeResult } from '../ports/three-ds-provider.js';
+import type { AuthenticationResult, ChallengeResult, ThreeDSAuthenticationData } from '../ports/three-ds-provider.js';
 import type { EngineContext } from './engine-context.js';
 
 /**
@@ -40,6 +46,8 @@ type Checked<T> = Result<T, AnswerProblem>;
 const RRN = /^[A-Za-z0-9]{1,12}$/;
 /** ISO 8583 data element 39, the response code: 2 letters or digits. */
 const RESPONSE_CODE = /^[A-Za-z0-9]{2}$/;
+/** A scheme's trace id (Visa transaction id, 15 digits; Mastercard trace id, 9 to 13 characters). */
+const NETWORK_TRANSACTION_ID = /^[A-Za-z0-9]{1,32}$/;
 
 /** A type guard for the values of a list, by a set of them. */
 function oneOf<T>(values: readonly T[]): (value: unknown) => value is T {
@@ -128,12 +136,21 @@ function approval(answer: Fields, cardNumber: CardNumber): Checked<Authorization
   if (!isString(issuingCountry) || !isCountryCode(issuingCountry)) {
     return malformed('card.issuingCountry', 'is not an ISO 3166-1 alpha-2 country code');
   }
+  const { networkTransactionId } = answer;
+  if (networkTransactionId !== undefined) {
+    if (!isString(networkTransactionId) || !NETWORK_TRANSACTION_ID.test(networkTransactionId)) {
+      return malformed('networkTransactionId', 'is not 1 to 32 letters and digits');
+    }
+    if (holdsCardNumber(networkTransactionId, cardNumber))
+      return malformed('networkTransactionId', HOLDS_THE_CARD_NUMBER);
+  }
   return ok({
     kind: 'approved',
     rrn,
     responseCode,
     fees: { interchange: minorUnits(interchange), assesment: minorUnits(assesment) },
     card: { type, region, issuingCountry },
+    ...(networkTransactionId !== undefined && { networkTransactionId }),
   });
 }
 
@@ -216,6 +233,34 @@ const NOT_AN_ECI = 'is not 2 digits (an ECI)';
 
 const NOT_REQUIRED: AuthenticationResult = Object.freeze({ kind: 'not_required' });
 
+/** The section 9 fields of an answer, each optional but checked when given (the value only where `withValue`). */
+function authenticationData(
+  answer: Fields,
+  cardNumber: CardNumber,
+  withValue: boolean,
+): Checked<ThreeDSAuthenticationData> {
+  const { authenticationValue, dsTransactionId, protocolVersion } = answer;
+  if (authenticationValue !== undefined) {
+    if (!withValue) return malformed('authenticationValue', 'is given where 3DS authenticated no one');
+    if (!isString(authenticationValue) || !isAuthenticationValue(authenticationValue)) {
+      return malformed('authenticationValue', 'is not 28 characters of base64 (a CAVV or AAV)');
+    }
+    if (holdsCardNumber(authenticationValue, cardNumber))
+      return malformed('authenticationValue', HOLDS_THE_CARD_NUMBER);
+  }
+  if (dsTransactionId !== undefined && (!isString(dsTransactionId) || !isThreeDSTransactionId(dsTransactionId))) {
+    return malformed('dsTransactionId', NOT_A_TRANSACTION_ID);
+  }
+  if (protocolVersion !== undefined && !isThreeDSProtocolVersion(protocolVersion)) {
+    return malformed('protocolVersion', `is not one of ${THREE_DS_PROTOCOL_VERSIONS.join(', ')}`);
+  }
+  return ok({
+    ...(authenticationValue !== undefined && { authenticationValue }),
+    ...(dsTransactionId !== undefined && { dsTransactionId }),
+    ...(protocolVersion !== undefined && { protocolVersion }),
+  });
+}
+
 function authenticationResult(answer: Fields, cardNumber: CardNumber): Checked<AuthenticationResult> {
   const { kind } = answer;
   if (kind === 'not_required') return ok(NOT_REQUIRED);
@@ -232,7 +277,13 @@ function authenticationResult(answer: Fields, cardNumber: CardNumber): Checked<A
       const { transStatus, eci } = answer;
       if (transStatus !== 'Y' && transStatus !== 'A') return malformed('transStatus', 'is not Y or A');
       if (!isString(eci) || !isEci(eci)) return malformed('eci', NOT_AN_ECI);
-      return ok({ kind, transStatus, eci, transactionId });
+      return authenticationData(answer, cardNumber, true).map((data) => ({
+        kind,
+        transStatus,
+        eci,
+        transactionId,
+        ...data,
+      }));
     }
     case 'challenge': {
       const { reason, challengeUrl } = answer;
@@ -255,7 +306,12 @@ function authenticationResult(answer: Fields, cardNumber: CardNumber): Checked<A
     case 'unavailable': {
       const { transStatus } = answer;
       if (transStatus !== 'U') return malformed('transStatus', 'is not U');
-      return ok({ kind, transStatus, transactionId });
+      return authenticationData(answer, cardNumber, false).map((data) => ({
+        kind,
+        transStatus,
+        transactionId,
+        ...data,
+      }));
     }
   }
 }
@@ -269,7 +325,7 @@ function challengeResult(answer: Fields): Checked<ChallengeResult> {
       if (transStatus !== 'Y' && transStatus !== 'A') return malformed('transStatus', 'is not Y or A');
       const { eci } = answer;
       if (!isString(eci) || !isEci(eci)) return malformed('eci', NOT_AN_ECI);
-      return ok({ kind, transStatus, eci });
+      return authenticationData(answer, undefined, true).map((data) => ({ kind, transStatus, eci, ...data }));
     }
     case 'refused':
       return transStatus === 'N' ? ok(REFUSED) : malformed('transStatus', 'is not N');

@@ -4,6 +4,7 @@ import type { DomainEvent } from '../domain/domain-event.js';
 import { deepFreeze } from '../domain/immutable.js';
 import { isoTime } from '../domain/iso-time.js';
 import type { Payment } from '../domain/payment.js';
+import type { ThreeDSAuthentication } from '../domain/three-ds.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import { copyRecord } from '../domain/payment-record.js';
 import { cardholderMustAct } from '../machine/public-state.js';
@@ -53,6 +54,11 @@ export interface WorkingPayment {
    * and dropped when it fails (a lost conflict stored nothing). Always empty without an inspector.
    */
   uninspected: UninspectedStep[];
+  /**
+   * What the last 3DS answer of this command gives the acquirer (decisions.md section 9): held
+   * for `authorize` in this command only, never stored, logged or evented. Null without one.
+   */
+  authentication: ThreeDSAuthentication | null;
 }
 
 /** A machine step waiting for the write that stores it, to be reported to the inspector then. */
@@ -87,6 +93,7 @@ export function newWorkingPayment(given: PaymentRecord, stored: boolean): Workin
     shown: undefined,
     frozen: record,
     uninspected: [],
+    authentication: null,
   };
 }
 

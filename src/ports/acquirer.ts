@@ -1,6 +1,6 @@
 import type { CardData, CardProfile, Fees } from '../domain/card.js';
 import type { FailureReason } from '../domain/failure-reason.js';
-import type { ThreeDSOutcome } from '../domain/three-ds.js';
+import type { ThreeDSAuthentication, ThreeDSOutcome } from '../domain/three-ds.js';
 import type { PortFailure, PortResult } from './port-result.js';
 
 /** What the engine asks the acquirer to authorize: one payment's amount, card and 3DS outcome. */
@@ -12,6 +12,12 @@ export interface AuthorizationRequest {
   readonly currency: string;
   readonly card: CardData;
   readonly threeDS: ThreeDSOutcome | null;
+  /**
+   * The authentication value, DS transaction id and protocol version of the 3DS that ran for
+   * this authorization (frictionless or challenge), null when none ran or none was given. The
+   * authentication value lives for this call only: never store or log it.
+   */
+  readonly authentication: ThreeDSAuthentication | null;
 }
 
 /**
@@ -34,6 +40,11 @@ export type AuthorizationOutcome =
       readonly fees: Fees;
       /** Type and region from `CARD_TYPES` and `CARD_REGIONS`; an ISO 3166-1 alpha-2 issuing country (`isCountryCode`). */
       readonly card: CardProfile;
+      /**
+       * The scheme's trace id of this authorization (Visa transaction id, Mastercard trace id), for
+       * later merchant-initiated payments: 1 to 32 letters and digits. Kept on the internal record.
+       */
+      readonly networkTransactionId?: string;
     }
   | {
       readonly kind: 'declined';

@@ -32,6 +32,7 @@ export type {
   AuthenticationResult,
   ChallengeResult,
   ThreeDSError,
+  ThreeDSAuthenticationData,
   ThreeDSProvider,
 } from './three-ds-provider.js';
 export type {

@@ -1,6 +1,18 @@
 import type { CardData } from '../domain/card.js';
 import type { BrowserData } from '../domain/contact.js';
+import type { ThreeDSProtocolVersion } from '../domain/three-ds.js';
 import type { PortFailure, PortResult } from './port-result.js';
+
+/**
+ * What an authentication gives on to the acquirer (decisions.md section 9), each optional: the
+ * authentication value (CAVV, AAV: 28 characters of base64; never stored), the directory server's
+ * transaction id (a UUID) and the protocol version. The engine checks each one given.
+ */
+export interface ThreeDSAuthenticationData {
+  readonly authenticationValue?: string;
+  readonly dsTransactionId?: string;
+  readonly protocolVersion?: ThreeDSProtocolVersion;
+}
 
 /** What the engine sends to authenticate a cardholder: the payment, the card and the browser data. */
 export interface AuthenticationRequest {
@@ -23,12 +35,12 @@ export type AuthenticationResult =
   /** The issuer or scheme requires no SCA for this card. */
   | { readonly kind: 'not_required' }
   /** Frictionless: authenticated (Y) or attempted (A) without the cardholder. */
-  | {
+  | (ThreeDSAuthenticationData & {
       readonly kind: 'authenticated';
       readonly transStatus: 'Y' | 'A';
       readonly eci: string;
       readonly transactionId: string;
-    }
+    })
   /**
    * The cardholder must act on the issuer's page. `reason` is `data_mismatch` when a frictionless
    * attempt fell back to the challenge because the data did not match the issuer's.
@@ -46,8 +58,12 @@ export type AuthenticationResult =
     }
   /** Not authenticated (N) or rejected by the issuer (R): do not authorize. */
   | { readonly kind: 'rejected'; readonly transStatus: 'N' | 'R'; readonly transactionId: string }
-  /** 3DS could not be performed (U). */
-  | { readonly kind: 'unavailable'; readonly transStatus: 'U'; readonly transactionId: string };
+  /** 3DS could not be performed (U); no authentication value. */
+  | (Omit<ThreeDSAuthenticationData, 'authenticationValue'> & {
+      readonly kind: 'unavailable';
+      readonly transStatus: 'U';
+      readonly transactionId: string;
+    });
 
 /**
  * The outcome of a challenge, read from the ACS result (`cres`) by `resolveChallenge`. Checked by
@@ -55,7 +71,7 @@ export type AuthenticationResult =
  * of the call (`unavailable`; the payment still awaits the challenge).
  */
 export type ChallengeResult =
-  | { readonly kind: 'accepted'; readonly transStatus: 'Y' | 'A'; readonly eci: string }
+  | (ThreeDSAuthenticationData & { readonly kind: 'accepted'; readonly transStatus: 'Y' | 'A'; readonly eci: string })
   | { readonly kind: 'refused'; readonly transStatus: 'N' };
 
 /**

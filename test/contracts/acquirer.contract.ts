@@ -49,7 +49,19 @@ function request(scenario: AcquirerScenario, id = paymentId()): AuthorizationReq
     amount: scenario.amount,
     currency: 'EUR',
     card: scenario.card,
-    threeDS: null,
+    // An authenticated frictionless 3DS, with what decisions.md section 9 passes on.
+    threeDS: {
+      flow: 'frictionless',
+      transStatus: 'Y',
+      eci: '05',
+      liabilityShift: true,
+      transactionId: '8f3c2b1a-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+    },
+    authentication: {
+      authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=',
+      dsTransactionId: '2f1e0d9c-8b7a-4695-a4b3-c2d1e0f9a8b7',
+      protocolVersion: '2.2.0',
+    },
   };
 }
 

@@ -25,6 +25,7 @@ function authorization(paymentId: string, rrn: string): SandboxAuthorization {
     currency: 'EUR',
     card: { scheme: 'visa', bin: '42424242', last4: '4242' },
     threeDS: null,
+    authentication: null,
     outcome: {
       kind: 'approved',
       rrn,
@@ -44,6 +45,8 @@ function challenge(paymentId: string, transactionId: string): SandboxChallenge {
     currency: 'EUR',
     scheme: 'visa',
     last4: '3220',
+    dsTransactionId: '2f1e0d9c-8b7a-4695-a4b3-c2d1e0f9a8b7',
+    protocolVersion: '2.2.0',
     status: 'pending',
   };
 }

@@ -173,6 +173,7 @@ describe('the sandbox simulators answer what the checks take, for every test car
       currency: 'EUR',
       card,
       threeDS: null,
+      authentication: null,
     };
     const authorized = (await acquirer.authorize(request))._unsafeUnwrap();
     expect(checkAuthorizationOutcome(authorized)._unsafeUnwrap()).toEqual(authorized);

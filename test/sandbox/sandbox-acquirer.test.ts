@@ -30,7 +30,15 @@ function card(number: string): CardData {
 }
 
 function request(number: string, paymentId = 'payment_1', amount = 10_000): AuthorizationRequest {
-  return { paymentId, profileId: 'profile_1', amount, currency: 'EUR', card: card(number), threeDS: null };
+  return {
+    paymentId,
+    profileId: 'profile_1',
+    amount,
+    currency: 'EUR',
+    card: card(number),
+    threeDS: null,
+    authentication: null,
+  };
 }
 
 function sequentialRrn(): () => string {
@@ -38,8 +46,14 @@ function sequentialRrn(): () => string {
   return () => (n += 1).toString().padStart(12, '0');
 }
 
+/** 15-digit scheme trace ids, counted: no random digits in what the tests read. */
+function sequentialTraceIds(): () => string {
+  let n = 0;
+  return () => String(100_000_000_000_000 + (n += 1));
+}
+
 function acquirer(options: SandboxAcquirerOptions = { rrn: sequentialRrn() }) {
-  return createSandboxAcquirer(options);
+  return createSandboxAcquirer({ networkTransactionId: sequentialTraceIds(), ...options });
 }
 
 describe('sandbox acquirer: authorize', () => {
@@ -55,6 +69,7 @@ describe('sandbox acquirer: authorize', () => {
           responseCode: '00',
           fees: sandboxFees(10_000, { type: testCard.cardType, region: testCard.region }),
           card: { type: testCard.cardType, region: testCard.region, issuingCountry: testCard.issuingCountry },
+          networkTransactionId: '100000000000001',
         });
         break;
       case 'declined':
@@ -166,9 +181,27 @@ describe('sandbox acquirer: authorize', () => {
       currency: 'EUR',
       card: { scheme: 'visa', bin: '42424242', last4: '4242' },
       threeDS: null,
+      authentication: null,
       outcome: expect.objectContaining({ kind: 'approved' }),
     });
     expect(log[2]?.card).toEqual({ scheme: 'amex', bin: '378282', last4: '0005' });
+  });
+
+  it('receives the 3DS authentication data (decisions.md section 9) and keeps all but the authentication value', async () => {
+    const sandbox = acquirer();
+    const authenticationValue = 'AAABBEg0VhI0VniQEjRWAAAAAAA=';
+    const dsTransactionId = '2f1e0d9c-8b7a-4695-a4b3-c2d1e0f9a8b7';
+    await sandbox.authorize({
+      ...request('4242424242424242'),
+      authentication: { authenticationValue, dsTransactionId, protocolVersion: '2.2.0' },
+    });
+    const [kept] = sandbox.authorizations();
+    expect(kept?.authentication).toEqual({
+      authenticationValueReceived: true,
+      dsTransactionId,
+      protocolVersion: '2.2.0',
+    });
+    expect(JSON.stringify(sandbox.authorizations())).not.toContain(authenticationValue);
   });
 });
 

@@ -89,9 +89,22 @@ function cres(paymentId: string, transactionId: string, decision: 'authorise' | 
 
 const firstId = `threeds_${'1'.padStart(32, '0')}`;
 
+/** What the simulated DS gives with an authentication (decisions.md section 9): a fresh DS transaction id, version 2.2.0. */
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const directory = { dsTransactionId: expect.stringMatching(UUID_V4), protocolVersion: '2.2.0' };
+/** A CAVV: 20 bytes in base64. */
+const CAVV = /^[A-Za-z0-9+/]{27}=$/;
+
 describe('sandbox 3DS provider: authenticate', () => {
-  const expectedByNumber: Record<string, AuthenticationResult> = {
-    '4000000000003055': { kind: 'authenticated', transStatus: 'Y', eci: '05', transactionId: firstId },
+  const expectedByNumber: Record<string, unknown> = {
+    '4000000000003055': {
+      kind: 'authenticated',
+      transStatus: 'Y',
+      eci: '05',
+      transactionId: firstId,
+      authenticationValue: expect.stringMatching(CAVV),
+      ...directory,
+    },
     '4000000000003238': {
       kind: 'challenge',
       reason: 'data_mismatch',
@@ -111,7 +124,7 @@ describe('sandbox 3DS provider: authenticate', () => {
       challengeUrl: `https://issuer.test/challenge/payment_1/${firstId}`,
     },
     '4000000000003287': { kind: 'rejected', transStatus: 'R', transactionId: firstId },
-    '4000000000003311': { kind: 'unavailable', transStatus: 'U', transactionId: firstId },
+    '4000000000003311': { kind: 'unavailable', transStatus: 'U', transactionId: firstId, ...directory },
   };
 
   it.each(SANDBOX_TEST_CARDS)('$number ($threeDS)', async (testCard) => {
@@ -186,6 +199,7 @@ describe('sandbox 3DS provider: authenticate', () => {
       currency: 'EUR',
       scheme: 'visa',
       last4: '3220',
+      ...directory,
       status: 'pending',
     });
     const dump = JSON.stringify(challenge);
@@ -205,8 +219,16 @@ describe('sandbox 3DS provider: resolveChallenge', () => {
       transactionId,
       cres: cres('payment_1', transactionId),
     });
-    expect(result._unsafeUnwrap()).toEqual({ kind: 'accepted', transStatus: 'Y', eci: '05' });
-    expect((await threeDS.challenge('payment_1', transactionId))._unsafeUnwrap()?.status).toBe('authorised');
+    const started = (await threeDS.challenge('payment_1', transactionId))._unsafeUnwrap();
+    expect(result._unsafeUnwrap()).toEqual({
+      kind: 'accepted',
+      transStatus: 'Y',
+      eci: '05',
+      authenticationValue: expect.stringMatching(CAVV),
+      dsTransactionId: started?.dsTransactionId,
+      protocolVersion: '2.2.0',
+    });
+    expect(started?.status).toBe('authorised');
   });
 
   it('accepts a challenge after a frictionless data mismatch, with the mastercard ECI for a mastercard', async () => {
@@ -219,7 +241,7 @@ describe('sandbox 3DS provider: resolveChallenge', () => {
       transactionId,
       cres: cres('payment_1', transactionId),
     });
-    expect(result._unsafeUnwrap()).toEqual({ kind: 'accepted', transStatus: 'Y', eci: '02' });
+    expect(result._unsafeUnwrap()).toMatchObject({ kind: 'accepted', transStatus: 'Y', eci: '02', ...directory });
   });
 
   it('reads a refused challenge as transStatus N', async () => {
