@@ -106,10 +106,9 @@ describe('several sandbox instances on one Postgres, as separate processes', () 
   beforeAll(async () => {
     database = await startTestDatabase();
     files = sandboxFiles(database.connectionString, { sweep_interval_ms: 100, inquiry_first_delay_ms: 300 });
-    // One at a time: each imports the config; the first also migrates.
-    a = await instance('A');
-    b = await instance('B');
-    c = await instance('C');
+    // All at once, as an operator's orchestrator starts them: they migrate and import the same
+    // config concurrently on a fresh database.
+    [a, b, c] = await Promise.all([instance('A'), instance('B'), instance('C')]);
   }, 240_000);
 
   afterAll(async () => {
