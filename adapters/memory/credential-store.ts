@@ -10,6 +10,7 @@ import {
   PROFILE_ID_RULE,
   TENANCY_ID_RULE,
 } from '../../src/domain/tenancy-ids.js';
+import { API_TOKEN_STRENGTH_RULE, isStrongApiToken } from '../../src/domain/token-strength.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Client, CredentialStore, CredentialStoreError, Profile } from '../../src/ports/credential-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
@@ -17,6 +18,7 @@ import { parseSandboxConfig, type SandboxConfig } from './sandbox-config.js';
 
 /** A client to register: the token is hashed before the store keeps anything of it. */
 export interface NewClient {
+  /** A bearer token (`API_TOKEN_RULE`) too strong to guess (`API_TOKEN_STRENGTH_RULE`). */
   readonly token: string;
   readonly partnerId: string;
   readonly profileIds: readonly string[];
@@ -76,6 +78,7 @@ export interface ClientToken {
 /** A token to give an existing client beside the ones it has. */
 export interface NewToken {
   readonly clientId: string;
+  /** A bearer token (`API_TOKEN_RULE`) too strong to guess (`API_TOKEN_STRENGTH_RULE`). */
   readonly token: string;
   /** When it stops working (epoch ms, later than now); default never (until revoked). */
   readonly expiresAt?: number;
@@ -88,7 +91,7 @@ export type TokenRef = { readonly token: string } | { readonly clientId: string;
 export interface TokenRoll {
   /** The token to retire; it must still work. */
   readonly old: TokenRef;
-  /** The client's new token. */
+  /** The client's new token: a bearer token too strong to guess (`API_TOKEN_STRENGTH_RULE`). */
   readonly token: string;
   /**
    * How long the old token keeps working, in ms (a whole number, 0 or more): 0 revokes it at once.
@@ -125,7 +128,8 @@ export interface CredentialProvisioning {
   /**
    * Adds a client with `token`, or updates the client that holds `token` (its partner, profiles
    * and PCI DSS status; its id and tokens stay). Every profile must exist and belong to the
-   * client's partner (`invalid_client` otherwise). `token_in_use` when `token` is another
+   * client's partner, and the token be too strong to guess (`API_TOKEN_STRENGTH_RULE`):
+   * `invalid_client` otherwise. `token_in_use` when `token` is another
    * client's than the `id` given; `client_exists` when the id (given, or derived from a token
    * that no longer works) belongs to a client that does not hold `token`.
    */
@@ -135,7 +139,10 @@ export interface CredentialProvisioning {
    * `revokeToken`). True when there was one.
    */
   removeClient(token: string): PortResult<boolean, CredentialStoreError>;
-  /** Gives an existing client one more token (`unknown_client`, `token_in_use`, `invalid_token`). */
+  /**
+   * Gives an existing client one more token (`unknown_client`, `token_in_use`, `invalid_token`: one
+   * that is no bearer token, or weaker than `API_TOKEN_STRENGTH_RULE`).
+   */
   addToken(token: NewToken): PortResult<ClientToken, ProvisioningFailure>;
   /**
    * Rolls a token: adds the new one to the same client (which keeps its id, so its
@@ -210,6 +217,7 @@ export function provisioningError(code: CredentialProvisioningError['code']): Cr
 /** Why a client cannot be stored as given, or null. Never repeats the token. */
 export function clientProblem(client: NewClient): string | null {
   if (!isApiToken(client.token)) return `The token must be ${API_TOKEN_RULE}`;
+  if (!isStrongApiToken(client.token)) return `The token is too weak: it must be ${API_TOKEN_STRENGTH_RULE}`;
   if (!isPartnerId(client.partnerId)) return `The partner id must be ${PARTNER_ID_RULE}`;
   if (!client.profileIds.every(isProfileId)) return `Every profile id must be ${PROFILE_ID_RULE}`;
   if (client.id !== undefined && !isTenancyId(client.id)) return `The client id must be ${TENANCY_ID_RULE}`;
@@ -222,7 +230,10 @@ export const foreignProfilesMessage = (partnerId: string): string =>
 
 /** Why a new token cannot be stored, or null. Never repeats the token. */
 export function newTokenProblem(token: string): CredentialInputError | null {
-  return isApiToken(token) ? null : invalidInput('invalid_token', `The new token must be ${API_TOKEN_RULE}`);
+  if (!isApiToken(token)) return invalidInput('invalid_token', `The new token must be ${API_TOKEN_RULE}`);
+  return isStrongApiToken(token)
+    ? null
+    : invalidInput('invalid_token', `The new token is too weak: it must be ${API_TOKEN_STRENGTH_RULE}`);
 }
 
 /** The expiry `overlapMs` from `now`, or why it cannot be one. */
@@ -300,7 +311,8 @@ const frozenClient = (id: string, client: Omit<NewClient, 'token' | 'id'>): Clie
  * and tokens (`CredentialProvisioning`) in memory. Only SHA-256 digests of the tokens are kept; a
  * presented token is hashed, looked up by its digest and confirmed with `timingSafeEqual`. Client
  * ids are derived from the digest of the client's first token (`client_` + 16 hex), so they are
- * stable across restarts and reveal nothing usable. Token expiry is judged by `options.clock`.
+ * stable across restarts and reveal nothing usable (tokens are too strong to guess). Token expiry
+ * is judged by `options.clock`.
  * The digests of retired tokens are kept too, in memory (a restart forgets them, as it forgets
  * everything provisioned at run time), so that they are never taken again.
  *

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -432,7 +433,7 @@ describe('createMemoryCredentialStore', () => {
     it('refuses partner and profile ids without their prefixes, naming each field', () => {
       const error = parseSandboxConfig({
         partners: [{ id: 'acme', profiles: [{ id: 'shop', name: 'Shop' }] }],
-        clients: [{ token: 'tok-0123456789', partner_id: 'acme', profile_ids: ['shop'], pci_dss_compliant: false }],
+        clients: [{ token: tokens.shop, partner_id: 'acme', profile_ids: ['shop'], pci_dss_compliant: false }],
       })._unsafeUnwrapErr();
       expect(error.issues).toEqual([
         { path: 'partners[0].id', message: expect.stringMatching(/^must be partner_ followed by/) },
@@ -507,7 +508,12 @@ describe('createMemoryCredentialStore', () => {
         ]);
         if (token.length > 3) expect(error.message).not.toContain(token);
       }
-      const goodTokens = ['sandbox_pci_compliant_token', 'a-b.c~d+e/f==', 'A'.repeat(4096)];
+      // Bearer tokens, strong enough (`API_TOKEN_STRENGTH_RULE`; sandbox-config-token-strength.test.ts).
+      const goodTokens = [
+        'sandbox_pci_compliant_token',
+        'a-b.c~d+e/f_Gh3Jk5Lm7Np9Qr==',
+        randomBytes(3072).toString('base64url'),
+      ];
       for (const token of goodTokens) {
         const config = {
           partners: [{ id: 'partner_1', profiles: [] }],

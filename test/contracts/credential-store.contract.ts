@@ -27,8 +27,11 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** A token no other test run has: the checks that no token is stored or repeated look for it. */
-const newToken = (label: string): string => `tok_${label}_${randomBytes(12).toString('base64url')}`;
+/**
+ * A token no other test run has: the checks that no token is stored or repeated look for it. 192
+ * random bits, so that it is strong enough (`API_TOKEN_STRENGTH_RULE`) whatever characters it drew.
+ */
+const newToken = (label: string): string => `tok_${label}_${randomBytes(24).toString('base64url')}`;
 
 /** A provisioning call, for a list of calls that must all be refused alike. */
 type ProvisioningCall = () => PortResult<unknown, ProvisioningFailure>;
@@ -50,6 +53,7 @@ const tokenIdOf = (token: string): string => sha256Hex(token).slice(0, 16);
  * - `putClient` answers `client_exists` / `token_in_use`, never `unavailable`, for an id or token
  *   that another client holds;
  * - `tokenId` is the first 16 hex digits of the token's SHA-256;
+ * - a token weaker than `API_TOKEN_STRENGTH_RULE` is refused by `putClient`, `addToken`, `rollToken`;
  * - a retired token (revoked, rolled away from, expired, deleted with its client) never works
  *   again: every way in (`putClient`, `addToken`, `rollToken`) answers `token_retired`, for any
  *   client; and one seen expired stays expired when the clock goes back;
@@ -378,6 +382,41 @@ export function credentialStoreContract(
         expect(await idOf(tokenA)).toBe(clientA);
         expect(await idOf(tokenB)).toBe(clientB);
       });
+    });
+
+    // Found by a security review: a client with the token "a" worked, and a weak token can be found
+    // from its digest or its client's id by trying.
+    it('refuses a token too weak to be safe, whichever way it comes in, naming no token', async () => {
+      const base = { partnerId: 'partner_a', profileIds: ['profile_a1'], pciDssCompliant: false };
+      const weak = [
+        'secret-token-xyz',
+        'token-of-b-0123456789',
+        `tok_${'Q'.repeat(60)}`,
+        'aB3-'.repeat(16),
+        'sandbox_hosted_only_token',
+      ];
+      used.push(...weak);
+      for (const token of ['a', ...weak]) {
+        expect(await refusal(store.putClient({ ...base, token }))).toMatchObject({
+          code: 'invalid_client',
+          message: expect.stringContaining('too weak'),
+          retryable: false,
+        });
+        const calls: ProvisioningCall[] = [
+          () => store.addToken({ clientId: clientA, token }),
+          () => store.rollToken({ old: { token: tokenA }, token }),
+        ];
+        for (const call of calls) {
+          expect(await refusal(call())).toMatchObject({
+            code: 'invalid_token',
+            message: expect.stringContaining('too weak'),
+            retryable: false,
+          });
+        }
+        expect(await who(token)).toBeNull();
+      }
+      expect(await expectOk(store.listTokens(clientA))).toHaveLength(1);
+      expect(await idOf(tokenA)).toBe(clientA);
     });
 
     describe('putClient and removeClient', () => {
