@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import {
   API_TOKEN_RULE,
@@ -10,6 +10,7 @@ import {
   PROFILE_ID_RULE,
   TENANCY_ID_RULE,
 } from '../../src/domain/tenancy-ids.js';
+import { API_TOKEN_STRENGTH_RULE, isStrongApiToken } from '../../src/domain/token-strength.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Client, CredentialStore, CredentialStoreError, Profile } from '../../src/ports/credential-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
@@ -17,6 +18,7 @@ import { parseSandboxConfig, type SandboxConfig } from './sandbox-config.js';
 
 /** A client to register: the token is hashed before the store keeps anything of it. */
 export interface NewClient {
+  /** A bearer token (`API_TOKEN_RULE`) too strong to guess (`API_TOKEN_STRENGTH_RULE`). */
   readonly token: string;
   readonly partnerId: string;
   readonly profileIds: readonly string[];
@@ -63,9 +65,9 @@ export type ProvisioningFailure = CredentialStoreError | CredentialInputError | 
  */
 export interface ClientToken {
   /**
-   * The first 16 hex digits of the token's SHA-256 (`tokenIdOf`; in a shell,
-   * `printf %s "$TOKEN" | sha256sum | cut -c1-16`): names the token in `rollToken` and
-   * `revokeToken` without revealing it.
+   * 16 random hex digits the store gave the token when it stored it (`newTokenId`), kept with it
+   * and never derived from it: names the token in `rollToken` and `revokeToken`, and on the API's
+   * log lines (`Client.tokenId`), without revealing anything of it.
    */
   readonly tokenId: string;
   readonly createdAt: number;
@@ -76,6 +78,7 @@ export interface ClientToken {
 /** A token to give an existing client beside the ones it has. */
 export interface NewToken {
   readonly clientId: string;
+  /** A bearer token (`API_TOKEN_RULE`) too strong to guess (`API_TOKEN_STRENGTH_RULE`). */
   readonly token: string;
   /** When it stops working (epoch ms, later than now); default never (until revoked). */
   readonly expiresAt?: number;
@@ -88,7 +91,7 @@ export type TokenRef = { readonly token: string } | { readonly clientId: string;
 export interface TokenRoll {
   /** The token to retire; it must still work. */
   readonly old: TokenRef;
-  /** The client's new token. */
+  /** The client's new token: a bearer token too strong to guess (`API_TOKEN_STRENGTH_RULE`). */
   readonly token: string;
   /**
    * How long the old token keeps working, in ms (a whole number, 0 or more): 0 revokes it at once.
@@ -125,7 +128,8 @@ export interface CredentialProvisioning {
   /**
    * Adds a client with `token`, or updates the client that holds `token` (its partner, profiles
    * and PCI DSS status; its id and tokens stay). Every profile must exist and belong to the
-   * client's partner (`invalid_client` otherwise). `token_in_use` when `token` is another
+   * client's partner, and the token be too strong to guess (`API_TOKEN_STRENGTH_RULE`):
+   * `invalid_client` otherwise. `token_in_use` when `token` is another
    * client's than the `id` given; `client_exists` when the id (given, or derived from a token
    * that no longer works) belongs to a client that does not hold `token`.
    */
@@ -135,7 +139,10 @@ export interface CredentialProvisioning {
    * `revokeToken`). True when there was one.
    */
   removeClient(token: string): PortResult<boolean, CredentialStoreError>;
-  /** Gives an existing client one more token (`unknown_client`, `token_in_use`, `invalid_token`). */
+  /**
+   * Gives an existing client one more token (`unknown_client`, `token_in_use`, `invalid_token`: one
+   * that is no bearer token, or weaker than `API_TOKEN_STRENGTH_RULE`).
+   */
   addToken(token: NewToken): PortResult<ClientToken, ProvisioningFailure>;
   /**
    * Rolls a token: adds the new one to the same client (which keeps its id, so its
@@ -161,19 +168,14 @@ export const DEFAULT_TOKEN_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** A `ClientToken.tokenId`: 16 lower-case hex digits. */
 export const TOKEN_ID_PATTERN = /^[0-9a-f]{16}$/;
 
+/** A new `ClientToken.tokenId`: 64 random bits, nothing of the token. */
+export const newTokenId = (): string => randomBytes(8).toString('hex');
+
 /** The latest instant a `Date` holds: expiries beyond it are refused. */
 const LATEST_TIME = 8.64e15;
 
 /** The SHA-256 digest of a token, as both stores keep it. */
 export const tokenDigest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
-
-/** The `tokenId` of a digest: its first 16 hex digits. */
-export const tokenIdOfDigest = (digest: Buffer): string => digest.subarray(0, 8).toString('hex');
-
-/** The `ClientToken.tokenId` of a token (the first 16 hex digits of its SHA-256). */
-export function tokenIdOf(token: string): string {
-  return tokenIdOfDigest(tokenDigest(token));
-}
 
 /**
  * The client id a token's digest gives when none is chosen: `client_` + 16 hex of a SHA-256 of the
@@ -210,6 +212,7 @@ export function provisioningError(code: CredentialProvisioningError['code']): Cr
 /** Why a client cannot be stored as given, or null. Never repeats the token. */
 export function clientProblem(client: NewClient): string | null {
   if (!isApiToken(client.token)) return `The token must be ${API_TOKEN_RULE}`;
+  if (!isStrongApiToken(client.token)) return `The token is too weak: it must be ${API_TOKEN_STRENGTH_RULE}`;
   if (!isPartnerId(client.partnerId)) return `The partner id must be ${PARTNER_ID_RULE}`;
   if (!client.profileIds.every(isProfileId)) return `Every profile id must be ${PROFILE_ID_RULE}`;
   if (client.id !== undefined && !isTenancyId(client.id)) return `The client id must be ${TENANCY_ID_RULE}`;
@@ -222,7 +225,10 @@ export const foreignProfilesMessage = (partnerId: string): string =>
 
 /** Why a new token cannot be stored, or null. Never repeats the token. */
 export function newTokenProblem(token: string): CredentialInputError | null {
-  return isApiToken(token) ? null : invalidInput('invalid_token', `The new token must be ${API_TOKEN_RULE}`);
+  if (!isApiToken(token)) return invalidInput('invalid_token', `The new token must be ${API_TOKEN_RULE}`);
+  return isStrongApiToken(token)
+    ? null
+    : invalidInput('invalid_token', `The new token is too weak: it must be ${API_TOKEN_STRENGTH_RULE}`);
 }
 
 /** The expiry `overlapMs` from `now`, or why it cannot be one. */
@@ -252,6 +258,8 @@ export interface CredentialStoreState {
   /** One entry per stored token (a client with several tokens has one for each), in the order they were added. */
   readonly clients: readonly {
     readonly tokenSha256: string;
+    /** The token's random id (`ClientToken.tokenId`). */
+    readonly tokenId: string;
     readonly client: Client;
     readonly createdAt: number;
     readonly expiresAt: number | null;
@@ -275,6 +283,7 @@ export interface MemoryCredentialStore extends CredentialStore, CredentialProvis
 
 interface TokenEntry {
   readonly digest: Buffer;
+  readonly tokenId: string;
   readonly clientId: string;
   readonly createdAt: number;
   readonly expiresAt: number | null;
@@ -283,7 +292,7 @@ interface TokenEntry {
 const worksAt = (entry: TokenEntry, now: number): boolean => entry.expiresAt === null || now < entry.expiresAt;
 
 const listed = (entry: TokenEntry): ClientToken =>
-  Object.freeze({ tokenId: tokenIdOfDigest(entry.digest), createdAt: entry.createdAt, expiresAt: entry.expiresAt });
+  Object.freeze({ tokenId: entry.tokenId, createdAt: entry.createdAt, expiresAt: entry.expiresAt });
 
 const byAge = (a: TokenEntry, b: TokenEntry): number => a.createdAt - b.createdAt || Buffer.compare(a.digest, b.digest);
 
@@ -300,7 +309,9 @@ const frozenClient = (id: string, client: Omit<NewClient, 'token' | 'id'>): Clie
  * and tokens (`CredentialProvisioning`) in memory. Only SHA-256 digests of the tokens are kept; a
  * presented token is hashed, looked up by its digest and confirmed with `timingSafeEqual`. Client
  * ids are derived from the digest of the client's first token (`client_` + 16 hex), so they are
- * stable across restarts and reveal nothing usable. Token expiry is judged by `options.clock`.
+ * stable across restarts and reveal nothing usable (tokens are too strong to guess). Token ids are
+ * random, made when a token is stored (again at every start for the config's). Token expiry is
+ * judged by `options.clock`.
  * The digests of retired tokens are kept too, in memory (a restart forgets them, as it forgets
  * everything provisioned at run time), so that they are never taken again.
  *
@@ -341,7 +352,13 @@ export function createMemoryCredentialStore(
         pciDssCompliant: client.pci_dss_compliant,
       }),
     );
-    tokens.set(digest.toString('hex'), { digest, clientId: id, createdAt: started, expiresAt: null });
+    tokens.set(digest.toString('hex'), {
+      digest,
+      tokenId: newTokenId(),
+      clientId: id,
+      createdAt: started,
+      expiresAt: null,
+    });
   }
 
   const tokensOf = (clientId: string): [string, TokenEntry][] =>
@@ -384,9 +401,7 @@ export function createMemoryCredentialStore(
     if (!clients.has(ref.clientId)) return { clientId: undefined, found: [] };
     purgeExpired(ref.clientId, null, now);
     const found = TOKEN_ID_PATTERN.test(ref.tokenId)
-      ? tokensOf(ref.clientId).filter(
-          ([, entry]) => worksAt(entry, now) && tokenIdOfDigest(entry.digest) === ref.tokenId,
-        )
+      ? tokensOf(ref.clientId).filter(([, entry]) => worksAt(entry, now) && entry.tokenId === ref.tokenId)
       : [];
     return { clientId: ref.clientId, found };
   };
@@ -411,7 +426,7 @@ export function createMemoryCredentialStore(
               partnerId: client.partnerId,
               profileIds: client.profileIds,
               pciDssCompliant: client.pciDssCompliant,
-              tokenId: tokenIdOfDigest(found[1].digest),
+              tokenId: found[1].tokenId,
             }),
       );
     },
@@ -437,7 +452,9 @@ export function createMemoryCredentialStore(
       if (owner === undefined && retired.has(key)) return err(provisioningError('token_retired'));
       const stored = frozenClient(id, client);
       clients.set(id, stored);
-      if (owner === undefined) tokens.set(key, { digest, clientId: id, createdAt: now, expiresAt: null });
+      if (owner === undefined) {
+        tokens.set(key, { digest, tokenId: newTokenId(), clientId: id, createdAt: now, expiresAt: null });
+      }
       return ok(stored);
     },
 
@@ -460,7 +477,13 @@ export function createMemoryCredentialStore(
       purgeExpired(request.clientId, key, now);
       if (tokens.has(key)) return err(provisioningError('token_in_use'));
       if (retired.has(key)) return err(provisioningError('token_retired'));
-      const entry: TokenEntry = { digest, clientId: request.clientId, createdAt: now, expiresAt: expiry.value };
+      const entry: TokenEntry = {
+        digest,
+        tokenId: newTokenId(),
+        clientId: request.clientId,
+        createdAt: now,
+        expiresAt: expiry.value,
+      };
       tokens.set(key, entry);
       return ok(listed(entry));
     },
@@ -481,7 +504,7 @@ export function createMemoryCredentialStore(
       purgeExpired(clientId, key, now);
       if (tokens.has(key)) return err(provisioningError('token_in_use'));
       if (retired.has(key)) return err(provisioningError('token_retired'));
-      const added: TokenEntry = { digest, clientId, createdAt: now, expiresAt: null };
+      const added: TokenEntry = { digest, tokenId: newTokenId(), clientId, createdAt: now, expiresAt: null };
       tokens.set(key, added);
       const ended = found.map(([oldKey, entry]) => {
         const expiresAt = entry.expiresAt === null ? until.value : Math.min(entry.expiresAt, until.value);
@@ -522,6 +545,7 @@ export function createMemoryCredentialStore(
           : [
               {
                 tokenSha256: entry.digest.toString('hex'),
+                tokenId: entry.tokenId,
                 client,
                 createdAt: entry.createdAt,
                 expiresAt: entry.expiresAt,

@@ -3,7 +3,6 @@ export {
   clientIdForTokenDigest,
   createMemoryCredentialStore,
   DEFAULT_TOKEN_OVERLAP_MS,
-  tokenIdOf,
   type ClientToken,
   type CredentialInputError,
   type CredentialProvisioning,

@@ -8,6 +8,8 @@ import {
   PARTNER_ID_RULE,
   PROFILE_ID_RULE,
 } from '../../src/domain/tenancy-ids.js';
+import { API_TOKEN_STRENGTH_RULE, isStrongApiToken } from '../../src/domain/token-strength.js';
+import { PUBLIC_SANDBOX_TOKENS } from './public-sandbox-tokens.js';
 
 /**
  * A partner or profile id: it becomes a path segment of `_links` and `Location`, and the API
@@ -16,8 +18,17 @@ import {
 const partnerId = z.string().refine(isPartnerId, `must be ${PARTNER_ID_RULE}`);
 const profileId = z.string().refine(isProfileId, `must be ${PROFILE_ID_RULE}`);
 
-/** A token a client can present as `Authorization: Bearer <token>`; the message never repeats it. */
-const token = z.string().refine(isApiToken, `must be ${API_TOKEN_RULE}`);
+/**
+ * A token a client can present as `Authorization: Bearer <token>`, too strong to guess (the bundled
+ * config's public tokens excepted, `PUBLIC_SANDBOX_TOKENS`); the messages never repeat it.
+ */
+const token = z
+  .string()
+  .refine(isApiToken, `must be ${API_TOKEN_RULE}`)
+  .refine(
+    (text) => !isApiToken(text) || isStrongApiToken(text) || PUBLIC_SANDBOX_TOKENS.has(text),
+    `is too weak: a token must be ${API_TOKEN_STRENGTH_RULE}`,
+  );
 
 /** A secret the sandbox's instances share: at least 32 characters; messages never repeat it. */
 const sharedSecret = z.string().min(32, 'must be at least 32 characters');
@@ -68,7 +79,8 @@ export const sandboxSchedulesSchema = z.strictObject({
  * The sandbox's list of partners, profiles and clients (decisions.md section 7). Besides the
  * shape it checks that ids are URL-safe, carry their prefix (`PARTNER_ID_RULE`, `PROFILE_ID_RULE`)
  * and are unique, that tokens can be sent
- * as bearer tokens (`API_TOKEN_RULE`), that each client's partner exists and owns the client's
+ * as bearer tokens (`API_TOKEN_RULE`) and are too strong to guess (`API_TOKEN_STRENGTH_RULE`; only
+ * the bundled config's public tokens are let through weaker, `PUBLIC_SANDBOX_TOKENS`), that each client's partner exists and owns the client's
  * profiles, and that no two clients share a token. Error messages never repeat a token.
  */
 export const sandboxConfigSchema = z

@@ -18,7 +18,6 @@ import {
   TOKEN_ID_PATTERN,
   tokenDigest,
   tokenExpiry,
-  tokenIdOfDigest,
   type ClientToken,
   type CredentialInputError,
   type CredentialProvisioning,
@@ -104,6 +103,8 @@ interface ClientRow {
 /** A token row; times as epoch ms (`int8`, which `pg` hands over as text). */
 interface TokenRow {
   readonly token_sha256: Buffer;
+  /** Random, made by the column's default (migration 14). */
+  readonly token_id: string;
   readonly created_at: string;
   readonly expires_at: string | null;
 }
@@ -120,9 +121,9 @@ const works = (alias: string, now: string) => `(${alias}.expires_at IS NULL OR $
  * since the client was stored is no longer the client's), in order.
  */
 const AUTHENTICATE: Statement = {
-  name: 'paystate_client_by_token_v3',
+  name: 'paystate_client_by_token_v4',
   text: `
-SELECT t.token_sha256, ${ms('t.expires_at')} AS expires_at, c.id, c.partner_id, c.pci_dss_compliant,
+SELECT t.token_sha256, t.token_id, ${ms('t.expires_at')} AS expires_at, c.id, c.partner_id, c.pci_dss_compliant,
   ARRAY(
     SELECT u.profile_id FROM unnest(c.profile_ids) WITH ORDINALITY AS u(profile_id, position)
     JOIN paystate_profiles p ON p.id = u.profile_id AND p.partner_id = c.partner_id
@@ -197,9 +198,9 @@ const LOCK_CLIENT: Statement = {
 
 /** A client's tokens that work at $2, locked. */
 const WORKING_TOKENS: Statement = {
-  name: 'paystate_client_working_tokens',
+  name: 'paystate_client_working_tokens_v2',
   text: `
-SELECT t.token_sha256, ${ms('t.created_at')} AS created_at, ${ms('t.expires_at')} AS expires_at
+SELECT t.token_sha256, t.token_id, ${ms('t.created_at')} AS created_at, ${ms('t.expires_at')} AS expires_at
 FROM paystate_client_tokens t WHERE t.client_id = $1 AND ${works('t', '$2')}
 ORDER BY t.created_at, t.token_sha256 FOR UPDATE`,
 };
@@ -224,11 +225,11 @@ RETURNING id, partner_id, profile_ids, pci_dss_compliant`,
  * with `RETIRED_TOKEN_SQLSTATE` when the digest is retired (migration 10's trigger).
  */
 const INSERT_TOKEN: Statement = {
-  name: 'paystate_token_insert',
+  name: 'paystate_token_insert_v2',
   text: `
 INSERT INTO paystate_client_tokens (token_sha256, client_id, created_at, expires_at) VALUES ($1, $2, $3, $4)
 ON CONFLICT (token_sha256) DO NOTHING
-RETURNING token_sha256, ${ms('created_at')} AS created_at, ${ms('expires_at')} AS expires_at`,
+RETURNING token_sha256, token_id, ${ms('created_at')} AS created_at, ${ms('expires_at')} AS expires_at`,
 };
 
 /** Gives tokens $1 the expiry $2, unless they expire sooner already. */
@@ -257,9 +258,9 @@ WHERE t.client_id = c.id AND t.token_sha256 = $1 AND ${works('t', '$2')}`,
 
 /** One row per token of the client that works at $2 (one row with null token columns: none); no row: no client. */
 const LIST_TOKENS: Statement = {
-  name: 'paystate_client_tokens_list',
+  name: 'paystate_client_tokens_list_v2',
   text: `
-SELECT t.token_sha256, ${ms('t.created_at')} AS created_at, ${ms('t.expires_at')} AS expires_at
+SELECT t.token_sha256, t.token_id, ${ms('t.created_at')} AS created_at, ${ms('t.expires_at')} AS expires_at
 FROM paystate_clients c LEFT JOIN paystate_client_tokens t ON t.client_id = c.id AND ${works('t', '$2')}
 WHERE c.id = $1
 ORDER BY t.created_at, t.token_sha256`,
@@ -346,7 +347,7 @@ const timeOf = (value: string | null): number | null => (value === null ? null :
 
 const listed = (row: TokenRow): ClientToken =>
   Object.freeze({
-    tokenId: tokenIdOfDigest(row.token_sha256),
+    tokenId: row.token_id,
     createdAt: Number(row.created_at),
     expiresAt: timeOf(row.expires_at),
   });
@@ -357,7 +358,7 @@ const iso = (time: number): string => new Date(time).toISOString();
 const named = (row: TokenRow, ref: TokenRef, digest: Buffer | null): boolean =>
   digest !== null
     ? row.token_sha256.length === digest.length && timingSafeEqual(row.token_sha256, digest)
-    : !('token' in ref) && tokenIdOfDigest(row.token_sha256) === ref.tokenId;
+    : !('token' in ref) && row.token_id === ref.tokenId;
 
 /** Runs one statement of a transaction; throws what `pg` throws. */
 type Run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) => Promise<QueryResult<R>>;
@@ -403,7 +404,7 @@ function retiredConfigMessage(
 /**
  * API clients, their tokens and profiles on Postgres (schema: `migrate`). Tokens are kept only as
  * SHA-256 digests (`paystate_client_tokens`, several per client, each with an optional expiry
- * judged by `options.clock`): a presented token is hashed, its row found by the digest (an index
+ * judged by `options.clock`, and a random id the database made, the same for every instance): a presented token is hashed, its row found by the digest (an index
  * lookup, which can only leak timing about a digest, not about a token) and confirmed with
  * `timingSafeEqual`. A deleted token row is retired for good (migration 10 keeps its digest, and
  * refuses it from then on: `token_retired`); an expired token is deleted when it is presented or
@@ -599,14 +600,17 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
 
     async authenticate(token): Promise<Result<Client | null, CredentialStoreError>> {
       const digest = tokenDigest(token);
-      const result = await run<ClientRow & { token_sha256: Buffer; expires_at: string | null }>(AUTHENTICATE, [digest]);
+      const result = await run<ClientRow & { token_sha256: Buffer; token_id: string; expires_at: string | null }>(
+        AUTHENTICATE,
+        [digest],
+      );
       if (result.isErr()) return err(asUnavailable(result.error));
       const row = result.value.rows[0];
       if (row === undefined || row.token_sha256.length !== digest.length) return ok(null);
       if (!timingSafeEqual(row.token_sha256, digest)) return ok(null);
       const expiresAt = timeOf(row.expires_at);
       const now = clockTime(clock);
-      if (expiresAt === null || now < expiresAt) return ok(clientOf(row, tokenIdOfDigest(digest)));
+      if (expiresAt === null || now < expiresAt) return ok(clientOf(row, row.token_id));
       // Seen expired: retired for good, so a clock that goes back does not let it in again. The
       // answer is no one either way; a failure to record it only leaves it to the next look.
       await run(PURGE_EXPIRED_DIGEST, [digest, iso(now)]);

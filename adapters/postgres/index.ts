@@ -20,7 +20,6 @@ export {
 } from './credential-store.js';
 export {
   DEFAULT_TOKEN_OVERLAP_MS,
-  tokenIdOf,
   type ClientToken,
   type CredentialProvisioning,
   type CredentialProvisioningError,

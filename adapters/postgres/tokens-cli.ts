@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_TOKEN_OVERLAP_MS, tokenIdOf, type ClientToken } from '../memory/credential-store.js';
+import { DEFAULT_TOKEN_OVERLAP_MS, type ClientToken } from '../memory/credential-store.js';
 import { parseCommandLine, type CommandLineValues } from '../node/command-line.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
 import { DATABASE_OPTIONS, PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
@@ -12,8 +12,9 @@ Options: [--database-url <url> | --database-url-file <file>] (default: the DATAB
          variable; the file holds the URL alone, out of sight of ps)
 
 Manages the API tokens of a client stored in Postgres (the schema must be migrated). A token is
-named by its id, the first 16 hex digits of its SHA-256 (list shows them); tokens themselves are
-never shown, except a new one, once: add and roll print it alone on standard output.
+named by its id, 16 random hex digits the database gave it (list shows them; nothing of the
+token); tokens themselves are never shown, except a new one, once: add and roll print it alone
+on standard output.
   add      gives the client one more token (--expires-in: it stops working after that long)
   roll     adds a new token and lets the old one (--token-id; may be left out when the client
            has only one token) work for --overlap more (default 24h; 0 revokes it at once)
@@ -45,28 +46,31 @@ const describeToken = (token: ClientToken): string =>
  * After an `add` or `roll` that failed: whether its new token was stored all the same (an
  * `unavailable` that may have reached the database: the commit landed and its answer was lost).
  * Then the token is printed, being the client's and nobody else's, and true is answered. Else the
- * failure is reported, with how to find and revoke the token when it cannot be told.
+ * failure is reported, with how to find and revoke the token when it cannot be told: by when it
+ * was made (`startedAt` to now, on the clock that stamps it), its id being the database's.
  */
 async function storedAfterAll(
   failure: { readonly code: string; readonly message: string; readonly notSent?: boolean },
   store: PostgresCredentialStore,
-  request: { readonly action: string; readonly clientId: string; readonly token: string },
+  request: { readonly action: string; readonly clientId: string; readonly token: string; readonly startedAt: number },
   out: MigrateCliIo,
 ): Promise<boolean> {
   const { action, clientId, token } = request;
-  const tokenId = tokenIdOf(token);
   const unknown = failure.code === 'unavailable' && failure.notSent !== true;
   const owner = unknown ? await store.authenticate(token) : null;
   if (owner?.isOk() === true && owner.value?.id === clientId) {
     out.stdout(token);
-    out.stderr(`added ${tokenId} (its answer was lost, but it is stored); keep the token now: it is not shown again`);
+    out.stderr(
+      `added ${owner.value.tokenId ?? 'a token'} (its answer was lost, but it is stored); keep the token now: it is not shown again`,
+    );
     return true;
   }
   out.stderr(`tokens ${action} failed (${failure.code}): ${failure.message}`);
   if (unknown) {
     out.stderr(
       `the ${action} may have been stored all the same (its answer lost): if \`paystate tokens list --client ${clientId}\` ` +
-        `shows ${tokenId}, nobody has that token: revoke it (--token-id ${tokenId}) and try again`,
+        `shows a token created from ${when(request.startedAt)} to ${when(Date.now())}, nobody has that token: ` +
+        `revoke it (--token-id <its id>) and try again`,
     );
   }
   return false;
@@ -169,13 +173,14 @@ function commandFor(
       }
       return async (store, clientId) => {
         const token = generateToken();
+        const startedAt = Date.now();
         const added = await store.addToken({
           clientId,
           token,
           ...(expiresIn === null ? {} : { expiresAt: Date.now() + expiresIn }),
         });
         if (added.isErr())
-          return (await storedAfterAll(added.error, store, { action: 'add', clientId, token }, out)) ? 0 : 1;
+          return (await storedAfterAll(added.error, store, { action: 'add', clientId, token, startedAt }, out)) ? 0 : 1;
         out.stdout(token);
         out.stderr(`added ${describeToken(added.value)}; keep the token now: it is not shown again`);
         return 0;
@@ -198,9 +203,11 @@ function commandFor(
           old = (listed.value[0] as ClientToken).tokenId;
         }
         const token = generateToken();
+        const startedAt = Date.now();
         const rolled = await store.rollToken({ old: { clientId, tokenId: old }, token, overlapMs });
         if (rolled.isErr()) {
-          if (!(await storedAfterAll(rolled.error, store, { action: 'roll', clientId, token }, out))) return 1;
+          if (!(await storedAfterAll(rolled.error, store, { action: 'roll', clientId, token, startedAt }, out)))
+            return 1;
           // Stored after all: the old token got its expiry (or went) in the same transaction.
           const listed = await store.listTokens(clientId);
           const retired = listed.isOk() ? listed.value?.find((each) => each.tokenId === old) : undefined;

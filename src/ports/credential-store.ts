@@ -14,8 +14,9 @@ export interface Client {
   /** May send card data (the direct flow); otherwise only hosted payments. */
   readonly pciDssCompliant: boolean;
   /**
-   * Which of the client's tokens authenticated it, by an id that does not reveal the token (the
-   * bundled stores: the first 16 hex digits of its SHA-256, `tokenIdOf`). The API logs it on each
+   * Which of the client's tokens authenticated it, by an id that reveals nothing of the token and
+   * cannot be worked out from it (the bundled stores: 16 random hex digits given to the token when
+   * it was stored, `ClientToken.tokenId`). The API logs it on each
    * request's line, so that during a rotation an operator sees whether the old token is still in
    * use. Not part of the client's identity: `Idempotency-Key`s are scoped by `id`.
    */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,7 +12,6 @@ import {
   parseSandboxConfig,
   sandboxConfigSchema,
   type SandboxConfig,
-  tokenIdOf,
 } from '../../adapters/memory/index.js';
 import { BUNDLED_SANDBOX_CONFIG } from '../../adapters/sandbox-server/index.js';
 import { compareKeys, createSortedIndex, type IndexKey } from '../../adapters/memory/sorted-index.js';
@@ -311,7 +311,7 @@ describe('createMemoryCredentialStore', () => {
       partnerId: 'partner_1',
       profileIds: ['profile_1', 'profile_2'],
       pciDssCompliant: true,
-      tokenId: tokenIdOf(tokens.shop),
+      tokenId: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
     const other = await expectOk(store.authenticate(tokens.hosted));
     expect(other).toMatchObject({ partnerId: 'partner_2', pciDssCompliant: false });
@@ -432,7 +432,7 @@ describe('createMemoryCredentialStore', () => {
     it('refuses partner and profile ids without their prefixes, naming each field', () => {
       const error = parseSandboxConfig({
         partners: [{ id: 'acme', profiles: [{ id: 'shop', name: 'Shop' }] }],
-        clients: [{ token: 'tok-0123456789', partner_id: 'acme', profile_ids: ['shop'], pci_dss_compliant: false }],
+        clients: [{ token: tokens.shop, partner_id: 'acme', profile_ids: ['shop'], pci_dss_compliant: false }],
       })._unsafeUnwrapErr();
       expect(error.issues).toEqual([
         { path: 'partners[0].id', message: expect.stringMatching(/^must be partner_ followed by/) },
@@ -507,7 +507,12 @@ describe('createMemoryCredentialStore', () => {
         ]);
         if (token.length > 3) expect(error.message).not.toContain(token);
       }
-      const goodTokens = ['sandbox_pci_compliant_token', 'a-b.c~d+e/f==', 'A'.repeat(4096)];
+      // Bearer tokens, strong enough (`API_TOKEN_STRENGTH_RULE`; sandbox-config-token-strength.test.ts).
+      const goodTokens = [
+        'sandbox_pci_compliant_token',
+        'a-b.c~d+e/f_Gh3Jk5Lm7Np9Qr==',
+        randomBytes(3072).toString('base64url'),
+      ];
       for (const token of goodTokens) {
         const config = {
           partners: [{ id: 'partner_1', profiles: [] }],

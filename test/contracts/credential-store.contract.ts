@@ -27,16 +27,48 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** A token no other test run has: the checks that no token is stored or repeated look for it. */
-const newToken = (label: string): string => `tok_${label}_${randomBytes(12).toString('base64url')}`;
+/**
+ * A token no other test run has: the checks that no token is stored or repeated look for it. 192
+ * random bits, so that it is strong enough (`API_TOKEN_STRENGTH_RULE`) whatever characters it drew.
+ */
+const newToken = (label: string): string => `tok_${label}_${randomBytes(24).toString('base64url')}`;
 
 /** A provisioning call, for a list of calls that must all be refused alike. */
 type ProvisioningCall = () => PortResult<unknown, ProvisioningFailure>;
 
 const sha256Hex = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
-/** What every store lists as a token's id: the first 16 hex digits of its SHA-256. */
-const tokenIdOf = (token: string): string => sha256Hex(token).slice(0, 16);
+/** A store under test that keeps the id it shows of each token, and checks that it shows it the same ever after. */
+function rememberingIds(
+  inner: CredentialStore & CredentialProvisioning,
+  remember: (token: string, tokenId: string) => void,
+): CredentialStore & CredentialProvisioning {
+  return {
+    authenticate: async (token) => {
+      const found = await inner.authenticate(token);
+      if (found.isOk() && found.value !== null) remember(token, found.value.tokenId ?? 'no tokenId');
+      return found;
+    },
+    findProfile: (profileId) => inner.findProfile(profileId),
+    putClient: (client) => inner.putClient(client),
+    removeClient: (token) => inner.removeClient(token),
+    addToken: async (request) => {
+      const added = await inner.addToken(request);
+      if (added.isOk()) remember(request.token, added.value.tokenId);
+      return added;
+    },
+    rollToken: async (roll) => {
+      const rolled = await inner.rollToken(roll);
+      if (rolled.isOk()) {
+        remember(roll.token, rolled.value.added.tokenId);
+        if ('token' in roll.old) remember(roll.old.token, rolled.value.retired.tokenId);
+      }
+      return rolled;
+    },
+    revokeToken: (ref) => inner.revokeToken(ref),
+    listTokens: (clientId) => inner.listTokens(clientId),
+  };
+}
 
 /**
  * Everything the credential stores promise (`CredentialStore`, and `CredentialProvisioning` with
@@ -49,7 +81,9 @@ const tokenIdOf = (token: string): string => sha256Hex(token).slice(0, 16);
  * - a roll keeps the client's id, and never lengthens an expiry the old token had;
  * - `putClient` answers `client_exists` / `token_in_use`, never `unavailable`, for an id or token
  *   that another client holds;
- * - `tokenId` is the first 16 hex digits of the token's SHA-256;
+ * - `tokenId` is 16 hex digits, random: not the SHA-256 prefix (the request log shows it), another
+ *   for each token, and the same for one token in every answer (authenticate, add, roll, listing);
+ * - a token weaker than `API_TOKEN_STRENGTH_RULE` is refused by `putClient`, `addToken`, `rollToken`;
  * - a retired token (revoked, rolled away from, expired, deleted with its client) never works
  *   again: every way in (`putClient`, `addToken`, `rollToken`) answers `token_retired`, for any
  *   client; and one seen expired stays expired when the clock goes back;
@@ -72,12 +106,35 @@ export function credentialStoreContract(
     let used: string[];
     /** Every error message a test got. */
     let messages: string[];
+    /** The id the store showed of each token (`rememberingIds`). */
+    let ids: Map<string, string>;
+
+    /** Keeps a token's id the first time, and checks it later: one id per token, random. */
+    const remember = (token: string, tokenId: string): void => {
+      const known = ids.get(token);
+      if (known !== undefined) {
+        expect(tokenId).toBe(known);
+        return;
+      }
+      expect(tokenId).toMatch(/^[0-9a-f]{16}$/);
+      expect(sha256Hex(token)).not.toContain(tokenId);
+      expect([...ids.values()]).not.toContain(tokenId);
+      ids.set(token, tokenId);
+    };
+
+    /** The id the store showed of a token (by `authenticate`, `addToken` or `rollToken`). */
+    const tokenIdOf = (token: string): string => {
+      const tokenId = ids.get(token);
+      if (tokenId === undefined) throw new Error('the store showed no id of this token yet');
+      return tokenId;
+    };
 
     beforeEach(async () => {
       tokenA = newToken('a');
       tokenB = newToken('b');
       used = [tokenA, tokenB];
       messages = [];
+      ids = new Map();
       harness = await makeHarness({
         partners: [
           {
@@ -99,7 +156,7 @@ export function credentialStoreContract(
           { token: tokenB, partner_id: 'partner_b', profile_ids: ['profile_b1'], pci_dss_compliant: false },
         ],
       });
-      store = harness.store;
+      store = rememberingIds(harness.store, remember);
       clock = harness.clock;
       clientA = (await expectOk(store.authenticate(tokenA)))?.id ?? 'no client A';
       clientB = (await expectOk(store.authenticate(tokenB)))?.id ?? 'no client B';
@@ -126,8 +183,8 @@ export function credentialStoreContract(
     };
 
     /**
-     * The client a token authenticates as, without `tokenId`, which is checked here: the id of
-     * that very token (`tokenIdOf`), so the same client is equal whichever of its tokens found it.
+     * The client a token authenticates as, without `tokenId` (which `rememberingIds` checks: the
+     * id of that very token), so the same client is equal whichever of its tokens found it.
      */
     const who = async (token: string): Promise<Client | null> => {
       const client = await expectOk(store.authenticate(token));
@@ -156,6 +213,19 @@ export function credentialStoreContract(
           pciDssCompliant: false,
         });
         expect(await who(fresh('unknown'))).toBeNull();
+      });
+
+      // Found by a security review: the id was the first 16 hex digits of the token's SHA-256, so a
+      // weak token was one lookup away from anyone reading the request log.
+      it('names the token by an id of its own: random, the same on every call, another for each token', async () => {
+        const first = (await expectOk(store.authenticate(tokenA)))?.tokenId;
+        expect(first).toMatch(/^[0-9a-f]{16}$/);
+        expect(sha256Hex(tokenA)).not.toContain(first);
+        expect((await expectOk(store.authenticate(tokenA)))?.tokenId).toBe(first);
+        expect((await expectOk(store.authenticate(tokenB)))?.tokenId).not.toBe(first);
+        expect(await expectOk(store.listTokens(clientA))).toStrictEqual([
+          { tokenId: first, createdAt: T0, expiresAt: null },
+        ]);
       });
 
       it('answers no one, never an error, for a token of another length or a near miss', async () => {
@@ -296,7 +366,8 @@ export function credentialStoreContract(
         clock.set(T0 + HOUR);
         expect(await who(second)).toBeNull();
         for (const token of [third, fourth]) expect(await idOf(token)).toBe(clientA);
-        expect((await expectOk(store.listTokens(clientA)))?.map((token) => token.tokenId)).toEqual(
+        // Both made at T0: in an order of the store's.
+        expect((await expectOk(store.listTokens(clientA)))?.map((token) => token.tokenId).sort()).toEqual(
           [tokenIdOf(third), tokenIdOf(fourth)].sort(),
         );
       });
@@ -378,6 +449,41 @@ export function credentialStoreContract(
         expect(await idOf(tokenA)).toBe(clientA);
         expect(await idOf(tokenB)).toBe(clientB);
       });
+    });
+
+    // Found by a security review: a client with the token "a" worked, and a weak token can be found
+    // from its digest or its client's id by trying.
+    it('refuses a token too weak to be safe, whichever way it comes in, naming no token', async () => {
+      const base = { partnerId: 'partner_a', profileIds: ['profile_a1'], pciDssCompliant: false };
+      const weak = [
+        'secret-token-xyz',
+        'token-of-b-0123456789',
+        `tok_${'Q'.repeat(60)}`,
+        'aB3-'.repeat(16),
+        'sandbox_hosted_only_token',
+      ];
+      used.push(...weak);
+      for (const token of ['a', ...weak]) {
+        expect(await refusal(store.putClient({ ...base, token }))).toMatchObject({
+          code: 'invalid_client',
+          message: expect.stringContaining('too weak'),
+          retryable: false,
+        });
+        const calls: ProvisioningCall[] = [
+          () => store.addToken({ clientId: clientA, token }),
+          () => store.rollToken({ old: { token: tokenA }, token }),
+        ];
+        for (const call of calls) {
+          expect(await refusal(call())).toMatchObject({
+            code: 'invalid_token',
+            message: expect.stringContaining('too weak'),
+            retryable: false,
+          });
+        }
+        expect(await who(token)).toBeNull();
+      }
+      expect(await expectOk(store.listTokens(clientA))).toHaveLength(1);
+      expect(await idOf(tokenA)).toBe(clientA);
     });
 
     describe('putClient and removeClient', () => {

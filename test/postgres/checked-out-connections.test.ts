@@ -26,7 +26,7 @@ const config: SandboxConfig = {
   partners: [{ id: 'partner_crash', profiles: [{ id: 'profile_crash', name: 'Crash Shop' }] }],
   clients: [
     {
-      token: 'tok_crash_test_client',
+      token: 'tok_crash_test_client_3Pz7',
       partner_id: 'partner_crash',
       profile_ids: ['profile_crash'],
       pci_dss_compliant: false,
@@ -101,9 +101,9 @@ describe('a connection checked out of the pool dies while the adapter holds it',
       await terminateBackend(db.pool, pid);
       expect((await importing)._unsafeUnwrapErr()).toMatchObject({ code: 'unavailable', retryable: true });
       await lock.release();
-      expect((await store.authenticate('tok_crash_test_client'))._unsafeUnwrap()).toBeNull();
+      expect((await store.authenticate('tok_crash_test_client_3Pz7'))._unsafeUnwrap()).toBeNull();
       expect((await store.importConfig(config))._unsafeUnwrap()).toEqual({ profiles: 1, clients: 1 });
-      expect((await store.authenticate('tok_crash_test_client'))._unsafeUnwrap()?.partnerId).toBe('partner_crash');
+      expect((await store.authenticate('tok_crash_test_client_3Pz7'))._unsafeUnwrap()?.partnerId).toBe('partner_crash');
       expect(uncaught.errors).toEqual([]);
     } finally {
       uncaught.stop();

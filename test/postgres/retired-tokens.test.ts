@@ -6,7 +6,6 @@ import {
   createPostgresCredentialStore,
   MIGRATIONS,
   migrate,
-  tokenIdOf,
   type PostgresCredentialStore,
 } from '../../adapters/postgres/index.js';
 import { T0 } from '../contracts/fixtures.js';
@@ -62,7 +61,7 @@ describe('importConfig never brings a retired token back', () => {
     const { store, clock } = await freshStore(first);
     const id = clientIdOf(first);
     clock.advance(1000);
-    await expectOk(store.rollToken({ old: { token: first }, token: next, overlapMs: MINUTE }));
+    const rolled = await expectOk(store.rollToken({ old: { token: first }, token: next, overlapMs: MINUTE }));
 
     const during = await expectErr(store.importConfig(configWith(first)));
     expect(during).toMatchObject({ code: 'retired_token' });
@@ -70,8 +69,8 @@ describe('importConfig never brings a retired token back', () => {
       `${id} (being retired: it stops working at ${new Date(T0 + 1000 + MINUTE).toISOString()})`,
     );
     expect(await expectOk(store.listTokens(id))).toStrictEqual([
-      { tokenId: tokenIdOf(first), createdAt: T0, expiresAt: T0 + 1000 + MINUTE },
-      { tokenId: tokenIdOf(next), createdAt: T0 + 1000, expiresAt: null },
+      { tokenId: rolled.retired.tokenId, createdAt: T0, expiresAt: T0 + 1000 + MINUTE },
+      { tokenId: rolled.added.tokenId, createdAt: T0 + 1000, expiresAt: null },
     ]);
 
     clock.set(T0 + 1000 + MINUTE);
@@ -179,21 +178,27 @@ describe('migration 10 (retired tokens)', () => {
       await migrate(pool, { migrations: MIGRATIONS.filter((migration) => migration.version <= 9) });
       const [first, second, expired] = [token('first'), token('second'), token('expired')];
       const clock = createTestClock(T0);
-      const before = createPostgresCredentialStore({ pool, clock });
+      // What an instance of version 9 stores (the store of this version reads later columns).
       await pool.query(
         `INSERT INTO paystate_profiles (id, partner_id, name) VALUES ('profile_a1', 'partner_a', 'Shop A1')`,
       );
-      for (const value of [first, second]) {
-        await expectOk(
-          before.putClient({
-            token: value,
-            partnerId: 'partner_a',
-            profileIds: ['profile_a1'],
-            pciDssCompliant: false,
-          }),
+      for (const [value, holder, expiresAt] of [
+        [first, first, null],
+        [second, second, null],
+        [expired, first, new Date(T0 + MINUTE).toISOString()],
+      ] as const) {
+        if (value === holder) {
+          await pool.query(
+            `INSERT INTO paystate_clients (id, partner_id, profile_ids, pci_dss_compliant)
+             VALUES ($1, 'partner_a', ARRAY['profile_a1'], false)`,
+            [clientIdOf(value)],
+          );
+        }
+        await pool.query(
+          `INSERT INTO paystate_client_tokens (token_sha256, client_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+          [sha256(value), clientIdOf(holder), new Date(T0).toISOString(), expiresAt],
         );
       }
-      await expectOk(before.addToken({ clientId: clientIdOf(first), token: expired, expiresAt: T0 + MINUTE }));
 
       const reports = await Promise.all(pools.map((each) => migrate(each)));
       const applied = reports.map((report) => report._unsafeUnwrap().applied.map((migration) => migration.version));

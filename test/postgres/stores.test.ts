@@ -4,11 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { err } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { createMemoryCredentialStore, type SandboxConfig } from '../../adapters/memory/index.js';
-import {
-  createPostgresCredentialStore,
-  createPostgresIdempotencyStore,
-  tokenIdOf,
-} from '../../adapters/postgres/index.js';
+import { createPostgresCredentialStore, createPostgresIdempotencyStore } from '../../adapters/postgres/index.js';
 import type { IdempotencyStore, StoredResponse } from '../../src/ports/idempotency-store.js';
 import { idempotencyStoreContract } from '../contracts/idempotency-store.contract.js';
 import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
@@ -272,12 +268,17 @@ const config: SandboxConfig = {
   ],
   clients: [
     {
-      token: 'token-of-a-0123456789',
+      token: 'token-of-a-0123456789-AbCd',
       partner_id: 'partner_a',
       profile_ids: ['profile_a1', 'profile_a2'],
       pci_dss_compliant: true,
     },
-    { token: 'token-of-b-0123456789', partner_id: 'partner_b', profile_ids: ['profile_b1'], pci_dss_compliant: false },
+    {
+      token: 'token-of-b-0123456789-EfGh',
+      partner_id: 'partner_b',
+      profile_ids: ['profile_b1'],
+      pci_dss_compliant: false,
+    },
   ],
 };
 
@@ -292,13 +293,16 @@ describe('postgres credential store', () => {
   it('authenticates like the in-memory store, with the same client ids', async () => {
     const store = await fresh();
     const memory = createMemoryCredentialStore(config);
-    for (const token of ['token-of-a-0123456789', 'token-of-b-0123456789']) {
-      const fromPostgres = await expectOk(store.authenticate(token));
-      const fromMemory = await expectOk(memory.authenticate(token));
+    for (const token of ['token-of-a-0123456789-AbCd', 'token-of-b-0123456789-EfGh']) {
+      const { tokenId: postgresTokenId, ...fromPostgres } = (await expectOk(store.authenticate(token)))!;
+      const { tokenId: memoryTokenId, ...fromMemory } = (await expectOk(memory.authenticate(token)))!;
       expect(fromPostgres).toStrictEqual(fromMemory);
-      expect(fromPostgres).not.toBeNull();
+      // Each store gives a token an id of its own, at random.
+      expect(postgresTokenId).toMatch(/^[0-9a-f]{16}$/);
+      expect(memoryTokenId).toMatch(/^[0-9a-f]{16}$/);
+      expect(postgresTokenId).not.toBe(memoryTokenId);
     }
-    expect(await expectOk(store.authenticate('token-of-a-012345678'))).toBeNull();
+    expect(await expectOk(store.authenticate('token-of-a-0123456789-AbC'))).toBeNull();
     expect(await expectOk(store.authenticate(''))).toBeNull();
     expect(await expectOk(store.findProfile('profile_a2'))).toEqual({
       id: 'profile_a2',
@@ -332,8 +336,10 @@ describe('postgres credential store', () => {
       ],
     };
     await expectOk(store.importConfig(changed));
-    expect(await expectOk(store.authenticate('token-of-a-0123456789'))).toMatchObject({ profileIds: ['profile_a1'] });
-    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toMatchObject({ pciDssCompliant: true });
+    expect(await expectOk(store.authenticate('token-of-a-0123456789-AbCd'))).toMatchObject({
+      profileIds: ['profile_a1'],
+    });
+    expect(await expectOk(store.authenticate('token-of-b-0123456789-EfGh'))).toMatchObject({ pciDssCompliant: true });
     const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM paystate_clients');
     expect(rows[0]).toEqual({ n: 2 });
   });
@@ -347,26 +353,28 @@ describe('postgres credential store', () => {
       clients: [{ ...config.clients[0]!, profile_ids: ['profile_a1'] }],
     };
     expect(await expectOk(store.importConfig(smaller))).toEqual({ profiles: 1, clients: 1 });
-    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toBeNull();
+    expect(await expectOk(store.authenticate('token-of-b-0123456789-EfGh'))).toBeNull();
     expect(await expectOk(store.findProfile('profile_a2'))).toBeNull();
     expect(await expectOk(store.findProfile('profile_b1'))).toBeNull();
-    expect(await expectOk(store.authenticate('token-of-a-0123456789'))).toMatchObject({ profileIds: ['profile_a1'] });
+    expect(await expectOk(store.authenticate('token-of-a-0123456789-AbCd'))).toMatchObject({
+      profileIds: ['profile_a1'],
+    });
     const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM paystate_clients');
     expect(rows[0]).toEqual({ n: 1 });
   });
 
   it('removeClient revokes a token at once', async () => {
     const store = await fresh();
-    expect(await expectOk(store.removeClient('token-of-b-0123456789'))).toBe(true);
-    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toBeNull();
-    expect(await expectOk(store.removeClient('token-of-b-0123456789'))).toBe(false);
-    expect(await expectOk(store.authenticate('token-of-a-0123456789'))).not.toBeNull();
+    expect(await expectOk(store.removeClient('token-of-b-0123456789-EfGh'))).toBe(true);
+    expect(await expectOk(store.authenticate('token-of-b-0123456789-EfGh'))).toBeNull();
+    expect(await expectOk(store.removeClient('token-of-b-0123456789-EfGh'))).toBe(false);
+    expect(await expectOk(store.authenticate('token-of-a-0123456789-AbCd'))).not.toBeNull();
   });
 
   it('refuses clients and profiles it could not serve, without repeating the token', async () => {
     const store = await fresh();
     const base = {
-      token: 'token-new-0123',
+      token: 'token-new-0123-Gh3Jk5Lm7N',
       partnerId: 'partner_a',
       profileIds: ['profile_a1'],
       pciDssCompliant: false,
@@ -409,7 +417,7 @@ describe('postgres credential store', () => {
       expect(await expectOk(store.findProfile(profile.id))).toBeNull();
     }
     const base = {
-      token: 'token-new-0123',
+      token: 'token-new-0123-Gh3Jk5Lm7N',
       partnerId: 'partner_a',
       profileIds: ['profile_a1'],
       pciDssCompliant: false,
@@ -436,19 +444,21 @@ describe('postgres credential store', () => {
   it('a profile given to another partner leaves the clients of the partner it left', async () => {
     const store = await fresh();
     await expectOk(store.putProfile({ id: 'profile_a2', partnerId: 'partner_b', name: 'Now B' }));
-    expect(await expectOk(store.authenticate('token-of-a-0123456789'))).toMatchObject({ profileIds: ['profile_a1'] });
+    expect(await expectOk(store.authenticate('token-of-a-0123456789-AbCd'))).toMatchObject({
+      profileIds: ['profile_a1'],
+    });
     const b = await expectOk(
       store.putClient({
-        token: 'token-of-b-0123456789',
+        token: 'token-of-b-0123456789-EfGh',
         partnerId: 'partner_b',
         profileIds: ['profile_b1', 'profile_a2'],
         pciDssCompliant: false,
       }),
     );
     expect(b.profileIds).toEqual(['profile_b1', 'profile_a2']);
-    expect(await expectOk(store.authenticate('token-of-b-0123456789'))).toStrictEqual({
+    expect(await expectOk(store.authenticate('token-of-b-0123456789-EfGh'))).toStrictEqual({
       ...b,
-      tokenId: tokenIdOf('token-of-b-0123456789'),
+      tokenId: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
   });
 
@@ -468,10 +478,18 @@ describe('postgres credential store', () => {
     const store = await fresh();
     await expectOk(store.putProfile({ id: 'profile_c1', partnerId: 'partner_c', name: 'Shop C1' }));
     const client = await expectOk(
-      store.putClient({ token: 'token-c', partnerId: 'partner_c', profileIds: ['profile_c1'], pciDssCompliant: true }),
+      store.putClient({
+        token: 'token-c-0123456789-Gh3Jk',
+        partnerId: 'partner_c',
+        profileIds: ['profile_c1'],
+        pciDssCompliant: true,
+      }),
     );
     expect(client.id).toMatch(/^client_[0-9a-f]{16}$/);
-    expect(await expectOk(store.authenticate('token-c'))).toStrictEqual({ ...client, tokenId: tokenIdOf('token-c') });
+    expect(await expectOk(store.authenticate('token-c-0123456789-Gh3Jk'))).toStrictEqual({
+      ...client,
+      tokenId: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     expect(await expectOk(store.findProfile('profile_c1'))).toMatchObject({ name: 'Shop C1' });
   });
 });
@@ -488,7 +506,7 @@ describe('the API on the postgres credential store, after a profile changes part
     const server = createServer(createNodeListener({ ...api.handlerOptions, credentials: store }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const [tokenA, tokenB] = ['token-of-a-0123456789', 'token-of-b-0123456789'];
+    const [tokenA, tokenB] = ['token-of-a-0123456789-AbCd', 'token-of-b-0123456789-EfGh'];
     try {
       const created = await post(`${origin}/v1/profiles/profile_a2/payments`, tokenA, hostedRequest());
       expect(created.status).toBe(201);

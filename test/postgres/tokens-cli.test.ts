@@ -8,7 +8,7 @@ import {
   clientIdForTokenDigest,
   createPostgresCredentialStore,
   runTokensCli,
-  tokenIdOf,
+  type PostgresCredentialStore,
 } from '../../adapters/postgres/index.js';
 import { expectOk } from '../contracts/payment-repository.contract.js';
 import { startCuttingProxy } from './support/cutting-proxy.js';
@@ -19,6 +19,13 @@ const HOUR = 60 * 60 * 1000;
 const FIRST = 'tok_cli_first_0123456789abcdef';
 const CLIENT = clientIdForTokenDigest(createHash('sha256').update(FIRST).digest());
 
+/** The id the store gave a token that works (random: `paystate tokens list` shows it). */
+const idOf = async (store: PostgresCredentialStore, token: string): Promise<string> =>
+  (await expectOk(store.authenticate(token)))?.tokenId ?? 'no such token';
+
+/** The id of `FIRST` in the store `fresh()` made last. */
+let firstId = '';
+
 async function fresh() {
   await resetTables(db.pool);
   const store = createPostgresCredentialStore({ pool: db.pool });
@@ -28,6 +35,7 @@ async function fresh() {
       clients: [{ token: FIRST, partner_id: 'partner_cli', profile_ids: ['profile_cli'], pci_dss_compliant: false }],
     }),
   );
+  firstId = await idOf(store, FIRST);
   return store;
 }
 
@@ -45,7 +53,7 @@ async function tokens(...argv: string[]) {
 
 /** Rolls `FIRST` with `paystate tokens roll`, through the database at this URL. */
 const rollFirstVia = (databaseUrl: string) =>
-  tokens('roll', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--database-url', databaseUrl);
+  tokens('roll', '--client', CLIENT, '--token-id', firstId, '--database-url', databaseUrl);
 
 describe('paystate tokens', () => {
   it('rolls the only token of a client: prints the new one alone, the old one works for 24 h', async () => {
@@ -56,19 +64,20 @@ describe('paystate tokens', () => {
     expect(rolled.out).toHaveLength(1);
     const next = rolled.out[0]!;
     expect(next).toMatch(/^pst_[A-Za-z0-9_-]{43}$/);
-    expect(rolled.err.join('\n')).toContain(`retiring ${tokenIdOf(FIRST)}: works until`);
+    expect(rolled.err.join('\n')).toContain(`retiring ${firstId}: works until`);
     expect(rolled.err.join('\n')).not.toContain(next);
     expect((await expectOk(store.authenticate(next)))?.id).toBe(CLIENT);
+    const nextId = await idOf(store, next);
     const listed = (await expectOk(store.listTokens(CLIENT)))!;
-    expect(listed.map((token) => token.tokenId)).toEqual([tokenIdOf(FIRST), tokenIdOf(next)]);
+    expect(listed.map((token) => token.tokenId)).toEqual([firstId, nextId]);
     expect(listed[0]!.expiresAt).toBeGreaterThanOrEqual(before + 24 * HOUR);
     expect(listed[0]!.expiresAt).toBeLessThanOrEqual(Date.now() + 24 * HOUR);
 
     const list = await tokens('list', '--client', CLIENT);
     expect(list.code).toBe(0);
     expect(list.out).toEqual([
-      expect.stringMatching(new RegExp(`^${tokenIdOf(FIRST)}  created \\S+Z  expires \\S+Z$`)),
-      expect.stringMatching(new RegExp(`^${tokenIdOf(next)}  created \\S+Z  expires never$`)),
+      expect.stringMatching(new RegExp(`^${firstId}  created \\S+Z  expires \\S+Z$`)),
+      expect.stringMatching(new RegExp(`^${nextId}  created \\S+Z  expires never$`)),
     ]);
     expect(list.out.join('\n')).not.toContain(FIRST);
     expect(list.out.join('\n')).not.toContain(next);
@@ -79,15 +88,16 @@ describe('paystate tokens', () => {
 
   it('rolls a named token with --overlap 0 (revoked at once), adds one that expires, and revokes one', async () => {
     const store = await fresh();
-    const rolled = await tokens('roll', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--overlap', '0');
+    const rolled = await tokens('roll', '--client', CLIENT, '--token-id', firstId, '--overlap', '0');
     expect(rolled.code).toBe(0);
-    expect(rolled.err.join('\n')).toContain(`revoked ${tokenIdOf(FIRST)}`);
+    expect(rolled.err.join('\n')).toContain(`revoked ${firstId}`);
     expect(await expectOk(store.authenticate(FIRST))).toBeNull();
 
     const added = await tokens('add', '--client', CLIENT, '--expires-in', '1h');
     expect(added.code).toBe(0);
     const extra = added.out[0]!;
-    const expiring = (await expectOk(store.listTokens(CLIENT)))!.find((token) => token.tokenId === tokenIdOf(extra));
+    const extraId = await idOf(store, extra);
+    const expiring = (await expectOk(store.listTokens(CLIENT)))!.find((token) => token.tokenId === extraId);
     expect(expiring?.expiresAt).toBeGreaterThan(Date.now() + HOUR - 60_000);
     expect(expiring?.expiresAt).toBeLessThanOrEqual(Date.now() + HOUR);
     // Judged by the clock: an hour on, it works for no one (and, seen expired there, is retired for
@@ -98,10 +108,10 @@ describe('paystate tokens', () => {
     expect(await expectOk(store.authenticate(probe))).toBeNull();
     expect((await expectOk(later.authenticate(rolled.out[0]!)))?.id).toBe(CLIENT);
 
-    const revoked = await tokens('revoke', '--client', CLIENT, '--token-id', tokenIdOf(extra));
-    expect(revoked).toMatchObject({ code: 0, out: [`revoked ${tokenIdOf(extra)}`] });
+    const revoked = await tokens('revoke', '--client', CLIENT, '--token-id', extraId);
+    expect(revoked).toMatchObject({ code: 0, out: [`revoked ${extraId}`] });
     expect(await expectOk(store.authenticate(extra))).toBeNull();
-    expect((await tokens('revoke', '--client', CLIENT, '--token-id', tokenIdOf(extra))).code).toBe(1);
+    expect((await tokens('revoke', '--client', CLIENT, '--token-id', extraId)).code).toBe(1);
   });
 
   it('exits 1 for what the store refuses and 2 for usage errors, never printing a token or the password', async () => {
@@ -151,14 +161,14 @@ describe('paystate tokens', () => {
   // given twice kept its last value (`revoke --token-id a --token-id b` revoked b alone).
   it('refuses an option of another subcommand, or one given twice, instead of ignoring it', async () => {
     const store = await fresh();
-    const extra = (await tokens('add', '--client', CLIENT)).out[0]!;
+    const extra = await idOf(store, (await tokens('add', '--client', CLIENT)).out[0]!);
     const before = await expectOk(store.listTokens(CLIENT));
     for (const argv of [
       ['add', '--client', CLIENT, '--overlap', '1h'],
-      ['roll', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--expires-in', '1h'],
-      ['revoke', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--overlap', '1h'],
-      ['list', '--client', CLIENT, '--token-id', tokenIdOf(FIRST)],
-      ['revoke', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--token-id', tokenIdOf(extra)],
+      ['roll', '--client', CLIENT, '--token-id', firstId, '--expires-in', '1h'],
+      ['revoke', '--client', CLIENT, '--token-id', firstId, '--overlap', '1h'],
+      ['list', '--client', CLIENT, '--token-id', firstId],
+      ['revoke', '--client', CLIENT, '--token-id', firstId, '--token-id', extra],
       ['revoke', '--client', CLIENT, '--token-id', ''],
     ]) {
       const refused = await tokens(...argv);
@@ -179,7 +189,7 @@ describe('paystate tokens', () => {
       expect(rolled.out).toHaveLength(1);
       const next = rolled.out[0]!;
       expect((await expectOk(store.authenticate(next)))?.id).toBe(CLIENT);
-      expect(rolled.err.join('\n')).toContain(`retiring ${tokenIdOf(FIRST)}: works until`);
+      expect(rolled.err.join('\n')).toContain(`retiring ${firstId}: works until`);
       expect(rolled.err.join('\n')).not.toContain(next);
 
       proxy.loseAnswers('COMMIT');
@@ -204,13 +214,18 @@ describe('paystate tokens', () => {
       expect(proxy.lost).toBe(2);
       expect(rolled.code).toBe(1);
       expect(rolled.out).toEqual([]);
-      const unknown = (await expectOk(store.listTokens(CLIENT)))!.find((token) => token.tokenId !== tokenIdOf(FIRST));
+      const unknown = (await expectOk(store.listTokens(CLIENT)))!.find((token) => token.tokenId !== firstId);
       expect(unknown).toBeDefined();
       const said = rolled.err.join('\n');
       expect(said).toContain('unavailable');
-      expect(said).toContain(
-        `shows ${unknown!.tokenId}, nobody has that token: revoke it (--token-id ${unknown!.tokenId})`,
-      );
+      // Its id is the database's: the token is named by when it was made, which `list` shows.
+      const window =
+        /shows a token created from (\S+Z) to (\S+Z), nobody has that token: revoke it \(--token-id <its id>\)/.exec(
+          said,
+        );
+      expect(Date.parse(window![1]!)).toBeLessThanOrEqual(unknown!.createdAt);
+      expect(Date.parse(window![2]!)).toBeGreaterThanOrEqual(unknown!.createdAt);
+      expect(said).not.toContain(unknown!.tokenId);
       expect(said).not.toMatch(/pst_/);
     } finally {
       await proxy.close();
@@ -222,7 +237,7 @@ describe('paystate tokens', () => {
     const err: string[] = [];
     const out: string[] = [];
     const code = await runTokensCli(
-      ['roll', '--client', CLIENT, '--token-id', tokenIdOf(FIRST), '--database-url', 'postgres://u:p@127.0.0.1:1/x'],
+      ['roll', '--client', CLIENT, '--token-id', firstId, '--database-url', 'postgres://u:p@127.0.0.1:1/x'],
       { stdout: (line) => out.push(line), stderr: (line) => err.push(line), env: {} },
     );
     expect(code).toBe(1);
@@ -244,7 +259,24 @@ describe('paystate tokens', () => {
       env: {},
     });
     expect({ code, err }).toEqual({ code: 0, err: [] });
-    expect(out).toEqual([expect.stringMatching(new RegExp(`^${tokenIdOf(FIRST)}  created `))]);
+    expect(out).toEqual([expect.stringMatching(new RegExp(`^${firstId}  created `))]);
     expect(out.join('\n')).not.toContain(new URL(db.connectionString).password);
+  });
+
+  // Found by a security review: the id was the first 16 hex digits of the token's SHA-256, which
+  // named the token to anyone reading the request log.
+  it('names tokens by their random ids: list shows them, --token-id takes them, the SHA-256 prefix names none', async () => {
+    const store = await fresh();
+    expect(createHash('sha256').update(FIRST).digest('hex')).not.toContain(firstId);
+    const list = await tokens('list', '--client', CLIENT);
+    expect(list.out).toEqual([expect.stringMatching(new RegExp(`^${firstId}  created `))]);
+    const digestPrefix = createHash('sha256').update(FIRST).digest('hex').slice(0, 16);
+    const refused = await tokens('revoke', '--client', CLIENT, '--token-id', digestPrefix);
+    expect(refused.code).toBe(1);
+    expect(refused.err.join('\n')).toContain('unknown_token');
+    const rolled = await tokens('roll', '--client', CLIENT, '--token-id', firstId, '--overlap', '0');
+    expect(rolled.code).toBe(0);
+    expect(rolled.err.join('\n')).toContain(`revoked ${firstId}`);
+    expect(rolled.err.join('\n')).toContain(`added ${await idOf(store, rolled.out[0]!)}  created `);
   });
 });

@@ -110,7 +110,12 @@ describe('paystate demo', () => {
       `\uFEFF${JSON.stringify({
         partners: [{ id: 'partner_x', profiles: [{ id: 'profile_x', name: 'X' }] }],
         clients: [
-          { token: 'my-secret-token', partner_id: 'partner_x', profile_ids: ['profile_x'], pci_dss_compliant: false },
+          {
+            token: 'my-secret-token-Gh3Jk5Lm7N',
+            partner_id: 'partner_x',
+            profile_ids: ['profile_x'],
+            pci_dss_compliant: false,
+          },
         ],
       })}`,
     );
@@ -118,14 +123,36 @@ describe('paystate demo', () => {
     child = out.child;
     await out.waitFor('Press Ctrl+C to stop.');
     expect(out.stdout()).toContain('1 partner(s), 1 profile(s), 1 client(s)');
-    expect(out.stdout()).not.toContain('my-secret-token');
+    expect(out.stdout()).not.toContain('my-secret-token-Gh3Jk5Lm7N');
     const url = /listening on (\S+)/.exec(out.stdout())?.[1];
     const answer = await fetch(`${url}/v1/profiles/profile_x/payments`, {
-      headers: { authorization: 'Bearer my-secret-token' },
+      headers: { authorization: 'Bearer my-secret-token-Gh3Jk5Lm7N' },
     });
     expect(answer.status).toBe(200);
     child.kill('SIGINT');
     expect(await out.exited).toBe(0);
+  });
+
+  // Found by a security review: a config client with the token "a" worked.
+  it('refuses a --config whose token is too weak, naming the client and not the token', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'paystate-cli-'));
+    const file = join(dir, 'config.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        partners: [{ id: 'partner_x', profiles: [{ id: 'profile_x', name: 'X' }] }],
+        clients: [
+          { token: 'my-secret-token-Gh3Jk5Lm7N', partner_id: 'partner_x', profile_ids: [], pci_dss_compliant: false },
+          { token: 'weak-token-12', partner_id: 'partner_x', profile_ids: [], pci_dss_compliant: false },
+        ],
+      }),
+    );
+    const out = cli(['demo', '--port', '0', '--config', file]);
+    child = out.child;
+    expect(await out.exited).toBe(2);
+    expect(out.stderr()).toContain('clients[1].token: is too weak: a token must be at least 128 bits strong');
+    expect(out.stdout() + out.stderr()).not.toContain('weak-token-12');
+    expect(out.stdout()).not.toContain('listening');
   });
 
   // Found by a reviewing helper: `paystate demo | head -1`, or a `tee` stopped by Ctrl+C, closed

@@ -44,25 +44,25 @@ export const CONFIG: SandboxConfig = {
   ],
   clients: [
     {
-      token: 'tok_alpha_compliant',
+      token: 'tok_alpha_compliant_7Kq2XvL9',
       partner_id: 'partner_alpha',
       profile_ids: ['profile_alpha_main', 'profile_alpha_second'],
       pci_dss_compliant: true,
     },
     {
-      token: 'tok_alpha_hosted',
+      token: 'tok_alpha_hosted_4Wm8NpR2cZ',
       partner_id: 'partner_alpha',
       profile_ids: ['profile_alpha_main', 'profile_alpha_second'],
       pci_dss_compliant: false,
     },
     {
-      token: 'tok_alpha_second_only',
+      token: 'tok_alpha_second_only_6Ty3Hb',
       partner_id: 'partner_alpha',
       profile_ids: ['profile_alpha_second'],
       pci_dss_compliant: false,
     },
     {
-      token: 'tok_beta_compliant',
+      token: 'tok_beta_compliant_9Jd5QsV1',
       partner_id: 'partner_beta',
       profile_ids: ['profile_beta_main'],
       pci_dss_compliant: true,
@@ -71,10 +71,10 @@ export const CONFIG: SandboxConfig = {
 };
 
 export const TOKENS = {
-  alphaCompliant: 'tok_alpha_compliant',
-  alphaHosted: 'tok_alpha_hosted',
-  alphaSecondOnly: 'tok_alpha_second_only',
-  betaCompliant: 'tok_beta_compliant',
+  alphaCompliant: 'tok_alpha_compliant_7Kq2XvL9',
+  alphaHosted: 'tok_alpha_hosted_4Wm8NpR2cZ',
+  alphaSecondOnly: 'tok_alpha_second_only_6Ty3Hb',
+  betaCompliant: 'tok_beta_compliant_9Jd5QsV1',
 } as const;
 
 export const CHALLENGE_SECRET = 'http-test-secret';

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { SandboxConfig } from '../../../adapters/memory/index.js';
 import { clientIdForTokenDigest } from '../../../adapters/postgres/index.js';
 
-/** A new random bearer token, labelled for the reader. */
-export const token = (label: string): string => `tok_${label}_${randomBytes(12).toString('base64url')}`;
+/** A new random bearer token (192 bits: strong enough whatever characters it drew), labelled for the reader. */
+export const token = (label: string): string => `tok_${label}_${randomBytes(24).toString('base64url')}`;
 
 /** The client id a token's digest gives when none is chosen. */
 export const clientIdOf = (value: string): string =>
