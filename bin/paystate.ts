@@ -54,7 +54,8 @@ Options:
                    /dev/stdin, <(printenv DATABASE_URL)): out of sight of ps
   --secrets-file <file>
                    the secrets every instance on one database shares (the hosted page's CSRF
-                   key, the issuer's signing key, the card vault's keys), as JSON: the
+                   key, the issuer's signing key, the page links' key, the card vault's
+                   keys), as JSON: the
                    "secrets" of a config. With a database they are required, here or in the
                    config; make a file with: paystate secrets > sandbox-secrets.json
   --webhook-url <url>

@@ -23,13 +23,12 @@ import { readFormBody } from './form-body.js';
 import type { PaymentSummary } from './page-parts.js';
 import { htmlResponse, methodNotAllowed, seeOther } from './page-response.js';
 import { renderPaymentFormPage, type PaymentFormView, type TestCardHint } from './payment-form-page.js';
-import { secretEqual } from './secret-equal.js';
 import { expiredPage, statePage, type StatusContext } from './state-pages.js';
 import { renderStatusPage, type StatusPageView } from './status-page.js';
 
 export interface HostedPageOptions {
   /** The engine whose hosted-flow payments the page serves. */
-  readonly engine: Pick<PaymentEngine, 'getPaymentRecord' | 'submitCard'>;
+  readonly engine: Pick<PaymentEngine, 'getHostedPageRecord' | 'getPaymentRecord' | 'submitCard'>;
   /** Where the merchant's name comes from (the payment's profile). */
   readonly credentials: Pick<CredentialStore, 'findProfile'>;
   readonly clock: Clock;
@@ -168,20 +167,21 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     };
   }
 
-  /** The record when `token` is its page token; undefined for an unknown payment or a wrong token alike. */
+  /**
+   * The record when `token` opens its page (`getHostedPageRecord`); undefined alike for an unknown
+   * payment, a wrong token and a link that lapsed once the payment had been final for a while.
+   */
   async function authorizedRecord(
     call: PageCall,
     paymentId: string,
     token: string,
   ): Promise<PaymentRecord | undefined> {
-    const found = await options.engine.getPaymentRecord(paymentId, { requestId: call.requestId });
+    const found = await options.engine.getHostedPageRecord({ paymentId, token, requestId: call.requestId });
     if (found.isErr()) {
-      if (found.error.code !== 'not_found') throw new Error(`getPaymentRecord failed: ${found.error.code}`);
+      if (found.error.code !== 'not_found') throw new Error(`getHostedPageRecord failed: ${found.error.code}`);
       return undefined;
     }
-    const record = found.value;
-    if (record.hostedToken === null || token === '' || !secretEqual(token, record.hostedToken)) return undefined;
-    return record;
+    return found.value;
   }
 
   const isPastDeadline = (record: PaymentRecord) =>

@@ -112,6 +112,11 @@ export interface IdempotencyDeps {
   /** The deadline of each store call (`storeTimeoutMs`). */
   readonly timeoutMs: number;
   readonly problemTypeBase: string;
+  /**
+   * A stored answer as a replay sends it, when what is stored differs from what was sent (see
+   * `IdempotentOutcome.stored`): e.g. a hosted page link put back. Default: as stored.
+   */
+  readonly replay?: (stored: HttpAnswer) => HttpAnswer;
 }
 
 /** What a request that owns a key runs with: the id it reserved, and whether it took over a stale attempt. */
@@ -132,6 +137,11 @@ export interface IdempotentOutcome {
    *   answer): the key stays in progress, and a retry takes it over once it is stale.
    */
   readonly settle: 'complete' | 'release' | 'leave';
+  /**
+   * What the store keeps of `answer` on `complete`, when it must not keep it as sent (a working
+   * hosted page link left out, for `IdempotencyDeps.replay` to put back). Default `answer`.
+   */
+  readonly stored?: HttpAnswer;
 }
 
 /** Calls the store with the deadline `timeoutMs` (`callStoreWithDeadline`); a time-out is logged by the caller, with what it means for the key. */
@@ -178,7 +188,7 @@ function releaseLateStart(
 /**
  * Runs `operation` at most once per (client, key): the first request owns the key, with
  * `reservedId` reserved in the same write; a retry with the same fingerprint gets the stored
- * answer byte for byte plus `Idempotency-Replayed: true`, a different fingerprint 422, and a
+ * answer byte for byte (through `deps.replay`, when given) plus `Idempotency-Replayed: true`, a different fingerprint 422, and a
  * retry while the first runs 409. A first request that never settled its key (its process
  * died) is taken over by the first retry after `staleAfterMs`: `operation` then runs with the
  * first request's reserved id and `takeover: true`.
@@ -226,7 +236,7 @@ export async function runIdempotent(
         }),
       );
     case 'completed': {
-      const stored = begin.response;
+      const stored = deps.replay?.(begin.response) ?? begin.response;
       return { status: stored.status, headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' }, body: stored.body };
     }
     case 'started':
@@ -258,7 +268,9 @@ export async function runIdempotent(
   }
   const settled =
     outcome.settle === 'complete'
-      ? await callStore(deps, 'complete', () => deps.store.complete({ ...owner, response: outcome.answer }))
+      ? await callStore(deps, 'complete', () =>
+          deps.store.complete({ ...owner, response: outcome.stored ?? outcome.answer }),
+        )
       : await callStore(deps, 'release', () => deps.store.release(owner));
   if (settled.isErr()) {
     deps.logger.error(

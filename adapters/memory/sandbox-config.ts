@@ -42,12 +42,14 @@ const vaultKey = z
 
 /**
  * Secrets every instance of a sandbox on one database must share (decisions.md section 10): the
- * hosted page's CSRF key, the key that signs the simulated issuer's answers, and the card vault's
- * key ring (newest last). Each may be left out; `paystate demo --database-url` needs all three.
+ * hosted page's CSRF key, the key that signs the simulated issuer's answers, the key of the hosted
+ * page links (`createHmacPageTokens`), and the card vault's key ring (newest last). Each may be
+ * left out; `paystate demo --database-url` needs all four.
  */
 export const sandboxSecretsSchema = z.strictObject({
   csrf_secret: sharedSecret.optional(),
   challenge_secret: sharedSecret.optional(),
+  page_link_secret: sharedSecret.optional(),
   card_vault_keys: z
     .array(
       z.strictObject({

@@ -6,6 +6,7 @@ export {
   type LogStream,
 } from './console-logger.js';
 export { createCryptoIdGenerator } from './crypto-id-generator.js';
+export { createHmacPageTokens } from './hmac-page-tokens.js';
 export { redactCardNumbers } from './redact.js';
 export { systemClock } from './system-clock.js';
 export {

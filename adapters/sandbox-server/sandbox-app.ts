@@ -18,6 +18,7 @@ import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../me
 import { createMemoryPaymentRepository, type MemoryPaymentRepository } from '../memory/payment-repository.js';
 import type { SandboxConfig, SandboxSchedules } from '../memory/sandbox-config.js';
 import { createCryptoIdGenerator } from '../node/crypto-id-generator.js';
+import { createHmacPageTokens } from '../node/hmac-page-tokens.js';
 import { systemClock } from '../node/system-clock.js';
 import { createChallengeResponse, type ChallengeDecision } from '../sandbox/challenge-response.js';
 import type { SandboxAuthorizationStore } from '../sandbox/authorization-store.js';
@@ -69,9 +70,9 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
    */
   readonly storage?: S;
   /**
-   * The hosted page's CSRF key and the simulated issuer's signing key. Instances behind one
-   * address must share them. Default: the config's `secrets`, each one missing made at random
-   * for this process.
+   * The hosted page's CSRF key, the simulated issuer's signing key and the key of the hosted page
+   * links (`createHmacPageTokens`: no link is stored). Instances behind one address must share
+   * them. Default: the config's `secrets`, each one missing made at random for this process.
    */
   readonly secrets?: SandboxSecrets;
   /** Lifetimes and the first inquiry delay. Default the config's `schedules`; `engineOptions` wins where both set one. */
@@ -190,6 +191,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     cardVault: storage.cardVault ?? createMemoryCardVault(clock),
     clock,
     ids: createCryptoIdGenerator(),
+    pageTokens: createHmacPageTokens(secrets.pageLink),
     events: createSandboxEventSink(
       logger,
       options.webhook === undefined ? undefined : createWebhookEventSink({ ...options.webhook, clock }),

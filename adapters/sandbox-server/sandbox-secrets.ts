@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 import type { SandboxSecretsConfig } from '../memory/sandbox-config.js';
 
-/** The keys the sandbox's pages use: the hosted page's CSRF key and the simulated issuer's signing key. */
+/**
+ * The keys the sandbox's pages use: the hosted page's CSRF key, the simulated issuer's signing key
+ * and the key of the hosted page links (`createHmacPageTokens`).
+ */
 export interface SandboxSecrets {
   readonly csrf: string;
   readonly challenge: string;
+  readonly pageLink: string;
 }
 
 /** A card vault key of a key ring: its id and 32 bytes. */
@@ -25,7 +29,7 @@ export type CompleteSandboxSecrets = {
 };
 
 /** The config fields `sharedSandboxSecrets` needs, in the order it names them when missing. */
-const SHARED_FIELDS = ['csrf_secret', 'challenge_secret', 'card_vault_keys'] as const;
+const SHARED_FIELDS = ['csrf_secret', 'challenge_secret', 'page_link_secret', 'card_vault_keys'] as const;
 
 /**
  * A new `secrets` object, for a secrets file or a config (`paystate secrets`): 32 random bytes each,
@@ -35,6 +39,7 @@ export function generateSandboxSecrets(now: Date): CompleteSandboxSecrets {
   return {
     csrf_secret: randomBytes(32).toString('base64url'),
     challenge_secret: randomBytes(32).toString('base64url'),
+    page_link_secret: randomBytes(32).toString('base64url'),
     card_vault_keys: [{ id: `key-${now.toISOString().slice(0, 10)}`, key: randomBytes(32).toString('base64') }],
   };
 }
@@ -44,6 +49,7 @@ export function processSandboxSecrets(secrets: SandboxSecretsConfig | undefined)
   return {
     csrf: secrets?.csrf_secret ?? randomBytes(32).toString('base64url'),
     challenge: secrets?.challenge_secret ?? randomBytes(32).toString('base64url'),
+    pageLink: secrets?.page_link_secret ?? randomBytes(32).toString('base64url'),
   };
 }
 
@@ -51,10 +57,15 @@ export function processSandboxSecrets(secrets: SandboxSecretsConfig | undefined)
 export function sharedSandboxSecrets(
   secrets: SandboxSecretsConfig | undefined,
 ): Result<SharedSandboxSecrets, readonly string[]> {
-  const { csrf_secret: csrf, challenge_secret: challenge, card_vault_keys: keys } = secrets ?? {};
-  if (csrf === undefined || challenge === undefined || keys === undefined) {
+  const {
+    csrf_secret: csrf,
+    challenge_secret: challenge,
+    page_link_secret: pageLink,
+    card_vault_keys: keys,
+  } = secrets ?? {};
+  if (csrf === undefined || challenge === undefined || pageLink === undefined || keys === undefined) {
     return err(SHARED_FIELDS.filter((field) => secrets?.[field] === undefined));
   }
   const cardVaultKeys = keys.map(({ id, key }) => ({ id, key: new Uint8Array(Buffer.from(key, 'base64')) }));
-  return ok({ csrf, challenge, cardVaultKeys });
+  return ok({ csrf, challenge, pageLink, cardVaultKeys });
 }

@@ -26,6 +26,9 @@ export interface DomainEvent {
   readonly paymentId: string;
   readonly partnerId: string;
   readonly profileId: string;
-  /** The public payment right after the change (BIN and last four at most, never card data). */
+  /**
+   * The public payment right after the change (BIN and last four at most, never card data), without
+   * a hosted page link made from the engine's `pageTokens` (the outbox stores events).
+   */
   readonly payment: Payment;
 }

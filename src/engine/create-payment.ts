@@ -75,7 +75,8 @@ export async function createPayment(ctx: EngineContext, command: CreatePaymentCo
   const card = input.creditcard ?? null;
   const flow = card === null ? 'hosted' : 'direct';
   const id = command.paymentId ?? newPaymentId(ctx);
-  const hostedToken = flow === 'hosted' ? ctx.ports.ids.secret() : null;
+  // With `pageTokens` nothing of the link is stored: it is made from the key when shown.
+  const hostedToken = flow === 'hosted' && ctx.ports.pageTokens === undefined ? ctx.ports.ids.secret() : null;
   const step = startPayment(ctx.machine, { flow, at: now });
 
   const record: PaymentRecord = {

@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/event-sink.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { Logger } from '../ports/logger.js';
+import type { PageTokens } from '../ports/page-tokens.js';
 import { logsAt } from '../ports/logger.js';
 import type { PortTrace } from './run-port.js';
 import type { PaymentRepository } from '../ports/payment-repository.js';
@@ -25,8 +26,15 @@ export interface PaymentEnginePorts {
   readonly cardVault: CardVault;
   /** The only time the engine sees. */
   readonly clock: Clock;
-  /** The only randomness the engine sees: payment ids, event ids, hosted page tokens. */
+  /** The only randomness the engine sees: payment ids, event ids, hosted page tokens (without `pageTokens`). */
   readonly ids: IdGenerator;
+  /**
+   * Makes hosted page tokens from a key shared by instances (`createHmacPageTokens` of
+   * `paystate/node`): nothing of a link is stored, and `next.redirect` of a payment awaiting card
+   * data is made when it is shown. Default none: a random token is stored with the payment (one
+   * instance, development; its links are in database dumps, the outbox and stored answers).
+   */
+  readonly pageTokens?: PageTokens;
   /** Where outbox events are delivered by `deliverEvents` and the background worker. */
   readonly events?: EventSink;
   /** Where the engine logs (pino-style); default silent. Its throws are swallowed. */

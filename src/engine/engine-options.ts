@@ -14,6 +14,13 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
    */
   readonly hostedPageUrl?: (payment: { readonly id: string; readonly token: string }) => string;
   /**
+   * How long the hosted page link of a final payment (succeeded, failed, expired) still opens the
+   * page, which shows the result; then the page and `submitCard` answer `not_found`, as for a wrong
+   * token. Counted from the payment's last change, which for a final payment is when it became
+   * final. Whole milliseconds from 0, or `Infinity` (never). Default 1,800,000 (30 minutes).
+   */
+  readonly hostedPageLinkGraceMs?: number;
+  /**
    * Time limits of port calls, in milliseconds (from 1 to 2^31 - 1). A call that has not
    * answered fails as `unavailable` after its limit, and at most an eighth of it later (a
    * millisecond or so for a limit under 8 ms).
@@ -66,6 +73,7 @@ const LAG_MS = 1_000;
 
 export interface ResolvedEngineOptions {
   readonly hostedPageUrl: (payment: { readonly id: string; readonly token: string }) => string;
+  readonly hostedPageLinkGraceMs: number;
   readonly acquirerTimeoutMs: number;
   readonly threeDSTimeoutMs: number;
   readonly storageTimeoutMs: number;
@@ -204,7 +212,17 @@ function checkCallOptions(options: PaymentEngineOptions): void {
   if (url !== undefined && typeof url !== 'function') {
     throw new TypeError(`hostedPageUrl needs a function of the payment's id and token (got ${typeof url})`);
   }
+  const grace: unknown = options.hostedPageLinkGraceMs;
+  if (
+    grace !== undefined &&
+    (typeof grace !== 'number' || grace < 0 || !(Number.isSafeInteger(grace) || grace === Number.POSITIVE_INFINITY))
+  ) {
+    throw new RangeError(`hostedPageLinkGraceMs needs whole milliseconds from 0, or Infinity (got ${String(grace)})`);
+  }
 }
+
+/** How long a final payment's hosted page link still works by default: 30 minutes. */
+export const DEFAULT_HOSTED_PAGE_LINK_GRACE_MS = 30 * 60 * 1000;
 
 function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {
   const times = {
@@ -219,6 +237,7 @@ function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {
     hostedPageUrl:
       options.hostedPageUrl ??
       ((payment) => `http://localhost:3000/pay/${payment.id}?token=${encodeURIComponent(payment.token)}`),
+    hostedPageLinkGraceMs: options.hostedPageLinkGraceMs ?? DEFAULT_HOSTED_PAGE_LINK_GRACE_MS,
     threeDSTimeoutMs: options.timeouts?.threeDSMs ?? 10_000,
     batchSize: options.batchSize ?? 100,
     batchesPerTick: options.batchesPerTick ?? 50,

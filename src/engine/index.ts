@@ -14,6 +14,7 @@ export {
   type StorageHealth,
 } from './health.js';
 export type { Inspect } from './inspection.js';
+export type { HostedPageQuery } from './page-link.js';
 export {
   createPaymentEngine,
   type BackgroundWorker,
@@ -24,4 +25,4 @@ export {
 export type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
 export type { SubmitCardCommand } from './submit-card.js';
 export type { SweepReport } from './sweep.js';
-export { toPublicPayment } from './to-public-payment.js';
+export { toPublicPayment, type PublicPaymentOptions } from './to-public-payment.js';

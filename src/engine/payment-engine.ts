@@ -34,6 +34,7 @@ import {
 } from './health.js';
 import { createInspection } from './inspection.js';
 import { loadPayment } from './load-payment.js';
+import { hostedPageLinkOf, loadHostedPage, type HostedPageQuery } from './page-link.js';
 import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from './loggable-id.js';
 import { runEffect } from './outcome.js';
 import type { Outcome } from './outcome.js';
@@ -122,11 +123,23 @@ export interface PaymentEngine {
    */
   listPayments(query: ListPaymentsQuery): ResultAsync<PaymentList, PaymentError>;
   /**
-   * The internal record of a payment (3DS outcome, deadlines, hosted token) for hosts that
-   * serve the hosted page or the challenge return. Never contains card data. `options.requestId`,
+   * The internal record of a payment (3DS outcome, deadlines, the hosted page token when one is
+   * stored) for hosts that serve the challenge return. Never contains card data. `options.requestId`,
    * as on the commands: the id of the request it serves, put on every log line it writes.
    */
   getPaymentRecord(paymentId: string, options?: RecordQueryOptions): ResultAsync<PaymentRecord, PaymentError>;
+  /**
+   * The internal record of the payment whose hosted page link holds `query.token`, for hosts that
+   * serve the hosted page: `not_found` alike for an unknown payment, a wrong token, a direct-flow
+   * payment, and a payment final for longer than `hostedPageLinkGraceMs` (its link has lapsed).
+   */
+  getHostedPageRecord(query: HostedPageQuery): ResultAsync<PaymentRecord, PaymentError>;
+  /**
+   * The hosted page link of `paymentId` (as `next.redirect` shows it while the payment awaits card
+   * data), made from the `pageTokens` port; null without it (a random token is then stored, and
+   * only the payment knows its link). Does no I/O and does not look the payment up.
+   */
+  hostedPageLink(paymentId: string): string | null;
   /** One sweeper tick: expire what is due, re-inquire unknown authorizations. */
   sweep(): ResultAsync<SweepReport, PaymentError>;
   /** Delivers pending outbox events to the event sink; returns how many were delivered. */
@@ -337,6 +350,10 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
       throw new TypeError(`createPaymentEngine needs a ${name} port (got ${port === null ? 'null' : typeof port})`);
     }
   }
+  const pageTokens: unknown = config.pageTokens;
+  if (pageTokens !== undefined && typeof (pageTokens as { tokenFor?: unknown } | null)?.tokenFor !== 'function') {
+    throw new TypeError('createPaymentEngine needs a pageTokens port with tokenFor(paymentId), or none');
+  }
   const options = config.options ?? {};
   const machine = createPaymentMachine(options);
   const resolved = resolveEngineOptions(options);
@@ -435,7 +452,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         command,
         () => ({ profileId: command.profileId }),
         (run) => createPayment(run, command),
-        publicView,
+        (working) => publicView(ctx, working),
       ),
     newPaymentId: () => newPaymentId(ctx),
     submitCard: (command) =>
@@ -445,7 +462,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         command,
         () => ({ paymentId: command.paymentId }),
         (run) => submitCard(run, command),
-        publicView,
+        (working) => publicView(ctx, working),
       ),
     completeChallenge: (command) =>
       runCommand(
@@ -454,7 +471,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         command,
         () => ({ paymentId: command.paymentId }),
         (run) => completeChallenge(run, command),
-        publicView,
+        (working) => publicView(ctx, working),
       ),
     getPayment: (query) =>
       runCommand(
@@ -474,6 +491,16 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         (run) => listPayments(run, query),
         frozen,
       ),
+    getHostedPageRecord: (query) =>
+      runCommand(
+        ctx,
+        'getHostedPageRecord',
+        query,
+        () => ({ paymentId: query.paymentId }),
+        (run) => loadHostedPage(run, query),
+        identity,
+      ),
+    hostedPageLink: (paymentId) => hostedPageLinkOf(ctx)?.(paymentId) ?? null,
     getPaymentRecord: (paymentId, recordOptions) =>
       runCommand(
         ctx,

@@ -5,7 +5,14 @@ import type { EngineContext } from './engine-context.js';
 import { isPaymentId, loadPayment } from './load-payment.js';
 import type { Outcome } from './outcome.js';
 import { awaitPort, toPaymentError } from './run-port.js';
-import { toPublicPayment } from './to-public-payment.js';
+import { hostedPageLinkOf } from './page-link.js';
+import { toPublicPayment, type PublicPaymentOptions } from './to-public-payment.js';
+
+/** How a read shows payments: with the hosted page link made from `pageTokens`, when the engine has them. */
+function shownWith(ctx: EngineContext): PublicPaymentOptions {
+  const hostedPageLink = hostedPageLinkOf(ctx);
+  return hostedPageLink === undefined ? {} : { hostedPageLink };
+}
 
 /** What `getPayment` reads: a payment of a profile (of another profile it is `not_found`). */
 export interface GetPaymentQuery {
@@ -65,7 +72,7 @@ export async function getPayment(ctx: EngineContext, query: GetPaymentQuery): Ou
   const record = loaded.value;
   return record.profileId !== query.profileId || (query.partnerId !== undefined && record.partnerId !== query.partnerId)
     ? err(paymentError.notFound('Payment'))
-    : ok(toPublicPayment(record));
+    : ok(toPublicPayment(record, shownWith(ctx)));
 }
 
 export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery): Outcome<PaymentList> {
@@ -113,8 +120,9 @@ export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery)
   const page = listed.value;
   const items = page.items.filter((record) => !foreign(record));
   const nextCursor = items.length === page.items.length ? page.nextCursor : null;
+  const options = shownWith(ctx);
   return ok({
-    items: items.map(toPublicPayment),
+    items: items.map((record) => toPublicPayment(record, options)),
     ...(nextCursor !== null ? { next_cursor: nextCursor } : {}),
   });
 }

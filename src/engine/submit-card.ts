@@ -2,11 +2,10 @@ import { err, ok } from 'neverthrow';
 import { summarizeCard } from '../domain/card.js';
 import { paymentError } from '../errors/payment-error.js';
 import { parseCardSubmission } from '../schemas/index.js';
-import { constantTimeEqual } from './constant-time-equal.js';
 import { drive } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
 import type { Outcome } from './outcome.js';
-import { loadPayment } from './load-payment.js';
+import { loadHostedPage } from './page-link.js';
 import type { WorkingPayment } from './working-payment.js';
 import { newWorkingPayment, patch, persist, send } from './working-payment.js';
 
@@ -14,7 +13,10 @@ import { newWorkingPayment, patch, persist, send } from './working-payment.js';
 export interface SubmitCardCommand {
   /** The payment awaiting card data. */
   readonly paymentId: string;
-  /** The secret token of the hosted page URL. */
+  /**
+   * The token of the hosted page URL. A wrong one is `not_found`, as is a payment final for
+   * longer than `hostedPageLinkGraceMs` (its link has lapsed).
+   */
   readonly token: string;
   /** `{ creditcard: {...}, user: {...} }` as the hosted page posts it; validated here. */
   readonly body: unknown;
@@ -32,12 +34,9 @@ export interface SubmitCardCommand {
  * needed, the authorization. A second submit finds the payment no longer awaiting card data.
  */
 export async function submitCard(ctx: EngineContext, command: SubmitCardCommand): Outcome<WorkingPayment> {
-  const loaded = await loadPayment(ctx, command.paymentId);
+  const loaded = await loadHostedPage(ctx, command);
   if (loaded.isErr()) return err(loaded.error);
   const record = loaded.value;
-  if (record.hostedToken === null || !constantTimeEqual(record.hostedToken, command.token)) {
-    return err(paymentError.notFound('Payment'));
-  }
   if (record.state !== 'awaiting_card_data') {
     return err(paymentError.invalidState(record.state, 'submit card data'));
   }

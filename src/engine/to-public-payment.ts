@@ -27,15 +27,34 @@ function creditcardOf(record: PaymentRecord): PublicCreditCard | undefined {
 
 const freeze = Object.freeze;
 
+/** Options of `toPublicPayment`. */
+export interface PublicPaymentOptions {
+  /**
+   * The hosted page link of a payment, for one awaiting card data whose record stores none (the
+   * engine's `pageTokens` make it). Without it such a payment shows no `next`, as events do.
+   */
+  readonly hostedPageLink?: (paymentId: string) => string;
+}
+
+/** Where the cardholder must go now: the stored URL, else the hosted page link made when shown. */
+function redirectOf(record: PaymentRecord, options: PublicPaymentOptions): string | null {
+  if (!cardholderMustAct(record.state)) return null;
+  if (record.nextRedirect !== null) return record.nextRedirect;
+  const link = options.hostedPageLink;
+  return record.state === 'awaiting_card_data' && record.flow === 'hosted' && link !== undefined
+    ? link(record.id)
+    : null;
+}
+
 /**
  * The payment as the API shows it: public state, `next` only when the cardholder must act, no
  * secrets. Every object it builds is frozen; what it takes from the record (contacts, the card
  * summary) is shared, so the result is frozen all the way down when the record's objects are, as
  * the engine's always are.
  */
-export function toPublicPayment(record: PaymentRecord): Payment {
+export function toPublicPayment(record: PaymentRecord, options: PublicPaymentOptions = {}): Payment {
   const creditcard = creditcardOf(record);
-  const redirect = cardholderMustAct(record.state) ? record.nextRedirect : null;
+  const redirect = redirectOf(record, options);
   return freeze({
     id: record.id,
     ...(record.description !== null ? { description: record.description } : {}),

@@ -17,6 +17,7 @@ import { done } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { awaitPort, toPaymentError } from './run-port.js';
 import { paymentError } from '../errors/payment-error.js';
+import { hostedPageLinkOf } from './page-link.js';
 import { toPublicPayment } from './to-public-payment.js';
 import { watchUnsent } from './unsent-attempts.js';
 import { logsAt } from '../ports/logger.js';
@@ -45,7 +46,7 @@ export interface WorkingPayment {
   lastStep: StepResult | undefined;
   /** States entered since the last write, for its log line. */
   entered: PaymentRecord['state'][];
-  /** The public view last built (for an event) and the record it shows, so it is built once. */
+  /** The event view last built (`eventView`) and the record it shows, so it is built once. */
   shown: { readonly record: PaymentRecord; readonly payment: Payment } | undefined;
   /** The latest version known frozen all the way down: the one the command started from, then each one it stored. */
   frozen: PaymentRecord;
@@ -131,13 +132,24 @@ export function patch(working: WorkingPayment, fields: Partial<PaymentRecord>): 
   working.dirty = true;
 }
 
-/** The payment as the API shows it now, frozen all the way down. */
-export function publicView(working: WorkingPayment): Payment {
+/**
+ * The payment as its events carry it, frozen all the way down: as the API shows it, but without a
+ * hosted page link made from `pageTokens` (events are stored in the outbox and sent to endpoints).
+ */
+export function eventView(working: WorkingPayment): Payment {
   const { shown, record } = working;
   if (shown?.record === record) return shown.payment;
   const payment = toPublicPayment(record);
   working.shown = { record, payment };
   return payment;
+}
+
+/** The payment as the API shows it now, frozen all the way down: `eventView`, with the hosted page link. */
+export function publicView(ctx: EngineContext, working: WorkingPayment): Payment {
+  const hostedPageLink = hostedPageLinkOf(ctx);
+  return hostedPageLink !== undefined && working.record.state === 'awaiting_card_data'
+    ? toPublicPayment(working.record, { hostedPageLink })
+    : eventView(working);
 }
 
 function lifecycleOf(record: PaymentRecord): LifecycleState {
@@ -183,7 +195,7 @@ export function applyStep(ctx: EngineContext, working: WorkingPayment, step: Ste
         paymentId: working.record.id,
         partnerId: working.record.partnerId,
         profileId: working.record.profileId,
-        payment: publicView(working),
+        payment: eventView(working),
       }),
     );
   }

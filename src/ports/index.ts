@@ -26,6 +26,7 @@ export type {
   PaymentRepository,
   RepositoryError,
 } from './payment-repository.js';
+export type { PageTokens } from './page-tokens.js';
 export type { PortFailure, PortResult } from './port-result.js';
 export type {
   AuthenticationRequest,

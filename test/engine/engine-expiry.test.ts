@@ -57,15 +57,15 @@ describe('hosted page deadline', () => {
     expect(view.next).toBeUndefined();
     expect(await eventTypes(h, payment.id)).toEqual(['payment.created', 'payment.expired']);
 
-    // Final: later sweeps and submits change nothing.
+    // Final: later sweeps and submits change nothing; once the link has lapsed
+    // (`hostedPageLinkGraceMs`, 30 minutes) a submit finds no payment at all.
+    const submit = () =>
+      h.engine.submitCard({ paymentId: payment.id, token: h.hostedToken(payment), body: cardSubmission(VISA) });
+    expect((await submit())._unsafeUnwrapErr().code).toBe('invalid_state');
     h.clock.advance(HOUR);
     expect((await h.engine.sweep())._unsafeUnwrap().expired).toBe(0);
-    const late = await h.engine.submitCard({
-      paymentId: payment.id,
-      token: h.hostedToken(payment),
-      body: cardSubmission(VISA),
-    });
-    expect(late._unsafeUnwrapErr().code).toBe('invalid_state');
+    const late = await submit();
+    expect(late._unsafeUnwrapErr().code).toBe('not_found');
     expect((await stored(h, payment.id)).version).toBe(2);
     expect(h.acquirer.authorizeCalls(payment.id)).toBe(0);
   });

@@ -88,7 +88,7 @@ describe('paystate(): Request-Id on the answers of pages', () => {
     const page = await call(`${origin}/pay/payment_${'0'.repeat(31)}1?token=x`);
     expect(page.status).toBe(404);
     expect(idOf(page)).toBe('host-id:1');
-    const reads = api.logs.filter((line) => line.fields['command'] === 'getPaymentRecord');
+    const reads = api.logs.filter((line) => line.fields['command'] === 'getHostedPageRecord');
     expect(reads.map((line) => line.fields['requestId'])).toEqual(['host-id:1']);
   });
 });

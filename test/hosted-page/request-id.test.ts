@@ -220,7 +220,7 @@ describe.each(ENTRY_POINTS)('the hosted page as pages of %s', (_name, build) => 
       expect.arrayContaining(['port call', 'payment state changed', 'command done', 'hosted page']),
     );
     expect(lines.find((line) => line.fields['command'] === 'submitCard')?.fields['requestId']).toBe('host-id:3');
-    // Every other line of the POST names that id too, the token check's getPaymentRecord included.
+    // Every other line of the POST names that id too, the token check's getHostedPageRecord included.
     expect(
       lines
         .filter((line) => line.fields['requestId'] !== 'host-id:3')
@@ -228,7 +228,7 @@ describe.each(ENTRY_POINTS)('the hosted page as pages of %s', (_name, build) => 
     ).toEqual([]);
     expect(
       lines
-        .filter((line) => line.fields['command'] === 'getPaymentRecord')
+        .filter((line) => line.fields['command'] === 'getHostedPageRecord')
         .map((line) => [line.message, line.fields['requestId']]),
     ).toEqual([['command done', 'host-id:3']]);
   });

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSandboxSecrets } from '../../adapters/memory/index.js';
-import { BUNDLED_SANDBOX_CONFIG, sharedSandboxSecrets } from '../../adapters/sandbox-server/index.js';
+import {
+  BUNDLED_SANDBOX_CONFIG,
+  generateSandboxSecrets,
+  sharedSandboxSecrets,
+} from '../../adapters/sandbox-server/index.js';
 import { startCli } from '../support/cli-process.js';
 
 const URL_WITH_PASSWORD = 'postgres://app:hunter2-secret@127.0.0.1:1/paystate';
@@ -34,7 +38,7 @@ describe('paystate secrets, and demo --database-url without them', () => {
     const refused = await run(['demo', '--port', '0', '--database-url', URL_WITH_PASSWORD]);
     expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain('csrf_secret, challenge_secret, card_vault_keys are missing');
+    expect(refused.stderr).toContain('csrf_secret, challenge_secret, page_link_secret, card_vault_keys are missing');
     expect(refused.stderr).toContain('--secrets-file <file>');
     expect(refused.stderr).toContain('npx paystate secrets > sandbox-secrets.json');
     expect(refused.stderr).not.toContain('hunter2');
@@ -43,12 +47,22 @@ describe('paystate secrets, and demo --database-url without them', () => {
       'config.json',
       JSON.stringify({
         ...BUNDLED_SANDBOX_CONFIG,
-        secrets: { csrf_secret: 'c'.repeat(32), challenge_secret: 'd'.repeat(32) },
+        secrets: { csrf_secret: 'c'.repeat(32), challenge_secret: 'd'.repeat(32), page_link_secret: 'e'.repeat(32) },
       }),
     );
     const named = await run(['demo', '--port', '0', '--config', partial, '--database-url', URL_WITH_PASSWORD]);
     expect(named.code).toBe(2);
     expect(named.stderr).toContain('and card_vault_keys is missing');
+    const noPageLink = await file(
+      'config.json',
+      JSON.stringify({
+        ...BUNDLED_SANDBOX_CONFIG,
+        secrets: { ...generateSandboxSecrets(new Date()), page_link_secret: undefined },
+      }),
+    );
+    const unlinked = await run(['demo', '--port', '0', '--config', noPageLink, '--database-url', URL_WITH_PASSWORD]);
+    expect(unlinked.code).toBe(2);
+    expect(unlinked.stderr).toContain('and page_link_secret is missing');
   });
 
   it('names a bad secrets file and its faults, never what it holds', async () => {

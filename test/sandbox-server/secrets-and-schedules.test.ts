@@ -21,6 +21,8 @@ describe('sandbox config: secrets', () => {
     const shared = sharedSandboxSecrets(config.secrets)._unsafeUnwrap();
     expect(shared.csrf).toBe(secrets.csrf_secret);
     expect(shared.challenge).toBe(secrets.challenge_secret);
+    expect(shared.pageLink).toBe(secrets.page_link_secret);
+    expect(secrets.page_link_secret.length).toBeGreaterThanOrEqual(32);
     expect(shared.cardVaultKeys.map(({ id, key }) => [id, Buffer.from(key).toString('base64')])).toEqual([
       ['key-2026-11-28', secrets.card_vault_keys[0]?.key],
     ]);
@@ -31,10 +33,16 @@ describe('sandbox config: secrets', () => {
     expect(sharedSandboxSecrets(undefined)._unsafeUnwrapErr()).toEqual([
       'csrf_secret',
       'challenge_secret',
+      'page_link_secret',
       'card_vault_keys',
     ]);
-    const { card_vault_keys: keys } = generateSandboxSecrets(new Date());
+    const { card_vault_keys: keys, page_link_secret: pageLink } = generateSandboxSecrets(new Date());
     expect(sharedSandboxSecrets({ card_vault_keys: keys })._unsafeUnwrapErr()).toEqual([
+      'csrf_secret',
+      'challenge_secret',
+      'page_link_secret',
+    ]);
+    expect(sharedSandboxSecrets({ card_vault_keys: keys, page_link_secret: pageLink })._unsafeUnwrapErr()).toEqual([
       'csrf_secret',
       'challenge_secret',
     ]);
@@ -46,6 +54,7 @@ describe('sandbox config: secrets', () => {
     const error = parseSandboxSecrets({
       csrf_secret: short,
       challenge_secret: 'x'.repeat(32),
+      page_link_secret: short,
       card_vault_keys: [
         { id: 'k1', key: badKey },
         { id: 'k1', key: randomBytes(32).toString('base64') },
@@ -53,7 +62,13 @@ describe('sandbox config: secrets', () => {
       ],
     })._unsafeUnwrapErr();
     expect(error.issues.map((issue) => issue.path)).toEqual(
-      expect.arrayContaining(['csrf_secret', 'card_vault_keys[0].key', 'card_vault_keys[2].id', 'card_vault_keys']),
+      expect.arrayContaining([
+        'csrf_secret',
+        'page_link_secret',
+        'card_vault_keys[0].key',
+        'card_vault_keys[2].id',
+        'card_vault_keys',
+      ]),
     );
     expect(error.message).not.toContain(short);
     expect(error.message).not.toContain(badKey);

@@ -16,7 +16,7 @@ import {
   createSandboxThreeDSProvider,
 } from '../../adapters/sandbox/index.js';
 import type { SandboxAcquirerOptions, SandboxThreeDSOptions } from '../../adapters/sandbox/index.js';
-import type { Client, Logger, Payment, PaymentEngine, PaymentEngineOptions } from '../../src/index.js';
+import type { Client, Logger, PageTokens, Payment, PaymentEngine, PaymentEngineOptions } from '../../src/index.js';
 import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import { createPaymentEngine } from '../../src/index.js';
 
@@ -46,6 +46,8 @@ export interface HarnessAdapterOptions {
   readonly wrapRepository?: (repository: MemoryPaymentRepository) => PaymentRepository;
   /** The engine's logger instead of the one that collects `logs` (which then stays empty). */
   readonly logger?: Logger;
+  /** Hosted page tokens made from a key (`createHmacPageTokens`) instead of stored random ones. */
+  readonly pageTokens?: PageTokens;
 }
 
 /** What the simulated issuer page would post back for a payment's challenge, signed with `secret`. */
@@ -96,6 +98,7 @@ export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0, 
     ids,
     events,
     logger: adapters.logger ?? logger,
+    ...(adapters.pageTokens !== undefined && { pageTokens: adapters.pageTokens }),
     options: { retries: 0, ...options },
   });
 

@@ -39,7 +39,7 @@ const EVENT_DESCRIPTIONS: Readonly<
   'payment.created': {
     summary: 'A payment was created',
     description:
-      'The payment was created, `state` `processing`. In the hosted flow `next.redirect` is the hosted payment page; in the direct flow the events that follow say how it went.',
+      'The payment was created, `state` `processing`. In the hosted flow `next.redirect` is the hosted payment page, unless the engine makes page links from its `pageTokens` (the sandbox does): then the event leaves it out, and the create answer and `GET` of the payment carry it. In the direct flow the events that follow say how it went.',
   },
   'payment.action_required': {
     summary: 'The cardholder must complete a 3-D Secure challenge',

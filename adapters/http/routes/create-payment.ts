@@ -18,6 +18,7 @@ import {
   type IdempotentStart,
 } from '../idempotency.js';
 import { parseJsonBody } from '../json-body.js';
+import { sealPageLink, unsealPageLink } from '../page-link-seal.js';
 import { problem, problemAnswer, problemFromPaymentError, RETRY_AFTER_SECONDS } from '../problem-details.js';
 import { readQuery } from '../query-params.js';
 import { MAX_BODY_BYTES } from '../read-body.js';
@@ -73,6 +74,8 @@ export const createPaymentRoute: RouteHandler = async (context) => {
         staleAfterMs: deps.idempotencyStaleAfterMs,
         timeoutMs: deps.storeTimeoutMs,
         problemTypeBase: deps.problemTypeBase,
+        // The stored answer holds no working hosted page link: the replay puts it back.
+        replay: (stored) => unsealPageLink(deps.engine, stored),
       },
       // The payment's id is reserved with the key, so that a retry after a crash finds it.
       { clientId: client.id, key: key.value, fingerprint, reservedId: deps.engine.newPaymentId() },
@@ -119,7 +122,7 @@ async function createPayment(
     requestId: context.requestId,
     ...(paymentId !== null && { paymentId }),
   });
-  if (created.isOk()) return { answer: createdAnswer(context, created.value), settle: 'complete' };
+  if (created.isOk()) return createdOutcome(context, created.value);
   if (created.error.code === 'conflict' && paymentId !== null) {
     const stored = await storedPayment(context, profileId, paymentId);
     if (stored !== null) return stored;
@@ -159,10 +162,15 @@ function outcomeUnknownAnswer(context: RouteContext): HttpAnswer {
   );
 }
 
-/** The 201 a create answers, for a payment as it is now. */
-function createdAnswer(context: RouteContext, found: Payment): HttpAnswer {
+/**
+ * The 201 a create answers, for a payment as it is now, and what the idempotency store keeps of
+ * it: without the hosted page link the engine makes from its `pageTokens` (`sealPageLink`).
+ */
+function createdOutcome(context: RouteContext, found: Payment): IdempotentOutcome {
   const payment = paymentUnder(context.basePath, found);
-  return jsonAnswer(201, payment, { location: payment._links.self.href });
+  const answer = jsonAnswer(201, payment, { location: payment._links.self.href });
+  const stored = sealPageLink(context.deps.engine, answer, payment);
+  return { answer, settle: 'complete', ...(stored !== undefined && { stored }) };
 }
 
 /**
@@ -182,7 +190,7 @@ async function storedPayment(
     partnerId: client.partnerId,
     requestId: context.requestId,
   });
-  if (found.isOk()) return { answer: createdAnswer(context, found.value), settle: 'complete' };
+  if (found.isOk()) return createdOutcome(context, found.value);
   if (found.error.code === 'not_found') return null;
   if (found.error.code === 'unavailable') return { answer: outcomeUnknownAnswer(context), settle: 'leave' };
   const answer = problemAnswer(problemFromPaymentError(found.error), deps.problemTypeBase);

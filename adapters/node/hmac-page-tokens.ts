@@ -1,0 +1,21 @@
+import { createHmac } from 'node:crypto';
+import type { PageTokens } from '../../src/ports/page-tokens.js';
+
+/** What the HMAC signs before the payment id, so that the key signs nothing else alike. */
+const LABEL = 'paystate hosted page link v1\n';
+
+/**
+ * Hosted page tokens as HMAC-SHA-256 of the payment id, keyed with `secret` (its UTF-8 bytes), in
+ * base64url (43 characters): nothing of a link is stored, and every instance given the same secret
+ * makes and checks the same links. A new secret ends the links of payments still open. A
+ * `RangeError` unless `secret` is a string of at least 32 characters.
+ */
+export function createHmacPageTokens(secret: string): PageTokens {
+  if (typeof secret !== 'string' || secret.length < 32) {
+    throw new RangeError('createHmacPageTokens needs a secret of at least 32 characters');
+  }
+  const key = Buffer.from(secret, 'utf8');
+  return {
+    tokenFor: (paymentId) => createHmac('sha256', key).update(LABEL).update(paymentId, 'utf8').digest('base64url'),
+  };
+}
