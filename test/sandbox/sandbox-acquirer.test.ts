@@ -168,7 +168,8 @@ describe('sandbox acquirer: authorize', () => {
       threeDS: null,
       outcome: expect.objectContaining({ kind: 'approved' }),
     });
-    expect(log[2]?.card).toEqual({ scheme: 'amex', bin: '378282', last4: '0005' });
+    // 15 digits: 5 of the BIN kept, so 6 stay hidden (binOf).
+    expect(log[2]?.card).toEqual({ scheme: 'amex', bin: '37828', last4: '0005' });
   });
 });
 
