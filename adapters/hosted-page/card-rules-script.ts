@@ -110,12 +110,18 @@ function dropDate(match, a, b, y, isoYear, isoMonth, isoDay) {
   return real ? 'x' : match;
 }
 
+function keptSeparator(character) {
+  return /[\p{L}\p{N}]/u.test(character.normalize('NFKC')) ? ' ' : character;
+}
+
 function containsCardNumber(text) {
   var folded = /\P{ASCII}/u.test(text)
-    ? text.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/(?![0-9])\p{Nd}/gu, asciiDigit)
+    ? text.replace(/[^\p{L}\p{N}\p{ASCII}]/gu, keptSeparator).normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/(?![0-9])\p{Nd}/gu, asciiDigit)
     : text;
-  var seen = folded.replace(/(?<!\d)(?:(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})|(\d{4})-(\d{2})-(\d{2}))(?!\d)/g, dropDate);
-  var runs = seen.match(/\d+(?:[\s\p{Pd}\u2212./_,*\u2022\u00b7|#;:+]{1,5}\d+)*/gu) || [];
+  var seen = folded
+    .replace(/(?<!\d)(?:(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})|(\d{4})-(\d{2})-(\d{2}))(?!\d)/g, dropDate)
+    .replace(/(?<!\d)\+\d{1,3}\s?\(0\)/g, 'x');
+  var runs = seen.match(/\d+(?:[^\p{L}\p{N}]+\d+)*/gu) || [];
   for (var r = 0; r < runs.length; r++) {
     var groups = runs[r].split(/\D+/);
     for (var first = 0; first < groups.length; first++) {

@@ -3,6 +3,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { IdempotencyBegin, IdempotencyStore, IdempotencyStoreError } from '../../src/ports/idempotency-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import type { Logger } from '../../src/ports/logger.js';
+import { binOf } from '../../src/domain/card.js';
 import { withoutCardNumber } from '../../src/schemas/browser-data.js';
 import { canonicalJson } from './canonical-json.js';
 import type { HttpAnswer } from './http-answer.js';
@@ -53,10 +54,15 @@ const encoder = new TextEncoder();
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A card number as the payment record keeps it: first six and last four digits (or how many digits a short one has). */
+/**
+ * A card number no further than the payment record shows it: its first six digits, or fewer where
+ * the record keeps fewer (`binOf`: 2 to 5 of a number under 16 digits), and its last four (or how
+ * many digits a shorter one has).
+ */
 function cardNumberSummary(number: unknown): string {
   const digits = typeof number === 'string' || typeof number === 'number' ? String(number).replace(/\D/g, '') : '';
-  return digits.length >= 12 ? `${digits.slice(0, 6)}…${digits.slice(-4)}` : `${digits.length} digits`;
+  if (digits.length < 12) return `${digits.length} digits`;
+  return `${digits.slice(0, Math.min(6, binOf(digits).length))}…${digits.slice(-4)}`;
 }
 
 /**
@@ -71,15 +77,14 @@ function withCardNumbersMasked(value: unknown): unknown {
 }
 
 /**
- * The body as the fingerprint reads it: `creditcard.number` cut to its first six and last four
- * digits, `creditcard.cvc` left out, and any other string holding a card number with its digits
- * masked (a browser header may hold one: the payment keeps it masked; elsewhere one is refused). A
- * fingerprint is stored (in Postgres too); an unkeyed hash of the whole card could be reversed by
- * trying the few digits and the CVC that the payment record does not show, since the record holds
- * everything else the body held. So a retry under the same key with another CVC, or another card
- * of the same first six and last four digits, or a header with other digits where the payment
- * masks them, counts as the same request (and gets the first answer), where any other difference
- * gets 422.
+ * The body as the fingerprint reads it: `creditcard.number` cut to what the record shows
+ * (`cardNumberSummary`), `creditcard.cvc` left out, and any other string holding a card number with
+ * its digits masked (a browser header may hold one: the payment keeps it masked; elsewhere one is
+ * refused). A fingerprint is stored (in Postgres too); an unkeyed hash of the whole card could be
+ * reversed by trying the few digits and the CVC that the payment record does not show, since the
+ * record holds everything else the body held. So a retry under the same key with another CVC, or
+ * another card of the same summary, or a header with other digits where the payment masks them,
+ * counts as the same request (and gets the first answer), where any other difference gets 422.
  */
 function withoutCardSecrets(body: unknown): unknown {
   if (!isRecord(body) || !isRecord(body['creditcard'])) return withCardNumbersMasked(body);

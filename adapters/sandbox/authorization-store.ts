@@ -4,7 +4,7 @@ import type { ThreeDSOutcome } from '../../src/domain/three-ds.js';
 import type { AuthorizationOutcome } from '../../src/ports/acquirer.js';
 import type { PortFailure, PortResult } from '../../src/ports/port-result.js';
 
-/** An authorization the simulated acquirer recorded: BIN, last four and scheme, never the number or CVC. */
+/** An authorization the simulated acquirer recorded: BIN as kept (`binOf`), last four and scheme, never the number or CVC. */
 export interface SandboxAuthorization {
   readonly paymentId: string;
   readonly profileId: string;

@@ -1,4 +1,4 @@
-import { binOf, type CardScheme } from '../../src/domain/card.js';
+import { issuerIdOf, type CardScheme } from '../../src/domain/card.js';
 import { deepFreeze } from '../../src/domain/immutable.js';
 import type { FailureReason } from '../../src/domain/failure-reason.js';
 
@@ -33,7 +33,8 @@ export type SandboxCardRegion = 'domestic' | 'intra' | 'inter';
 /**
  * What the sandbox does with a card number: 3DS, authorization and the card profile the acquirer
  * reports. The profile (`cardType`, `region`, `issuingCountry`) belongs to the issuer, so to the
- * BIN (`binOf`): test cards that share a BIN share it, and so does any other number of that BIN.
+ * BIN, read from the whole number (`issuerIdOf`: 8 digits, 6 below 16 digits, more than a record
+ * keeps): test cards that share a BIN share it, and so does any other number of that BIN.
  */
 export interface SandboxCardBehaviour {
   readonly threeDS: SandboxThreeDSBehaviour;
@@ -263,7 +264,7 @@ const sameProfile = (a: SandboxCardBehaviour, b: SandboxCardBehaviour): boolean 
 /** The default behaviour with the card profile of each test card's BIN (the default itself where they agree). */
 const BY_BIN: ReadonlyMap<string, SandboxCardBehaviour> = new Map(
   SANDBOX_TEST_CARDS.map((card) => [
-    binOf(card.number),
+    issuerIdOf(card.number),
     sameProfile(card, SANDBOX_DEFAULT_CARD_BEHAVIOUR)
       ? SANDBOX_DEFAULT_CARD_BEHAVIOUR
       : deepFreeze({
@@ -289,5 +290,5 @@ export function findSandboxTestCard(number: string): SandboxTestCard | undefined
  */
 export function sandboxCardBehaviour(number: string): SandboxCardBehaviour {
   const digits = digitsOf(number);
-  return BY_NUMBER.get(digits) ?? BY_BIN.get(binOf(digits)) ?? SANDBOX_DEFAULT_CARD_BEHAVIOUR;
+  return BY_NUMBER.get(digits) ?? BY_BIN.get(issuerIdOf(digits)) ?? SANDBOX_DEFAULT_CARD_BEHAVIOUR;
 }

@@ -98,48 +98,46 @@ export function detectScheme(number: string): CardScheme | null {
   return null;
 }
 
-/** The most separator characters between two digit groups of one number ("4242    4242"). */
-const MAX_SEPARATORS = 5;
-
 /**
  * Whether `text` may hold `count` digits in one run of digit groups ({@link DIGIT_GROUPS}): a
- * cheap scan that joins groups across one to five of ANY characters but ASCII letters and
- * digits, a superset of the separators the pattern joins across. So when it says no, no run of
- * the pattern has `count` digits either; ids like UUIDs, whose letters break every run, are
- * passed by without a regular expression.
+ * cheap scan that counts digits up to an ASCII letter across any other characters, a superset of
+ * the separators the pattern joins across. So when it says no, no run of the pattern has `count`
+ * digits either; ids like UUIDs, whose letters break every run, are passed by without a regular
+ * expression.
  */
 export function hasDigitRun(text: string, count: number): boolean {
   let run = 0;
-  let gap = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 48 && code <= 57) {
-      if (gap > MAX_SEPARATORS) run = 0;
-      gap = 0;
       if (++run >= count) return true;
     } else if ((code | 0x20) >= 97 && (code | 0x20) <= 122) {
-      gap = MAX_SEPARATORS + 1;
-    } else {
-      gap += 1;
+      run = 0;
     }
   }
   return false;
 }
 
 /**
- * Runs of digit groups, each separated from the next by one to five of the characters people put
- * (or word processors and forms turn) inside a card number: spaces, dashes of every kind (the en
- * dash a word processor makes of a hyphen, the minus sign), dots, slashes, underscores, commas,
- * asterisks, bullets, middle dots, bars, hashes, semicolons, colons and plus signs (a form's
- * encoding of a space in a URL query): "4242 4242", "4242–4242", "4242+4242", "4242 | 4242". Not
- * parentheses, which belong to phone numbers ("+49 (0)30 1234-5675"); dates are taken out before
- * (`asSeen`), and the Luhn check and the scheme's prefix and length keep times and other numbers
- * from passing for card numbers.
+ * Runs of digit groups, each separated from the next by any run of characters that are neither
+ * letters nor numbers: punctuation, symbols and spaces (Unicode P, S, Z), control characters and
+ * combining marks (C, M), however many: "4242 4242", "4242–4242", "4242~4242", "4242@4242",
+ * "4242⁄4242" (fraction slash), "4242⠀4242" (braille blank), six spaces, a line break. No list
+ * of separators: a fixed one let these through (an outside security review). Letters end a run,
+ * so ids and words do not join numbers; dates and phone numbers' "(0)" are taken out before (`asSeen`), and
+ * the Luhn check and the scheme's prefix and length keep times and other numbers from passing for
+ * card numbers.
  */
-const DIGIT_GROUPS = /\d+(?:[\s\p{Pd}\u2212./_,*\u2022\u00b7|#;:+]{1,5}\d+)*/gu;
+const DIGIT_GROUPS = /\d+(?:[^\p{L}\p{N}]+\d+)*/gu;
 const GROUP_SEPARATOR = /\D+/;
 /** Dates (25.06.2025, 6/25/25, 2025-06-25): their groups are never part of a card number. */
 const DATES = /(?<!\d)(?:(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})|(\d{4})-(\d{2})-(\d{2}))(?!\d)/g;
+/**
+ * A phone number's country code and trunk prefix ("+49 (0)30 1234-5675"): the 0 is not dialled
+ * from abroad, and read with it the digits may make a card number (4903012345675 is a valid visa
+ * number). Taken out like a date.
+ */
+const PHONE_TRUNK = /(?<!\d)\+\d{1,3}\s?\(0\)/g;
 
 /** Whether day and month (in either order) and year make a real date, so that no card number passes as one. */
 function isDate(first: number, second: number, year: string): boolean {
@@ -167,6 +165,8 @@ const NON_ASCII = /\P{ASCII}/u;
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
 const OTHER_DIGITS = /(?![0-9])\p{Nd}/gu;
 const DIGIT = /\p{Nd}/u;
+const SEPARATOR_CHARACTER = /[^\p{L}\p{N}\p{ASCII}]/gu;
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 
 /** The ASCII digit of a decimal digit of another script: its place in its run of ten (٤ → 4). */
 function asciiDigit(digit: string): string {
@@ -177,28 +177,47 @@ function asciiDigit(digit: string): string {
 }
 
 /**
- * The text as a reader sees it: compatibility forms folded (full-width digits become ASCII
- * digits, a no-break space a space), invisible formatting characters dropped, digits of other
- * scripts read as ASCII digits, so none of these hides a card number; and dates taken out, so
- * that a date next to a number does not make one. `ascii`: the text is all ASCII (nothing to fold).
+ * `text` with every separator outside ASCII that folding would turn into letters or numbers
+ * (™ → TM, ℡ → TEL, ㋀ → 1月) made a space, so that it stays a separator. Each character once.
  */
-function asSeen(text: string, ascii: boolean): string {
-  const folded = ascii ? text : text.normalize('NFKC').replace(FORMAT_CHARACTERS, '').replace(OTHER_DIGITS, asciiDigit);
-  return folded.replace(DATES, dropDate);
+function withSeparatorsKept(text: string): string {
+  const seen = new Map<string, string>();
+  return text.replace(SEPARATOR_CHARACTER, (character) => {
+    let kept = seen.get(character);
+    if (kept === undefined) {
+      kept = LETTER_OR_NUMBER.test(character.normalize('NFKC')) ? ' ' : character;
+      seen.set(character, kept);
+    }
+    return kept;
+  });
 }
 
 /**
- * True when `text` holds a card number: 12 to 19 digits, whole or split into groups by one to
- * five separators ({@link DIGIT_GROUPS}: spaces, dashes of every kind, dots, slashes, commas,
- * plus signs, …: "4242 4242 4242 4242", "4242–4242…", "4242 / 4242…"), Luhn-valid and of a known
- * scheme, as `creditcard.number` must be. Full-width digits, digits of other scripts, no-break spaces and invisible characters do not
- * hide it, nor do groups next to it ("4242424242424242 123"); dates, times and phone numbers
- * with parentheses do not make one. Free text (names, addresses, description, reference,
- * redirect URL) refuses such text, so that a card number typed into the wrong field is neither
- * stored nor shown. A run of more than 19 digits in one group (an id) is not a card number.
+ * The text as a reader sees it: compatibility forms folded (full-width digits become ASCII
+ * digits, a no-break space a space; a symbol that would fold to letters, such as ™, becomes a
+ * space instead), invisible formatting characters dropped, digits of other scripts read as ASCII
+ * digits, so none of these hides a card number; and dates and phone numbers' "+49 (0)" taken out,
+ * so that they do not make one. `ascii`: the text is all ASCII (nothing to fold).
+ */
+function asSeen(text: string, ascii: boolean): string {
+  const folded = ascii
+    ? text
+    : withSeparatorsKept(text).normalize('NFKC').replace(FORMAT_CHARACTERS, '').replace(OTHER_DIGITS, asciiDigit);
+  return folded.replace(DATES, dropDate).replace(PHONE_TRUNK, 'x');
+}
+
+/**
+ * True when `text` holds a card number: 12 to 19 digits, whole or split into groups by any run of
+ * characters that are neither letters nor numbers ({@link DIGIT_GROUPS}: "4242 4242 4242 4242",
+ * "4242~4242…", "4242 / 4242…"), Luhn-valid and of a known scheme, as `creditcard.number` must be.
+ * Full-width digits, digits of other scripts, no-break spaces and invisible characters do not hide
+ * it, nor do groups next to it ("4242424242424242 123"); dates, times and phone numbers written
+ * "+49 (0)30 …" do not make one. Free text (names, addresses, description, reference, redirect
+ * URL) refuses such text, so that a card number typed into the wrong field is neither stored nor
+ * shown. A run of more than 19 digits in one group (an id) is not a card number.
  */
 export function containsCardNumber(text: string): boolean {
-  // ASCII text only loses digits to `asSeen` (dates), so a short run here is short there too.
+  // ASCII text only loses digits to `asSeen` (dates, phone prefixes), so a short run here is short there too.
   const ascii = !NON_ASCII.test(text);
   if (ascii && !hasDigitRun(text, 12)) return false;
   const seen = asSeen(text, ascii);

@@ -31,7 +31,7 @@ export interface CardData {
 /** What survives about a card: BIN and last four (PCI DSS 3.4.1), never the number or CVC. */
 export interface CardSummary {
   readonly scheme: CardScheme;
-  /** The first 8 digits of PANs of 16 digits or more, else 6 (`binOf`). */
+  /** The first 8 digits of PANs of 16 digits or more; of shorter ones, length - 10 (2 to 5: `binOf`). */
   readonly bin: string;
   /** The last four digits of the PAN. */
   readonly last4: string;
@@ -71,8 +71,25 @@ export interface Fees {
   readonly assesment: number;
 }
 
-/** BIN length: 8 digits for PANs of 16 digits or more (ISO/IEC 7812-1:2017), else 6. */
+/** Digits of a PAN shorter than 16 that neither the kept BIN nor the last four show (`binOf`). */
+const HIDDEN_DIGITS = 6;
+
+/**
+ * The BIN as kept (`CardSummary.bin`): the first 8 digits of PANs of 16 digits or more (PCI DSS
+ * 3.4.1); of shorter ones, so few that 6 digits stay hidden beside the last four, and the number
+ * cannot be rebuilt from the record: length - 10 (12 → 2, 13 → 3, 14 → 4, 15 → 5).
+ */
 export function binOf(number: string): string {
+  const kept = number.length >= 16 ? 8 : number.length - 4 - HIDDEN_DIGITS;
+  return number.slice(0, Math.max(0, kept));
+}
+
+/**
+ * The issuer identification number (ISO/IEC 7812-1:2017): the first 8 digits of PANs of 16 digits
+ * or more, else 6. Only for telling issuers apart where the whole number is in hand (the sandbox's
+ * card profiles); never kept: what is kept is `binOf`.
+ */
+export function issuerIdOf(number: string): string {
   return number.slice(0, number.length >= 16 ? 8 : 6);
 }
 

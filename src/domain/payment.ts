@@ -18,6 +18,7 @@ export interface PublicCreditCard {
     readonly type?: string;
     readonly region?: string;
     readonly last4: string;
+    /** `binOf`: 8 digits; 2 to 5 of a number under 16 digits (6 in payments stored by earlier versions). */
     readonly bin: string;
     readonly expiration: string;
     readonly holder_name: string;

@@ -16,7 +16,7 @@ export const publicCreditCardSchema = z.object({
     type: z.string().optional(),
     region: z.string().optional(),
     last4: z.string().regex(/^\d{4}$/),
-    bin: z.string().regex(/^\d{6,8}$/),
+    bin: z.string().regex(/^\d{2,8}$/),
     expiration: z.string().regex(EXPIRATION_PATTERN),
     holder_name: z.string(),
     issuing_country: z

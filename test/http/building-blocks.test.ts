@@ -135,6 +135,29 @@ describe('request fingerprints', () => {
     );
   });
 
+  it('never depend on the digits a short card number keeps hidden (found by an outside security review)', async () => {
+    // A 12-digit Maestro keeps a BIN of 2 digits (binOf): a fingerprint of its first six would
+    // leave 10^4 numbers to try against it, and with the Luhn digit the card is back.
+    const fp = (number: string) =>
+      requestFingerprint('POST', '/v1/p', { amount: 1999, creditcard: { number, cvc: '123' } });
+    const base = await fp('500000123454');
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^\d{6}$/), async (hidden) => {
+        expect(await fp(`50${hidden}3454`)).toBe(base);
+      }),
+      { numRuns: 200 },
+    );
+    // What the record keeps still tells requests apart.
+    expect(await fp('510000123454')).not.toBe(base);
+    expect(await fp('500000123455')).not.toBe(base);
+    // A 15-digit number keeps 5 of BIN, a 16-digit one still 6 of its 8 (as before).
+    const amex = await fp('378282246310005');
+    expect(await fp('378289999990005')).toBe(amex);
+    expect(await fp('378299999990005')).not.toBe(amex);
+    expect(await fp('4242429999994242')).toBe(await fp('4242424242424242'));
+    expect(await fp('4242439999994242')).not.toBe(await fp('4242424242424242'));
+  });
+
   it('canonical JSON is stable under any reordering of members (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

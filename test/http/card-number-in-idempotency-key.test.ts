@@ -26,6 +26,11 @@ describe('an Idempotency-Key that holds a card number (found by a reviewing help
     ['whole', 'order-4242424242424242'],
     ['in groups', '4242-4242-4242-4242'],
     ['a Mastercard, with dots', 'retry 5555.5555.5555.4444'],
+    // Found by an outside security review: separators off the old fixed list, or six of them.
+    ['with tildes', 'order-4242~4242~4242~4242'],
+    ['with at signs', '4242@4242@4242@4242'],
+    ['with six spaces', 'retry 4242      4242      4242      4242'],
+    ['in brackets', '[4242](4242){4242}<4242>'],
   ])('is refused before anything is stored: %s', async (_, key) => {
     const { api, status, json } = await create(key, hostedRequest());
     expect(status).toBe(400);

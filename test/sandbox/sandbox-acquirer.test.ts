@@ -184,7 +184,8 @@ describe('sandbox acquirer: authorize', () => {
       authentication: null,
       outcome: expect.objectContaining({ kind: 'approved' }),
     });
-    expect(log[2]?.card).toEqual({ scheme: 'amex', bin: '378282', last4: '0005' });
+    // 15 digits: 5 of the BIN kept, so 6 stay hidden (binOf).
+    expect(log[2]?.card).toEqual({ scheme: 'amex', bin: '37828', last4: '0005' });
   });
 
   it('receives the 3DS authentication data (decisions.md section 9) and keeps all but the authentication value', async () => {

@@ -6,7 +6,7 @@ import {
   findSandboxTestCard,
   sandboxCardBehaviour,
 } from '../../adapters/sandbox/index.js';
-import { binOf, type CardScheme } from '../../src/domain/card.js';
+import { issuerIdOf, type CardScheme } from '../../src/domain/card.js';
 import { failureReasonFromResponseCode } from '../../src/domain/failure-reason.js';
 
 // Local on purpose: src/domain/card-number.ts is written elsewhere.
@@ -122,7 +122,7 @@ describe('SANDBOX_TEST_CARDS', () => {
     const byBin = new Map<string, Set<string>>();
     for (const card of SANDBOX_TEST_CARDS) {
       const profile = JSON.stringify([card.scheme, card.cardType, card.region, card.issuingCountry]);
-      byBin.set(binOf(card.number), (byBin.get(binOf(card.number)) ?? new Set()).add(profile));
+      byBin.set(issuerIdOf(card.number), (byBin.get(issuerIdOf(card.number)) ?? new Set()).add(profile));
     }
     expect([...byBin].filter(([, profiles]) => profiles.size > 1)).toEqual([]);
   });
@@ -162,6 +162,15 @@ describe('SANDBOX_TEST_CARDS', () => {
       });
     }
     expect(sandboxCardBehaviour('5555 5555 0000 0006').issuingCountry).toBe('DE');
+  });
+
+  it('tells issuers apart by 6 digits of a short number, more than its record keeps (binOf: 5 of 15)', () => {
+    // 378281…: the amex test card's kept BIN (37828), not its issuer (378282).
+    const other = '378281000000000';
+    expect(luhnValid(other)).toBe(true);
+    expect(sandboxCardBehaviour(other)).toBe(SANDBOX_DEFAULT_CARD_BEHAVIOUR);
+    expect(issuerIdOf('378282246310005')).toBe('378282');
+    expect(issuerIdOf('4242424242424242')).toBe('42424242');
   });
 
   it('ignores spaces and dashes in the number', () => {

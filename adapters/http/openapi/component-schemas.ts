@@ -143,7 +143,10 @@ const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
   [paymentFields._links, 'The payment itself and its profile, as paths under the API root.'],
   [publicCreditCardSchema.shape.rrn, 'The retrieval reference number of the authorization.'],
   [publicCreditCardSchema.shape.fees, 'Fees in minor units (`assesment` is spelt as in the specification).'],
-  [cardFields.bin, 'The first 6 digits of the card number, 8 for numbers of 16 digits or more.'],
+  [
+    cardFields.bin,
+    'The first 8 digits of a card number of 16 digits or more; of a shorter one, its length less 10 (12 digits: 2, 15: 5), so that 6 digits stay unknown beside `last4`. A payment stored by an earlier version may hold 6.',
+  ],
   [cardFields.last4, 'The last four digits of the card number.'],
   [cardFields.type, 'Card type reported by the acquirer, e.g. `consumer` or `commercial`.'],
   [cardFields.region, '`domestic`, `intra` or `inter` (regional) as reported by the acquirer.'],

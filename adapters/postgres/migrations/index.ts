@@ -10,6 +10,7 @@ import { clientTokens } from './0009-client-tokens.js';
 import { retiredTokens } from './0010-retired-tokens.js';
 import { cardVault } from './0011-card-vault.js';
 import { sandboxSimulator } from './0012-sandbox-simulator.js';
+import { shortBins } from './0013-short-bins.js';
 import { tokenIds } from './0014-token-ids.js';
 import type { Migration } from './migration.js';
 import { deepFreeze } from '../../../src/domain/immutable.js';
@@ -30,5 +31,6 @@ export const MIGRATIONS: readonly Migration[] = deepFreeze([
   retiredTokens,
   cardVault,
   sandboxSimulator,
+  shortBins,
   tokenIds,
 ]);
