@@ -14,6 +14,16 @@ const FORBIDDEN_CHARACTERS = /[\u0000-\u0020\u007f-\u009f]/;
 const SCHEME_AND_AUTHORITY = /^https?:[\\/]{2}/i;
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
+/**
+ * The form of a `session.redirect_url` as a pattern (for JSON Schema too): `https://` and a host
+ * with no user name or password, or `http://` and `localhost`, `127.x.x.x` (no leading zeros) or
+ * `[::1]` as written, with an optional port; then a path, query or fragment. No spaces or control
+ * characters. Case-insensitive; a backslash stands for a slash, as browsers read it.
+ */
+export const REDIRECT_URL_FORM =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /^(?:https:[\\/]{2}[^\\/?#@\u0000-\u0020\u007f-\u009f]+|http:[\\/]{2}(?:localhost|127(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}|\[::1\])(?::\d*)?)(?:[\\/?#][^\u0000-\u0020\u007f-\u009f]*)?$/i;
+
 function isLoopbackHost(hostname: string): boolean {
   // The WHATWG parser lower-cases names, canonicalises IPv4 (127.1 → 127.0.0.1) and compresses IPv6.
   return hostname === 'localhost' || hostname === '[::1]' || IPV4_LOOPBACK.test(hostname);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCountryCode } from '../domain/country.js';
+import { COUNTRY_CODES, isCountryCode } from '../domain/country.js';
 import { stringRules } from './string-rules.js';
 import { optionalText, requiredText } from './text.js';
 
@@ -13,7 +13,11 @@ export const addressSchema = z.strictObject({
   country: z.string().check(
     stringRules([
       { pattern: /^[A-Z]{2}$/, message: 'Must be an ISO 3166-1 alpha-2 country code in upper case' },
-      { refine: isCountryCode, message: 'Must be an officially assigned ISO 3166-1 alpha-2 country code' },
+      {
+        refine: isCountryCode,
+        message: 'Must be an officially assigned ISO 3166-1 alpha-2 country code',
+        jsonSchema: { enum: COUNTRY_CODES },
+      },
     ]),
   ),
 });

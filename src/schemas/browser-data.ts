@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { containsCardNumber } from '../domain/card-number.js';
-import { isIpAddress } from './ip-address.js';
+import { IP_ADDRESS_JSON_SCHEMA, isIpAddress } from './ip-address.js';
 import { stringRules } from './string-rules.js';
 import { atMostCharacters, isWellFormedText, NO_CARD_NUMBER, NOT_UNICODE } from './text.js';
 
@@ -67,7 +67,7 @@ export const browserDataSchema = z
     ip_address: z.string().check(
       stringRules([
         { max: 45, message: 'Must be an IPv4 or IPv6 address' },
-        { refine: isIpAddress, message: 'Must be an IPv4 or IPv6 address' },
+        { refine: isIpAddress, message: 'Must be an IPv4 or IPv6 address', jsonSchema: IP_ADDRESS_JSON_SCHEMA },
       ]),
     ),
     user_agent: header(1),

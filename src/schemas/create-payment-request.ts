@@ -3,12 +3,18 @@ import { z } from 'zod';
 import type { CardData } from '../domain/card.js';
 import { contactInOrder, type BrowserData, type Contact } from '../domain/contact.js';
 import { urlContainsCardNumber } from '../domain/card-number.js';
-import { isCurrencyCode } from '../domain/currency.js';
-import { REDIRECT_URL_MAX_LENGTH, redirectUrlProblem, type RedirectUrlProblem } from '../domain/redirect-url.js';
+import { CURRENCY_CODES, isCurrencyCode } from '../domain/currency.js';
+import {
+  REDIRECT_URL_FORM,
+  REDIRECT_URL_MAX_LENGTH,
+  redirectUrlProblem,
+  type RedirectUrlProblem,
+} from '../domain/redirect-url.js';
 import type { ValidationIssue } from '../errors/payment-error.js';
 import { browserDataSchema } from './browser-data.js';
 import { contactSchema } from './contact.js';
 import { creditCardRequestSchema, expiredCardIssue, toCardData, unknownSchemeIssue } from './credit-card.js';
+import { requiredTogether } from './required-together.js';
 import { stringRules } from './string-rules.js';
 import { CARD_NUMBER_IN_TEXT, isWellFormedText, NOT_UNICODE, optionalText } from './text.js';
 import { finalizeIssues, fromZodIssues } from './validation-issues.js';
@@ -28,6 +34,10 @@ export const REDIRECT_URL_MESSAGES: Readonly<Record<RedirectUrlProblem, string>>
   credentials: 'Must not contain a user name or password',
 };
 
+/** What a client is told when a URL `redirectUrlProblem` accepts is not written in `REDIRECT_URL_FORM`. */
+export const REDIRECT_URL_FORM_MESSAGE =
+  'Must start with `https://` and a host, or with `http://` and `localhost`, `127.x.x.x` or `[::1]` written as such';
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /** `session` of the create request. */
@@ -45,6 +55,8 @@ export const sessionSchema = z.strictObject({
           return urlContainsCardNumber(url) ? CARD_NUMBER_IN_TEXT : null;
         },
       },
+      // After the rule above, whose more precise message comes first; JSON Schema states this one.
+      { pattern: REDIRECT_URL_FORM, message: REDIRECT_URL_FORM_MESSAGE },
     ]),
   ),
 });
@@ -62,7 +74,11 @@ export const createPaymentRequestSchema = z
     currency: z.string().check(
       stringRules([
         { pattern: /^[A-Z]{3}$/, message: 'Must be a three-letter ISO 4217 currency code in upper case' },
-        { refine: isCurrencyCode, message: 'Must be an active ISO 4217 currency code' },
+        {
+          refine: isCurrencyCode,
+          message: 'Must be an active ISO 4217 currency code',
+          jsonSchema: { enum: CURRENCY_CODES },
+        },
       ]),
     ),
     amount: z.int(AMOUNT_MESSAGE).min(1, AMOUNT_MESSAGE).max(AMOUNT_MAX, AMOUNT_MESSAGE),
@@ -72,25 +88,16 @@ export const createPaymentRequestSchema = z
     creditcard: creditCardRequestSchema.optional(),
     user: browserDataSchema.optional(),
   })
-  .superRefine(
-    (request, ctx) => {
-      const { creditcard, user } = request as Record<string, unknown>;
-      if (user !== undefined && creditcard === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['user'],
-          message: 'user is only accepted with creditcard (direct flow)',
-        });
-      } else if (creditcard !== undefined && user === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['user'],
-          message: 'Required (the direct flow sends the browser data in user with creditcard)',
-          params: { missing: true },
-        });
-      }
-    },
-    { when: (payload) => isRecord(payload.value) },
+  .check(
+    requiredTogether('creditcard', 'user', (present) =>
+      present === 'user'
+        ? { path: ['user'], message: 'user is only accepted with creditcard (direct flow)' }
+        : {
+            path: ['user'],
+            message: 'Required (the direct flow sends the browser data in user with creditcard)',
+            missing: true,
+          },
+    ),
   );
 
 /** A validated create request: `creditcard` in the domain form (camelCase, scheme detected). */

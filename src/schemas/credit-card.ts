@@ -7,6 +7,7 @@ import { requiredText } from './text.js';
 import type { RawIssue } from './validation-issues.js';
 
 const CARD_NUMBER = /^\d{12,19}$/;
+const CARD_NUMBER_MESSAGE = 'Must be 12 to 19 digits, without spaces or separators';
 const CVC = /^\d{3,4}$/;
 const UNKNOWN_SCHEME = 'Is not a card number of a supported scheme';
 
@@ -21,7 +22,10 @@ export const creditCardRequestSchema = z
   .strictObject({
     number: z.string().check(
       stringRules([
-        { pattern: CARD_NUMBER, message: 'Must be 12 to 19 digits, without spaces or separators' },
+        { pattern: CARD_NUMBER, message: CARD_NUMBER_MESSAGE },
+        // The pattern's length again, as JSON Schema's minLength and maxLength.
+        { min: 12, message: CARD_NUMBER_MESSAGE },
+        { max: 19, message: CARD_NUMBER_MESSAGE },
         {
           problem: (number) => {
             if (!CARD_NUMBER.test(number)) return null;

@@ -1,3 +1,5 @@
+import type { JsonSchemaKeywords } from './json-schema-keywords.js';
+
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const HEX_GROUP = /^[0-9A-Fa-f]{1,4}$/;
 
@@ -28,6 +30,15 @@ function isIpv6(value: string): boolean {
   const groups = [...groupsOf(halves[0] ?? ''), ...groupsOf(halves[1] ?? '')];
   return groups.length <= 7 && groups.every((g) => HEX_GROUP.test(g));
 }
+
+/**
+ * {@link isIpAddress} in JSON Schema: the `ipv4` format (RFC 2673 dotted-quad) with the pattern
+ * above, since some validators let leading zeros through (`010.0.0.1`), or the `ipv6` format
+ * (RFC 4291 text form). `anyOf`, not `oneOf`: where formats are only annotations, both branches hold.
+ */
+export const IP_ADDRESS_JSON_SCHEMA: JsonSchemaKeywords = {
+  anyOf: [{ format: 'ipv4', pattern: IPV4.source }, { format: 'ipv6' }],
+};
 
 /** IPv4 or IPv6 address in text form. */
 export function isIpAddress(value: string): boolean {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { characterCount } from '../domain/character-count.js';
+import { stateInJsonSchema, type JsonSchemaKeywords } from './json-schema-keywords.js';
 
 /**
  * One rule of {@link stringRules}. `min` and `max` count Unicode code points, as zod's
@@ -10,7 +11,11 @@ export type StringRule =
   | { readonly min: number; readonly message: string }
   | { readonly max: number; readonly message: string }
   | { readonly pattern: RegExp; readonly message: string }
-  | { readonly refine: (text: string) => boolean; readonly message: string }
+  | {
+      readonly refine: (text: string) => boolean;
+      readonly message: string;
+      readonly jsonSchema?: JsonSchemaKeywords;
+    }
   | { readonly problem: (text: string) => string | null };
 
 const MIN = 0;
@@ -111,7 +116,8 @@ function issueFor(rule: FlatRule, text: string, message: string): z.core.$ZodRaw
  * `.regex()`, `.refine()`, `.superRefine()`), at the cost of one check instead of one per rule.
  * Every rule is tested, as zod tests every check of a chain. The length bounds and patterns
  * reach JSON Schema (`minLength`, `maxLength`, `pattern`) through the schema's bag, which zod's JSON
- * Schema conversion reads beside its own checks, so the rules are the single source of both. One
+ * Schema conversion reads beside its own checks, so the rules are the single source of both; a
+ * `refine` rule's `jsonSchema` keywords go there too (`stateInJsonSchema`). One
  * difference: after a failed type check no rule runs, where zod's `.min()` and `.max()` would
  * still measure an array; the type issue comes first at that path either way.
  */
@@ -134,6 +140,9 @@ export function stringRules(rules: readonly StringRule[]): z.core.$ZodCheck<stri
       if (rule.kind === PATTERN) patterns.add(rule.pattern);
     }
     if (patterns.size > 0) bag['patterns'] = patterns;
+    for (const rule of rules) {
+      if ('refine' in rule && rule.jsonSchema !== undefined) stateInJsonSchema(schema, rule.jsonSchema);
+    }
   });
   return check;
 }

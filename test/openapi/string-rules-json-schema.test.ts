@@ -25,3 +25,31 @@ describe('stringRules patterns in the OpenAPI document', () => {
     ).toThrow(/Cannot express/);
   });
 });
+
+// A `refine` rule has no JSON Schema form of its own: its `jsonSchema` keywords say it there.
+describe('stringRules keywords in the OpenAPI document', () => {
+  const aOrB = (text: string) => text === 'a' || text === 'b';
+
+  it('are written beside what zod writes', () => {
+    const schema = z.string().check(
+      stringRules([
+        { max: 1, message: 'One letter' },
+        { refine: aOrB, message: 'a or b', jsonSchema: { enum: ['a', 'b'] } },
+      ]),
+    );
+    expect(inlineSchema(schema, 'input')).toEqual({ type: 'string', maxLength: 1, enum: ['a', 'b'] });
+  });
+
+  it('are refused when zod wrote the keyword or another rule stated it', () => {
+    const typed = z.string().check(stringRules([{ refine: aOrB, message: 'a or b', jsonSchema: { type: 'number' } }]));
+    expect(() => inlineSchema(typed, 'input')).toThrow(/already wrote the JSON Schema keyword type/);
+    expect(() =>
+      z.string().check(
+        stringRules([
+          { refine: aOrB, message: 'a or b', jsonSchema: { enum: ['a', 'b'] } },
+          { refine: aOrB, message: 'a or b', jsonSchema: { enum: ['b'] } },
+        ]),
+      ),
+    ).toThrow(/Two checks state the JSON Schema keyword enum/);
+  });
+});

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { containsCardNumber, detectScheme, luhnValid } from '../../src/domain/card-number.js';
 import { isCountryCode } from '../../src/domain/country.js';
 import { isCurrencyCode } from '../../src/domain/currency.js';
-import { REDIRECT_URL_MAX_LENGTH, redirectUrlProblem } from '../../src/domain/redirect-url.js';
+import { REDIRECT_URL_FORM, REDIRECT_URL_MAX_LENGTH, redirectUrlProblem } from '../../src/domain/redirect-url.js';
 import {
   addressSchema,
   browserDataSchema,
@@ -13,7 +13,8 @@ import {
   creditCardRequestSchema,
   sessionSchema,
 } from '../../src/schemas/index.js';
-import { REDIRECT_URL_MESSAGES } from '../../src/schemas/create-payment-request.js';
+import { EMAIL_ADDRESS } from '../../src/schemas/contact.js';
+import { REDIRECT_URL_FORM_MESSAGE, REDIRECT_URL_MESSAGES } from '../../src/schemas/create-payment-request.js';
 import { isIpAddress } from '../../src/schemas/ip-address.js';
 import { stringRules } from '../../src/schemas/string-rules.js';
 import { isWellFormedText } from '../../src/schemas/text.js';
@@ -79,7 +80,11 @@ const FIELDS: readonly { name: string; schema: z.ZodType; reference: z.ZodType; 
   {
     name: 'email',
     schema: contactSchema.shape.email,
-    reference: chainedNoCardNumber(z.email('Must be an e-mail address').max(254, 'Must be at most 254 characters')),
+    reference: chainedNoCardNumber(
+      z
+        .email({ pattern: EMAIL_ADDRESS, message: 'Must be an e-mail address' })
+        .max(254, 'Must be at most 254 characters'),
+    ),
     limits: [254],
   },
   {
@@ -130,7 +135,8 @@ const FIELDS: readonly { name: string; schema: z.ZodType; reference: z.ZodType; 
         const problem = redirectUrlProblem(url);
         if (problem !== null) ctx.addIssue({ code: 'custom', message: REDIRECT_URL_MESSAGES[problem] });
         else if (containsCardNumber(url)) ctx.addIssue({ code: 'custom', message: 'Must not contain a card number' });
-      }),
+      })
+      .regex(REDIRECT_URL_FORM, REDIRECT_URL_FORM_MESSAGE),
     limits: [REDIRECT_URL_MAX_LENGTH],
   },
   {
@@ -139,6 +145,8 @@ const FIELDS: readonly { name: string; schema: z.ZodType; reference: z.ZodType; 
     reference: z
       .string()
       .regex(CARD_NUMBER, 'Must be 12 to 19 digits, without spaces or separators')
+      .min(12, 'Must be 12 to 19 digits, without spaces or separators')
+      .max(19, 'Must be 12 to 19 digits, without spaces or separators')
       .superRefine((number, ctx) => {
         if (!CARD_NUMBER.test(number)) return;
         if (!luhnValid(number)) {

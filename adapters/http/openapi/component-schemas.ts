@@ -25,7 +25,7 @@ const COMPONENTS: readonly ComponentDefinition[] = [
     schema: createPaymentRequestSchema,
     sides: ['input'],
     description:
-      'Creates a payment. Without `creditcard` it is the hosted flow: the answer carries `next.redirect`, the hosted payment page. With `creditcard` and `user` it is the direct flow, for clients registered as PCI DSS compliant only. A card whose expiry month is before the current month is refused.',
+      'Creates a payment. Without `creditcard` it is the hosted flow: the answer carries `next.redirect`, the hosted payment page. With `creditcard` and `user` it is the direct flow, for clients registered as PCI DSS compliant only: the two come together or not at all (`dependentRequired`). A card whose expiry month is before the current month is refused.',
   },
   { id: 'Contact', schema: contactSchema, sides: ['input', 'output'], description: 'A billing or shipping contact.' },
   { id: 'Address', schema: addressSchema, sides: ['input', 'output'], description: 'A postal address.' },
@@ -110,7 +110,10 @@ const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
   [requestFields.description, 'Free text for the merchant.'],
   [requestFields.reference, "The merchant's own reference, e.g. an order number."],
   [requestFields.method, 'The payment method: always `creditcard`.'],
-  [sessionSchema.shape.redirect_url, 'An absolute URL; https, or http for localhost and loopback addresses only.'],
+  [
+    sessionSchema.shape.redirect_url,
+    'An absolute URL: `https://` and a host, or `http://` and `localhost`, `127.x.x.x` or `[::1]` (the pattern); no user name or password, no spaces or control characters. Beyond the pattern: the WHATWG URL parser must accept it, and it must hold no card number and be at most 2048 characters also once percent-encoded.',
+  ],
   [
     creditCardRequestSchema.shape.number,
     'The card number: 12 to 19 digits, no spaces, passing the Luhn check, of a supported scheme.',
@@ -120,13 +123,20 @@ const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
     creditCardRequestSchema.shape.expiration,
     'The first day of the expiry month, midnight UTC; not before the current month.',
   ],
+  [
+    contactSchema.shape.email,
+    "An e-mail address as the pattern states it, stricter than `format: email`: a local part of at most 64 characters, dot-separated runs of letters, digits and `_'+-`; a domain of labels of 1 to 63 letters, digits and hyphens, none starting or ending with a hyphen, the last of letters only. Holds no card number.",
+  ],
   [contactSchema.shape.phone, 'International format: `+` and 8 to 15 digits.'],
   [addressSchema.shape.premise, 'House or building number.'],
   [addressSchema.shape.thoroughfare, 'Street.'],
   [addressSchema.shape.locality, 'City.'],
   [addressSchema.shape.state, 'Region.'],
   [addressSchema.shape.country, 'An officially assigned ISO 3166-1 alpha-2 code, upper case.'],
-  [browserDataSchema.shape.ip_address, "The cardholder's IPv4 or IPv6 address."],
+  [
+    browserDataSchema.shape.ip_address,
+    "The cardholder's IPv4 address (dotted-quad, no leading zeros) or IPv6 address (RFC 4291 text form, no zone id).",
+  ],
   [browserDataSchema.shape.language, 'A BCP 47 language tag such as `en-US`.'],
   [browserDataSchema.shape.color_depth, 'Bits per pixel as the browser reports it; 30 is sent on as 24.'],
   [browserDataSchema.shape.timezone_offset, 'Minutes from UTC as `Date.prototype.getTimezoneOffset()` reports them.'],

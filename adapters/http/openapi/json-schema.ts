@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonSchemaKeywordsOf } from '../../../src/schemas/json-schema-keywords.js';
 import { caseInsensitivePattern } from './case-insensitive-pattern.js';
 import type { JsonSchema } from './openapi-types.js';
 
@@ -51,6 +52,19 @@ const rewriteFlaggedPatterns: Override = (ctx) => {
   }
 };
 
+/**
+ * Writes the keywords checks stated for JSON Schema (`stateInJsonSchema`: code lists as `enum`,
+ * formats, `dependentRequired`), after rewriting flagged patterns.
+ */
+const override: Override = (ctx) => {
+  rewriteFlaggedPatterns(ctx);
+  const keywords = jsonSchemaKeywordsOf(ctx.zodSchema);
+  for (const [keyword, value] of Object.entries(keywords)) {
+    if (keyword in ctx.jsonSchema) throw new Error(`zod already wrote the JSON Schema keyword ${keyword}`);
+    (ctx.jsonSchema as JsonSchema)[keyword] = structuredClone(value);
+  }
+};
+
 function withoutDialect(schema: JsonSchema): JsonSchema {
   const { $schema: _schema, $id: _id, ...rest } = schema;
   return rest;
@@ -66,7 +80,7 @@ export function registrySchemas(registry: SchemaRegistry, side: SchemaSide): Rec
     io: side,
     metadata: registry,
     uri: (id) => `${COMPONENT_SCHEMA_PREFIX}${id}`,
-    override: rewriteFlaggedPatterns,
+    override,
   });
   const out: Record<string, JsonSchema> = {};
   for (const [id, schema] of Object.entries(schemas)) {
@@ -83,7 +97,7 @@ export function inlineSchema(schema: z.ZodType, side: SchemaSide, registry?: Sch
       target: 'draft-2020-12',
       io: side,
       ...(registry !== undefined && { metadata: registry }),
-      override: rewriteFlaggedPatterns,
+      override,
     }) as JsonSchema,
   );
 }

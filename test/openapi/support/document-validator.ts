@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { OpenAPI } from 'openapi-types';
 import type {
   JsonSchema,
@@ -49,13 +50,21 @@ function headerValue(schema: JsonSchema, raw: string): unknown {
   return schema['type'] === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
 }
 
-export async function createDocumentValidator(document: OpenApiDocument): Promise<DocumentValidator> {
+/**
+ * `formats`: assert `format` with ajv-formats in that mode (`full`, the default of
+ * ajv-formats, or `fast`); by default formats are not asserted, as JSON Schema 2020-12 has it.
+ */
+export async function createDocumentValidator(
+  document: OpenApiDocument,
+  options: { readonly formats?: 'full' | 'fast' } = {},
+): Promise<DocumentValidator> {
   // swagger-parser resolves every $ref (and mutates what it is given: hand it a copy).
   const resolved = (await SwaggerParser.dereference(
     structuredClone(document) as unknown as OpenAPI.Document,
   )) as unknown as OpenApiDocument;
-  // Formats are not asserted: zod writes a `pattern` beside each `format` it emits.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, validateFormats: false });
+  // Formats are not asserted unless asked: zod writes a `pattern` beside each `format` it emits.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, validateFormats: options.formats !== undefined });
+  if (options.formats !== undefined) addFormats(ajv, { mode: options.formats });
   const cache = new Map<JsonSchema, ValidateFunction>();
   const validate = (schema: JsonSchema, value: unknown): string[] => {
     let compiled = cache.get(schema);
