@@ -27,6 +27,12 @@ export {
   type RepositoryMethod,
 } from './payment-repository.js';
 export {
+  createMemoryRateLimiter,
+  DEFAULT_RATE_LIMITER_MAX_CLIENTS,
+  type MemoryRateLimiter,
+  type MemoryRateLimiterOptions,
+} from './rate-limiter.js';
+export {
   parseSandboxConfig,
   parseSandboxSecrets,
   sandboxConfigSchema,

@@ -27,6 +27,7 @@ export type {
   RepositoryError,
 } from './payment-repository.js';
 export type { PortFailure, PortResult } from './port-result.js';
+export type { RateDecision, RateLimiter, RateLimiterError } from './rate-limiter.js';
 export type {
   AuthenticationRequest,
   AuthenticationResult,
