@@ -1,5 +1,5 @@
-import { ok } from 'neverthrow';
-import type { RateDecision, RateLimiter } from '../../src/ports/rate-limiter.js';
+import { ok, type Result } from 'neverthrow';
+import type { RateDecision, RateLimiter, RateLimiterError } from '../../src/ports/rate-limiter.js';
 
 /** Settings of `createMemoryRateLimiter`. */
 export interface MemoryRateLimiterOptions {
@@ -16,6 +16,8 @@ export interface MemoryRateLimiterOptions {
 
 /** The in-memory `RateLimiter`, plus a view for tests. */
 export interface MemoryRateLimiter extends RateLimiter {
+  /** Answers at once. */
+  take(clientId: string, now: number): Result<RateDecision, RateLimiterError>;
   /** How many buckets are held: clients seen lately whose bucket has not filled up again. */
   size(): number;
 }

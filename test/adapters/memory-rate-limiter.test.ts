@@ -8,7 +8,7 @@ import { NUM_RUNS } from '../support/property-runs.js';
 // limits each client of the API (`rateLimit`), checked against a model and for its promises.
 
 const take = (limiter: MemoryRateLimiter, clientId: string, now: number): RateDecision =>
-  limiter.take(clientId, now)._unsafeUnwrap() as RateDecision;
+  limiter.take(clientId, now)._unsafeUnwrap();
 
 /** One request of a sequence: which client, and how many ms after the one before. */
 interface Step {
