@@ -36,11 +36,13 @@ export {
   parseSandboxConfig,
   parseSandboxSecrets,
   sandboxConfigSchema,
+  sandboxRateLimitSchema,
   sandboxSchedulesSchema,
   sandboxSecretsSchema,
   type SandboxConfig,
   type SandboxConfigError,
   type SandboxConfigIssue,
+  type SandboxRateLimit,
   type SandboxSchedules,
   type SandboxSecretsConfig,
 } from './sandbox-config.js';
