@@ -129,7 +129,8 @@ function bareJsonListener(req: IncomingMessage, res: ServerResponse): void {
  * behind is done before the next run, rather than falling on whichever endpoint runs next.
  */
 async function serve(): Promise<void> {
-  const sandbox = await startSandboxServer({ port: 0, sweepIntervalMs: SWEEP_INTERVAL_MS });
+  // No limit per client: the benchmark sends as many requests as the server takes, on one token.
+  const sandbox = await startSandboxServer({ port: 0, sweepIntervalMs: SWEEP_INTERVAL_MS, rateLimit: false });
   const bare = createServer(bareJsonListener);
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const ports: ServerPorts = { sandbox: sandbox.port, bare: (bare.address() as AddressInfo).port };

@@ -3,6 +3,7 @@ import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
+import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import { guardLogger, logsAt, silentLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
 import { authenticate } from './auth.js';
 import { stripBasePath } from './base-path.js';
@@ -15,6 +16,7 @@ import type { HttpDeps, RouteHandler } from './route-context.js';
 import { createRouter, pathSegments } from './router.js';
 import { ROUTES } from './routes/route-table.js';
 import { millisecondsOption } from './milliseconds-option.js';
+import { checkRateLimit } from './rate-limit.js';
 import { REQUEST_ID_HEADER, requestIdSource, upstreamRequestId } from './request-id.js';
 import { STORE_TIMEOUT_MS } from './store-deadline.js';
 
@@ -65,6 +67,14 @@ export interface ApiOptions {
    * logged as a warning), never an error.
    */
   readonly requestId?: () => string;
+  /**
+   * Limits how often each client may call the API (`createMemoryRateLimiter` of `paystate/memory`,
+   * or one on a store several instances share): every authenticated request takes one turn, before
+   * its body is read; a client over its limit is answered `429 rate_limited` with `Retry-After`.
+   * A limiter that fails or does not answer within `storeTimeoutMs` lets the request through
+   * (logged). Default none: no limit.
+   */
+  readonly rateLimit?: RateLimiter;
 }
 
 /**
@@ -143,6 +153,10 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     storeTimeoutMs: millisecondsOption('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS),
   };
   const router = createRouter<RouteHandler>(ROUTES);
+  const { rateLimit } = options;
+  if (rateLimit !== undefined && typeof (rateLimit as Partial<RateLimiter> | null)?.take !== 'function') {
+    throw new TypeError('rateLimit must be a RateLimiter: an object with a take(clientId, now) method');
+  }
   const answerOf = (value: Problem): HttpAnswer => problemAnswer(value, deps.problemTypeBase);
 
   interface Handled {
@@ -174,6 +188,10 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const name = match.route.name;
     const client = await authenticate(deps, request.header('authorization'), log);
     if (client.isErr()) return { answer: answerOf(client.error), route: name };
+    if (rateLimit !== undefined) {
+      const limited = await checkRateLimit(rateLimit, client.value, deps, log);
+      if (limited !== null) return { answer: answerOf(limited), route: name, client: client.value };
+    }
     if (!acceptsJson(request.header('accept'))) {
       return { answer: answerOf(notAcceptable()), route: name, client: client.value };
     }

@@ -9,7 +9,8 @@ export type ProblemCode =
   | 'method_not_allowed'
   | 'not_acceptable'
   | 'unsupported_media_type'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  | 'rate_limited';
 
 /** What went wrong, before it is rendered: the HTTP layer passes these around as values. */
 export interface Problem {
@@ -57,6 +58,7 @@ export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = Object.free
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
+  rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
 });
@@ -76,6 +78,7 @@ const TITLES: Readonly<Record<ProblemCode, string>> = {
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency key reused',
+  rate_limited: 'Too many requests',
   internal_error: 'Internal error',
   unavailable: 'Service unavailable',
 };

@@ -26,14 +26,22 @@ export {
   type RepositoryMethod,
 } from './payment-repository.js';
 export {
+  createMemoryRateLimiter,
+  DEFAULT_RATE_LIMITER_MAX_CLIENTS,
+  type MemoryRateLimiter,
+  type MemoryRateLimiterOptions,
+} from './rate-limiter.js';
+export {
   parseSandboxConfig,
   parseSandboxSecrets,
   sandboxConfigSchema,
+  sandboxRateLimitSchema,
   sandboxSchedulesSchema,
   sandboxSecretsSchema,
   type SandboxConfig,
   type SandboxConfigError,
   type SandboxConfigIssue,
+  type SandboxRateLimit,
   type SandboxSchedules,
   type SandboxSecretsConfig,
 } from './sandbox-config.js';

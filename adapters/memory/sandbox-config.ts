@@ -78,6 +78,18 @@ export const sandboxSchedulesSchema = z.strictObject({
 });
 
 /**
+ * The sandbox API's limit per client: `false` turns it off; each field left out takes its default
+ * (`DEFAULT_SANDBOX_RATE_LIMIT` of `paystate/sandbox-server`: 25 requests a second, bursts of 100).
+ */
+export const sandboxRateLimitSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    requests_per_second: z.number().min(0.001).max(100_000).optional(),
+    burst: z.number().int('must be a whole number').min(1).max(100_000).optional(),
+  }),
+]);
+
+/**
  * The sandbox's list of partners, profiles and clients (decisions.md section 7). Besides the
  * shape it checks that ids are URL-safe, carry their prefix (`PARTNER_ID_RULE`, `PROFILE_ID_RULE`)
  * and are unique, that tokens can be sent
@@ -103,6 +115,7 @@ export const sandboxConfigSchema = z
     ),
     secrets: sandboxSecretsSchema.optional(),
     schedules: sandboxSchedulesSchema.optional(),
+    rate_limit: sandboxRateLimitSchema.optional(),
   })
   .superRefine((config, context) => {
     const partners = new Map<string, number>();
@@ -172,6 +185,9 @@ export type SandboxSecretsConfig = z.infer<typeof sandboxSecretsSchema>;
 
 /** The `schedules` of a sandbox config (`sandboxSchedulesSchema`). */
 export type SandboxSchedules = z.infer<typeof sandboxSchedulesSchema>;
+
+/** The `rate_limit` of a sandbox config (`sandboxRateLimitSchema`). */
+export type SandboxRateLimit = z.infer<typeof sandboxRateLimitSchema>;
 
 /** One problem in a sandbox config: where (`clients[0].partner_id`) and what. */
 export interface SandboxConfigIssue {

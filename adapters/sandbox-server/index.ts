@@ -8,6 +8,7 @@ export {
 export { createIssuerPageHandler, type IssuerPageOptions } from './issuer-page.js';
 export { createSandboxPages } from './pages.js';
 export { BUNDLED_SANDBOX_CONFIG, readSandboxConfigFile, type SandboxConfigFileError } from './sandbox-config.js';
+export { DEFAULT_SANDBOX_RATE_LIMIT, sandboxRateLimiter } from './sandbox-rate-limit.js';
 export { startSandboxServer, type SandboxServer, type SandboxServerOptions } from './sandbox-server.js';
 export {
   generateSandboxSecrets,

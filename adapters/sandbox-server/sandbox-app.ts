@@ -5,6 +5,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
 import type { PaymentRepository } from '../../src/ports/payment-repository.js';
+import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../http/fetch-handler.js';
@@ -30,6 +31,7 @@ import { createHealthPages } from './health-pages.js';
 import { createSandboxEventSink } from './sandbox-event-sink.js';
 import { createSandboxPages } from './pages.js';
 import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
+import { sandboxRateLimiter } from './sandbox-rate-limit.js';
 import { scheduleEngineOptions } from './sandbox-schedules.js';
 import { processSandboxSecrets, type SandboxSecrets } from './sandbox-secrets.js';
 
@@ -112,6 +114,12 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
   readonly storeTimeoutMs?: number;
   /** Makes the id of each request (`Request-Id`, logs): see `ApiOptions.requestId`. Default `req_` and 32 hex digits. */
   readonly requestId?: () => string;
+  /**
+   * Limits how often each client may call the API (`ApiOptions.rateLimit`); `false`: no limit.
+   * Default the config's `rate_limit`, else 25 requests a second with bursts of 100 per client
+   * (`DEFAULT_SANDBOX_RATE_LIMIT`), counted in memory by each instance on its own.
+   */
+  readonly rateLimit?: RateLimiter | false;
   /**
    * Also POSTs every event, signed, to a webhook endpoint besides logging it: the options of
    * `createWebhookEventSink` (`paystate/webhooks`), whose signatures take their time from the
@@ -224,6 +232,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     challengeResponse: (paymentId, transactionId, decision) =>
       createChallengeResponse({ secret: secrets.challenge, paymentId, transactionId, decision }),
   };
+  const rateLimit = sandboxRateLimiter(options.rateLimit, options.config?.rate_limit);
   const handlerOptions: FetchHandlerOptions = {
     engine,
     credentials,
@@ -232,6 +241,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     logger,
     ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
     ...(options.requestId !== undefined && { requestId: options.requestId }),
+    ...(rateLimit !== undefined && { rateLimit }),
     pages: composePages(createHealthPages(app), createOpenApiPages(), createSandboxPages(app)),
   };
   const handler = createFetchHandler(handlerOptions);

@@ -28,6 +28,7 @@ export type {
 } from './payment-repository.js';
 export type { PageTokens } from './page-tokens.js';
 export type { PortFailure, PortResult } from './port-result.js';
+export type { RateDecision, RateLimiter, RateLimiterError } from './rate-limiter.js';
 export type {
   AuthenticationRequest,
   AuthenticationResult,

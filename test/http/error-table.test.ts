@@ -314,6 +314,7 @@ describe('status of every problem code', () => {
       payload_too_large: 413,
       unsupported_media_type: 415,
       idempotency_key_reused: 422,
+      rate_limited: 429,
       internal_error: 500,
       unavailable: 503,
     });

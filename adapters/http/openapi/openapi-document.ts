@@ -133,7 +133,9 @@ function problemResponse(
   if (status === 401) headers['WWW-Authenticate'] = header('WWW-Authenticate', true);
   // An `unavailable` that may have created the payment has no `Retry-After` without an `Idempotency-Key`.
   const mayExist = described.paymentMayExist === true;
-  const retryable = codes.filter((code) => code === 'unavailable' || code === 'idempotency_in_progress');
+  const retryable = codes.filter(
+    (code) => code === 'unavailable' || code === 'idempotency_in_progress' || code === 'rate_limited',
+  );
   const always = retryable.length === codes.length && !(mayExist && codes.includes('unavailable'));
   if (retryable.length > 0) headers['Retry-After'] = header('Retry-After', always);
   // Only a 500 is kept for replay besides the success answer (its effects are unknown).

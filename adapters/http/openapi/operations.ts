@@ -47,6 +47,7 @@ const READ_PROBLEMS: readonly ProblemCode[] = [
   'forbidden_profile',
   'not_found',
   'not_acceptable',
+  'rate_limited',
   'internal_error',
   'unavailable',
 ];
@@ -84,6 +85,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
       'payload_too_large',
       'unsupported_media_type',
       'idempotency_key_reused',
+      'rate_limited',
       'internal_error',
       'unavailable',
     ],
@@ -142,6 +144,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemCode, string>> = {
   payload_too_large: 'the body is larger than 64 KiB',
   unsupported_media_type: 'the body is not `application/json`',
   idempotency_key_reused: 'the `Idempotency-Key` was used with a different request',
+  rate_limited:
+    'the client sent more requests than its rate limit allows (when the host sets one, as the sandbox does; every authenticated request counts): wait `Retry-After` seconds',
   internal_error: 'a bug; never the answer to anything a client sends',
   unavailable: 'storage or a provider is unavailable; retry after `Retry-After` seconds',
 };
