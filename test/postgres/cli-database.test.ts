@@ -85,17 +85,18 @@ describe('paystate with --database-url-file', () => {
     for (const { args, code, stdout, stderr } of results) {
       expect({ args, code }).toEqual({ args, code: 2 });
       expect(stdout, args.join(' ')).toBe('');
+      expect(stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
       expect(stderr, args.join(' ')).not.toContain(password());
     }
     expect(results.map((result) => result.stderr.split('\n')[0])).toEqual([
       'paystate: give --database-url or --database-url-file, not both',
-      'Give --database-url or --database-url-file, not both.',
+      'Give --database-url or --database-url-file, not both (paystate migrate --help shows the usage)',
       `paystate: --database-url-file ${twoLines} holds more than one line: it must hold the value alone`,
-      `--database-url-file ${twoLines} holds more than one line: it must hold the value alone`,
+      `--database-url-file ${twoLines} holds more than one line: it must hold the value alone (paystate migrate --help shows the usage)`,
       `paystate: cannot read --database-url-file ${join(dir, 'missing')} (ENOENT)`,
-      `cannot read --database-url-file ${join(dir, 'missing')} (ENOENT)`,
+      `cannot read --database-url-file ${join(dir, 'missing')} (ENOENT) (paystate tokens --help shows the usage)`,
       `paystate: No database: --database-url-file ${empty} is empty (give a Postgres URL, or leave the option out to keep everything in memory)`,
-      `No database: --database-url-file ${empty} is empty.`,
+      `No database: --database-url-file ${empty} is empty (paystate migrate --help shows the usage)`,
     ]);
   });
 });
