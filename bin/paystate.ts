@@ -126,8 +126,11 @@ function webhookOption(
   };
 }
 
-/** A create request for the printed examples; the card expires two years from now. */
-function exampleBody(direct: boolean): string {
+/**
+ * A create request for the printed examples, returning to the sandbox's own return page (at
+ * `base`), which shows the payment; the card expires two years from now.
+ */
+function exampleBody(direct: boolean, base: string): string {
   const contact = {
     first_name: 'Ada',
     last_name: 'Lovelace',
@@ -141,7 +144,7 @@ function exampleBody(direct: boolean): string {
     amount: 1999,
     billing: contact,
     shipping: contact,
-    session: { redirect_url: 'https://example.com/return' },
+    session: { redirect_url: `${base}/sandbox/return` },
   };
   if (direct) {
     body['creditcard'] = {
@@ -200,11 +203,15 @@ function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfi
       const url = `${server.url}/v1/profiles/${profile}/payments`;
       // A new key each time a command is pasted (the shell runs `date`): pasting it again makes a
       // new payment, as a newcomer expects; the same key sent twice replays the first answer.
-      lines.push('', 'Create a hosted payment (open next.redirect in a browser):');
-      lines.push(curl(url, hosted.token, exampleBody(false), 'demo-hosted-$(date +%s%N)'));
+      lines.push(
+        '',
+        `Create a hosted payment (open next.redirect in a browser; it returns to ${server.baseUrl()}/sandbox/return,`,
+        "the sandbox's stand-in for your shop, which shows how the payment ended):",
+      );
+      lines.push(curl(url, hosted.token, exampleBody(false, server.baseUrl()), 'demo-hosted-$(date +%s%N)'));
       if (compliant !== undefined) {
         lines.push('', 'Create a direct payment with test card 4242 4242 4242 4242:');
-        lines.push(curl(url, compliant.token, exampleBody(true), 'demo-direct-$(date +%s%N)'));
+        lines.push(curl(url, compliant.token, exampleBody(true, server.baseUrl()), 'demo-direct-$(date +%s%N)'));
       }
       lines.push(
         '',
