@@ -10,8 +10,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseSandboxSecrets, type SandboxConfig, type SandboxSecretsConfig } from '../adapters/memory/index.js';
-import { parseCommandLine } from '../adapters/node/command-line.js';
+import { closestName } from '../adapters/node/closest-name.js';
+import { parseCommandLine, usageLine } from '../adapters/node/command-line.js';
 import { readSecretFile } from '../adapters/node/secret-file.js';
+import { checkDatabaseUrl } from '../adapters/postgres/database-url.js';
 import { withoutUrlCredentials } from '../src/domain/mask-digits.js';
 import { redirectUrlProblem } from '../src/domain/redirect-url.js';
 import { createConsoleLogger } from '../adapters/node/index.js';
@@ -27,11 +29,13 @@ import {
 } from '../adapters/sandbox-server/index.js';
 import { openPostgresStorage, type PostgresModule } from './postgres-storage.js';
 import { createWebhookEventSink, generateWebhookSecret } from '../adapters/webhooks/index.js';
+import packageJson from '../package.json' with { type: 'json' };
 
 const USAGE = `Usage: paystate demo [options]
        paystate secrets   (prints new secrets for --secrets-file, as JSON)
        paystate migrate [--database-url <url> | --database-url-file <file>]   (paystate migrate --help)
        paystate tokens list|add|roll|revoke --client <id> [options]   (paystate tokens --help)
+       paystate --version   (prints the version of paystate)
 
 Starts the paystate sandbox: the v1 HTTP API, the hosted payment page and a simulated
 issuer, in memory, with the simulated acquirer and 3-D Secure.
@@ -46,7 +50,8 @@ Options:
   --config <file>  partners, profiles and clients as JSON (default: the bundled sandbox config)
   --database-url <url>
                    keep payments, idempotency keys and credentials in Postgres instead of
-                   memory (the schema is migrated first); DATABASE_URL is not read implicitly.
+                   memory (the schema is migrated first), at a postgres:// or postgresql:// URL
+                   (postgres://user:password@host:5432/database); DATABASE_URL is not read implicitly.
                    The config then replaces every profile, client and token stored there,
                    those of paystate tokens included: give the sandbox a database of its own
   --database-url-file <file>
@@ -71,7 +76,7 @@ With a database, the port is taken before the database is touched (a port in use
 nothing there); a wait for another instance's migration lock is said on stderr.
 Ctrl+C or SIGTERM stops it once the requests in flight are answered (at most 5 s); a second
 one stops it at once (exit status 1). Exit status: 0 stopped or done, 1 failed (a port in use,
-no database), 2 a usage error (a bad option or config).
+a database that cannot be reached), 2 a usage error (a bad option, config or database URL).
 `;
 
 function fail(message: string, code = 2): never {
@@ -122,8 +127,11 @@ function webhookOption(
   };
 }
 
-/** A create request for the printed examples; the card expires two years from now. */
-function exampleBody(direct: boolean): string {
+/**
+ * A create request for the printed examples, returning to the sandbox's own return page (at
+ * `base`), which shows the payment; the card expires two years from now.
+ */
+function exampleBody(direct: boolean, base: string): string {
   const contact = {
     first_name: 'Ada',
     last_name: 'Lovelace',
@@ -137,7 +145,7 @@ function exampleBody(direct: boolean): string {
     amount: 1999,
     billing: contact,
     shipping: contact,
-    session: { redirect_url: 'https://example.com/return' },
+    session: { redirect_url: `${base}/sandbox/return` },
   };
   if (direct) {
     body['creditcard'] = {
@@ -196,11 +204,15 @@ function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfi
       const url = `${server.url}/v1/profiles/${profile}/payments`;
       // A new key each time a command is pasted (the shell runs `date`): pasting it again makes a
       // new payment, as a newcomer expects; the same key sent twice replays the first answer.
-      lines.push('', 'Create a hosted payment (open next.redirect in a browser):');
-      lines.push(curl(url, hosted.token, exampleBody(false), 'demo-hosted-$(date +%s%N)'));
+      lines.push(
+        '',
+        `Create a hosted payment (open next.redirect in a browser; it returns to ${server.baseUrl()}/sandbox/return,`,
+        "the sandbox's stand-in for your shop, which shows how the payment ended):",
+      );
+      lines.push(curl(url, hosted.token, exampleBody(false, server.baseUrl()), 'demo-hosted-$(date +%s%N)'));
       if (compliant !== undefined) {
         lines.push('', 'Create a direct payment with test card 4242 4242 4242 4242:');
-        lines.push(curl(url, compliant.token, exampleBody(true), 'demo-direct-$(date +%s%N)'));
+        lines.push(curl(url, compliant.token, exampleBody(true, server.baseUrl()), 'demo-direct-$(date +%s%N)'));
       }
       lines.push(
         '',
@@ -232,6 +244,28 @@ async function secretOption(
   const read = await readSecretFile(`--${name}-file`, file);
   if (read.isErr()) fail(read.error);
   return { value: read.value, option: `--${name}-file` };
+}
+
+/**
+ * The database of `--database-url`, or of the file `--database-url-file` names (undefined for
+ * neither), with where it points and the option it came from. An empty value, or one that is not a
+ * Postgres URL, is a usage error: `pg` would take an empty one for the PG* environment variables or
+ * localhost:5432 (and the config import would then delete that database's other clients), and a
+ * host name alone for a database name on localhost.
+ */
+async function databaseOption(
+  url: string | undefined,
+  file: string | undefined,
+): Promise<{ readonly url: string; readonly target: string; readonly option: string } | undefined> {
+  const given = await secretOption(url, 'database-url', file);
+  if (given === undefined) return undefined;
+  const named = file === undefined ? given.option : `${given.option} ${file}`;
+  if (given.value.trim() === '') {
+    fail(`No database: ${named} is empty (give a Postgres URL, or leave the option out to keep everything in memory)`);
+  }
+  const checked = checkDatabaseUrl(given.value, named);
+  if (checked.isErr()) return fail(usageLine('paystate demo', checked.error));
+  return { ...checked.value, option: given.option };
 }
 
 /**
@@ -327,7 +361,7 @@ async function demo(args: readonly string[]): Promise<void> {
     },
     false,
   );
-  if (parsed.isErr()) fail(`${parsed.error}\n\n${USAGE}`);
+  if (parsed.isErr()) fail(usageLine('paystate demo', parsed.error));
   const { values } = parsed.value;
   if (values.help === true) {
     process.stdout.write(USAGE);
@@ -350,15 +384,7 @@ async function demo(args: readonly string[]): Promise<void> {
         '  Use 127.0.0.1, or 0.0.0.0 to listen on every interface (URLs then name localhost).\n',
     );
   }
-  const databaseUrl = await secretOption(values['database-url'], 'database-url', values['database-url-file']);
-  // An empty URL is no database: `pg` would fall back to the PG* environment variables or
-  // localhost:5432, and the config import would then delete that database's other clients.
-  if (databaseUrl !== undefined && databaseUrl.value.trim() === '') {
-    fail(
-      `No database: ${databaseUrl.option} ${databaseUrl.option.endsWith('-file') ? `${values['database-url-file']} ` : ''}` +
-        'is empty (give a Postgres URL, or leave the option out to keep everything in memory)',
-    );
-  }
+  const databaseUrl = await databaseOption(values['database-url'], values['database-url-file']);
   if (values['webhook-url'] === undefined) {
     if (values['webhook-secret'] !== undefined) fail('--webhook-secret needs --webhook-url');
     if (values['webhook-secret-file'] !== undefined) fail('--webhook-secret-file needs --webhook-url');
@@ -418,7 +444,8 @@ async function demo(args: readonly string[]): Promise<void> {
         storage: () =>
           openPostgresStorage({
             postgres,
-            connectionString: databaseUrl.value,
+            connectionString: databaseUrl.url,
+            target: databaseUrl.target,
             config,
             bundledConfig: values.config === undefined,
             secrets: sharedSecrets,
@@ -486,11 +513,14 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/** The commands `paystate` takes. */
+const COMMANDS = ['demo', 'secrets', 'migrate', 'tokens'] as const;
+
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'demo') {
   void demo(rest);
 } else if (command === 'secrets') {
-  if (rest.length > 0) fail(`paystate secrets takes no arguments\n\n${USAGE}`);
+  if (rest.length > 0) fail(usageLine('paystate', 'secrets takes no arguments'));
   process.stdout.write(`${JSON.stringify(generateSandboxSecrets(new Date()), null, 2)}\n`);
 } else if (command === 'migrate') {
   void loadPostgres('paystate migrate').then(
@@ -508,6 +538,11 @@ if (command === 'demo') {
   );
 } else if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
   process.stdout.write(USAGE);
+} else if (command === '--version' || command === '-v') {
+  process.stdout.write(`${packageJson.version}\n`);
 } else {
-  fail(`unknown command ${command}\n\n${USAGE}`);
+  // Never repeated when it looks like a value that lost its option (a URL, maybe with a password).
+  const named = /^[\w-]{1,40}$/.test(command) ? command : '(not shown)';
+  const guess = closestName(command, [...COMMANDS]);
+  fail(usageLine('paystate', `unknown command ${named}${guess === undefined ? '' : `: did you mean ${guess}?`}`));
 }

@@ -4,6 +4,7 @@
  * issuer's state, all on one pool, so that several instances on the database act as one.
  */
 import type * as PostgresAdaptersModule from '../adapters/postgres/index.js';
+import { atDatabase } from '../adapters/postgres/database-url.js';
 import type { SandboxConfig } from '../adapters/memory/index.js';
 import type { Logger } from '../src/ports/logger.js';
 import type { SandboxStorage, SharedSandboxSecrets } from '../adapters/sandbox-server/index.js';
@@ -18,6 +19,8 @@ const KEEP_CHALLENGES_MS = 2 * 24 * 60 * 60 * 1000;
 export interface PostgresStorageOptions {
   readonly postgres: PostgresModule;
   readonly connectionString: string;
+  /** Where it points (`host:port/database`), named when the database cannot be reached. */
+  readonly target: string;
   readonly config: SandboxConfig;
   /** Whether the config is the bundled one (its tokens cannot be changed: a hint when importing fails). */
   readonly bundledConfig: boolean;
@@ -29,6 +32,11 @@ export interface PostgresStorageOptions {
   ) => ReturnType<PostgresModule['migrate']> | Promise<Awaited<ReturnType<PostgresModule['migrate']>>>;
   /** Called as soon as there is something to close, with what closes it. */
   readonly onClose: (close: () => Promise<void>) => void;
+}
+
+/** A failure's message (after `lead`), naming the database at `target` when it could not be reached. */
+function reached(target: string, error: { readonly code: string; readonly message: string }, lead = ''): string {
+  return error.code === 'unavailable' ? atDatabase(target, `${lead}${error.message}`) : `${lead}${error.message}`;
 }
 
 /** Connects, migrates, imports the config, and answers the sandbox's storage; rejects with a message to print. */
@@ -43,7 +51,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   });
   options.onClose(() => adapters.close());
   const migrated = await options.migrate(adapters.pool);
-  if (migrated.isErr()) throw new Error(migrated.error.message);
+  if (migrated.isErr()) throw new Error(reached(options.target, migrated.error));
   const imported = await adapters.credentials.importConfig(options.config);
   if (imported.isErr()) {
     // The bundled config's tokens cannot be changed: its clients need a config of the user's own.
@@ -51,7 +59,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
       imported.error.code === 'retired_token' && options.bundledConfig
         ? ' (the bundled config is in use, whose tokens cannot be changed: pass --config with a file of your own, or give the sandbox a database of its own)'
         : '';
-    throw new Error(`could not store the sandbox config: ${imported.error.message}${bundledHint}`);
+    throw new Error(reached(options.target, imported.error, `could not store the sandbox config: `) + bundledHint);
   }
   const simulator = postgres.createPostgresSandboxStores(adapters.pool);
   if (adapters.cardVault === undefined) throw new Error('the Postgres card vault was not made');

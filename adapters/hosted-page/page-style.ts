@@ -119,6 +119,13 @@ a:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; border-radius
   border-radius: 10px; background: #1d4ed8; color: #fff; font-weight: 600; text-decoration: none;
 }
 .button:hover { background: #1e40af; }
+.facts {
+  display: grid; grid-template-columns: auto 1fr; gap: 6px 16px; margin: 16px 0 12px; padding: 14px 16px;
+  border-radius: 10px; background: #f3f4f6; text-align: left;
+}
+.facts dt { color: #4b5563; }
+.facts dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+.message .note { font-size: 0.875rem; overflow-wrap: anywhere; }
 .test-cards { margin: 16px 0 0; font-size: 0.875rem; color: #374151; }
 .test-cards summary { cursor: pointer; font-weight: 600; }
 .test-cards summary:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }

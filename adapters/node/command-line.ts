@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { err, ok, type Result } from 'neverthrow';
 import { withoutUrlCredentials } from '../../src/domain/mask-digits.js';
+import { closestName } from './closest-name.js';
 
 /** One option of a command: a flag (`boolean`) or one that takes a value (`string`). */
 export interface CommandLineOption {
@@ -19,16 +20,64 @@ export interface CommandLine<O extends Readonly<Record<string, CommandLineOption
   readonly positionals: readonly string[];
 }
 
+type Options = Readonly<Record<string, CommandLineOption>>;
+
 /**
- * Reads the arguments of a paystate command (`node:util` `parseArgs`, strict), and refuses, with
- * the message of a usage error (never the password of a URL), besides what `parseArgs` refuses:
+ * What is wrong with a command line `parseArgs` (strict) refused, as one line: an unknown
+ * option with the known one it likely misspells, an option without its value, a flag given one.
+ * Undefined when none of these is found (the caller then says what `parseArgs` said).
+ */
+function diagnose(argv: readonly string[], options: Options): string | undefined {
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  const names = Object.keys(options);
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const option = options[token.name];
+    if (option === undefined) {
+      // Named as written, without what follows `=` (a value, maybe a secret), and never the
+      // password of a URL run into it (`--database-url:postgres://user:password@…`).
+      const written = withoutUrlCredentials(token.rawName);
+      const guess = token.rawName.startsWith('--')
+        ? closestName(token.name, names)
+        : // `-p`: the one long option that starts with its letter.
+          ((starting) => (starting.length === 1 ? starting[0] : undefined))(
+            names.filter((name) => name.startsWith(token.name)),
+          );
+      return guess === undefined ? `unknown option ${written}` : `unknown option ${written}: did you mean --${guess}?`;
+    }
+    if (
+      option.type === 'string' &&
+      (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))
+    ) {
+      return token.value === undefined
+        ? `--${token.name} needs a value: --${token.name} <value>`
+        : `--${token.name} needs a value (one that starts with - goes as --${token.name}=<value>)`;
+    }
+    if (option.type === 'boolean' && token.value !== undefined) return `--${token.name} takes no value`;
+  }
+  return undefined;
+}
+
+/**
+ * A usage error as one line that ends by pointing to the command's help (`command`, as it is
+ * typed: `paystate demo`): what the user needs, where 30 lines of usage would bury it.
+ */
+export function usageLine(command: string, message: string): string {
+  return `${message.replace(/\.$/, '')} (${command} --help shows the usage)`;
+}
+
+/**
+ * Reads the arguments of a paystate command (`node:util` `parseArgs`, strict). Refuses, with a
+ * one-line message (never the password of a URL, nor an option's value; `usageLine` adds where
+ * the usage is): what `parseArgs` refuses (an unknown option, with "did you mean" the known one
+ * nearest to it; an option without its value; a flag given one), and besides:
  * - an option that takes a value given twice: `parseArgs` keeps the last one silently, and an
  *   operator who wrote `--token-id a --token-id b` or two `--database-url`s meant something else;
  * - an argument that is not an option, when `allowPositionals` is false, without repeating it: it
  *   is often a value that lost its option (`paystate migrate postgres://user:password@host/db`),
  *   and it may be a secret.
  */
-export function parseCommandLine<const O extends Readonly<Record<string, CommandLineOption>>>(
+export function parseCommandLine<const O extends Options>(
   argv: readonly string[],
   options: O,
   allowPositionals: boolean,
@@ -37,19 +86,19 @@ export function parseCommandLine<const O extends Readonly<Record<string, Command
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
-    // An unknown option is named as written: `--database-url:postgres://user:password@…` too.
-    return err(withoutUrlCredentials(error instanceof Error ? error.message : String(error)));
+    const said = error instanceof Error ? error.message : String(error);
+    return err(diagnose(argv, options) ?? withoutUrlCredentials(said));
   }
   const seen = new Set<string>();
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== 'option' || options[token.name]?.type !== 'string') continue;
-    if (seen.has(token.name)) return err(`--${token.name} is given twice: give it once.`);
+    if (seen.has(token.name)) return err(`--${token.name} is given twice: give it once`);
     seen.add(token.name);
   }
   if (!allowPositionals && parsed.positionals.length > 0) {
     return err(
-      'Unexpected argument (not shown, as it may be a secret): this command takes options only, ' +
-        'each value right after its option (--database-url <url>, or --database-url=<url>).',
+      'unexpected argument (not shown, as it may be a secret): this command takes options only, ' +
+        'each value right after its option (--database-url <url>, or --database-url=<url>)',
     );
   }
   return ok({ values: parsed.values as CommandLineValues<O>, positionals: parsed.positionals });

@@ -1,15 +1,20 @@
 import { parseCommandLine } from '../node/command-line.js';
+import { atDatabase } from './database-url.js';
 import { migrate } from './migrate.js';
 import { DATABASE_OPTIONS, PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 
 export type { MigrateCliIo } from './subcommand-io.js';
 
+const COMMAND = 'paystate migrate';
+
 const USAGE = `Usage: paystate migrate [--database-url <url> | --database-url-file <file>]
 
 Brings the Postgres schema up to date. Safe to run from several instances at once.
-The URL defaults to the DATABASE_URL environment variable. --database-url-file reads it from
-a file that holds it alone (a secret file, /dev/stdin), out of sight of ps.
-Exit status: 0 done, 1 failed, 2 a usage error.`;
+The URL (postgres:// or postgresql://) defaults to the DATABASE_URL environment variable.
+--database-url-file reads it from a file that holds it alone (a secret file, /dev/stdin), out
+of sight of ps.
+Exit status: 0 done, 1 failed (a database that cannot be reached), 2 a usage error (a bad
+option or URL).`;
 
 /**
  * The `migrate` subcommand: `argv` are the arguments after `migrate`. Resolves to the exit
@@ -17,19 +22,20 @@ Exit status: 0 done, 1 failed, 2 a usage error.`;
  */
 export async function runMigrateCli(argv: readonly string[], io: MigrateCliIo = PROCESS_IO): Promise<number> {
   const parsed = parseCommandLine(argv, { ...DATABASE_OPTIONS, help: { type: 'boolean', short: 'h' } }, false);
-  if (parsed.isErr()) return usageError(io, USAGE, parsed.error);
+  if (parsed.isErr()) return usageError(io, COMMAND, parsed.error);
   const { values } = parsed.value;
   if (values.help === true) {
     io.stdout(USAGE);
     return 0;
   }
-  return withDatabase(io, USAGE, values, { max: 1, statementTimeoutMs: 0 }, async (pool) => {
+  return withDatabase(io, COMMAND, values, { max: 1, statementTimeoutMs: 0 }, async (pool, target) => {
     const result = await migrate(pool, {
       onApplied: (migration) => io.stdout(`applied ${migration.version} ${migration.name}`),
       onWaiting: () => io.stdout('waiting for another migrator to finish…'),
     });
     if (result.isErr()) {
-      io.stderr(`migrate failed (${result.error.code}): ${result.error.message}`);
+      const { code, message } = result.error;
+      io.stderr(`migrate failed (${code}): ${code === 'unavailable' ? atDatabase(target, message) : message}`);
       return 1;
     }
     const report = result.value;

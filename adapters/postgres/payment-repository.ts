@@ -88,8 +88,8 @@ export interface PostgresPaymentRepository extends PaymentRepository {
   /** Deletes outbox entries delivered before `before` (epoch ms); returns how many. */
   purgeDelivered(before: number): PortResult<number, RepositoryError>;
   /**
-   * Gives up the outbox lease and ends the pool if the repository created it, waiting for the
-   * database at most `closeTimeoutMs` (default 5 s): then it logs what it gave up and resolves (the
+   * Gives up the outbox lease (when it ever asked for it: `readOutbox`, `holdOutbox`) and ends the
+   * pool if the repository created it, waiting for the database at most `closeTimeoutMs` (default 5 s): then it logs what it gave up and resolves (the
    * lease runs out by itself, as after a crash). Never rejects. Later calls give the same promise.
    */
   close(): Promise<void>;
@@ -188,9 +188,13 @@ export function createRepositoryOn(
 
   const eventsParam = (events: readonly DomainEvent[]): string => JSON.stringify(events);
 
+  // Whether a statement that takes the outbox lease was ever sent (or tried): until then this
+  // instance holds none, and a close has nothing to give up (nor a database never reached to ask).
+  let leaseAsked = false;
   const releaseOutboxLease: CloseStep = {
     name: 'release the outbox lease',
     run: async () => {
+      if (!leaseAsked) return null;
       const released = await run(RELEASE_OUTBOX_LEASE, [instanceId]);
       return released.isErr() ? released.error.message : null;
     },
@@ -278,6 +282,7 @@ export function createRepositoryOn(
     async readOutbox(query) {
       const count = pageSize(query.limit);
       if (count === 0) return ok([]);
+      leaseAsked = true;
       const result = await run<{ sequence: string; event: DomainEvent; attempts: number }>(READ_OUTBOX, [
         instanceId,
         outboxLeaseMs,
@@ -314,6 +319,7 @@ export function createRepositoryOn(
     },
 
     async holdOutbox({ forMs }) {
+      leaseAsked = true;
       return held(await run(HOLD_OUTBOX_LEASE, [instanceId, holdMs(forMs)]));
     },
 

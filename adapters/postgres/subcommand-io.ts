@@ -1,6 +1,8 @@
 import type { Pool } from 'pg';
+import { usageLine } from '../node/command-line.js';
 import { readSecretFile } from '../node/secret-file.js';
 import { createPostgresPool, type PostgresPoolOptions } from './connection.js';
+import { checkDatabaseUrl } from './database-url.js';
 
 /** Where `runMigrateCli` writes and what environment it reads (for tests); default the process's. */
 export interface MigrateCliIo {
@@ -19,10 +21,12 @@ export const PROCESS_IO: MigrateCliIo = {
   env: process.env,
 };
 
-/** Reports a usage error (`message`, then `usage`) on standard error; answers its exit code, 2. */
-export function usageError(io: MigrateCliIo, usage: string, message: string): number {
-  io.stderr(message);
-  io.stderr(usage);
+/**
+ * Reports a usage error of `command` (`paystate migrate`) on standard error, in one line that says
+ * where the usage is (`usageLine`); answers its exit code, 2.
+ */
+export function usageError(io: MigrateCliIo, command: string, message: string): number {
+  io.stderr(usageLine(command, message));
   return 2;
 }
 
@@ -41,34 +45,40 @@ export interface DatabaseOptionValues {
 /**
  * Runs `work` on a pool of its own (`poolOptions`) on the database `--database-url` names, else
  * the one in the file `--database-url-file` names (kept out of the argument list, which `ps`
- * shows), else `DATABASE_URL`, and ends the pool afterwards. Both options given, an unreadable
- * file, or no database is a usage error; a blank URL is none (`pg` would fall back to the PG*
- * environment variables or localhost). Never prints the connection string.
+ * shows), else `DATABASE_URL`, and ends the pool afterwards; `work` also gets where the database
+ * is (`host:port/database`, for its messages). Both options given, an unreadable file, no
+ * database or a value that is not a Postgres URL is a usage error of `command`; a blank URL is
+ * none (`pg` would fall back to the PG* environment variables or localhost). Never prints the
+ * connection string.
  */
 export async function withDatabase(
   io: MigrateCliIo,
-  usage: string,
+  command: string,
   values: DatabaseOptionValues,
   poolOptions: PostgresPoolOptions,
-  work: (pool: Pool) => Promise<number>,
+  work: (pool: Pool, target: string) => Promise<number>,
 ): Promise<number> {
   const file = values['database-url-file'];
   if (file !== undefined && values['database-url'] !== undefined) {
-    return usageError(io, usage, 'Give --database-url or --database-url-file, not both.');
+    return usageError(io, command, 'Give --database-url or --database-url-file, not both.');
   }
   let url = values['database-url'] ?? io.env['DATABASE_URL'];
+  let source = values['database-url'] === undefined ? 'DATABASE_URL' : '--database-url';
   if (file !== undefined) {
     const read = await readSecretFile('--database-url-file', file);
-    if (read.isErr()) return usageError(io, usage, read.error);
-    if (read.value === '') return usageError(io, usage, `No database: --database-url-file ${file} is empty.`);
+    if (read.isErr()) return usageError(io, command, read.error);
+    if (read.value === '') return usageError(io, command, `No database: --database-url-file ${file} is empty.`);
     url = read.value;
+    source = `--database-url-file ${file}`;
   }
   if (url === undefined || url.trim() === '') {
-    return usageError(io, usage, 'No database: pass --database-url or --database-url-file, or set DATABASE_URL.');
+    return usageError(io, command, 'No database: pass --database-url or --database-url-file, or set DATABASE_URL.');
   }
+  const checked = checkDatabaseUrl(url, source);
+  if (checked.isErr()) return usageError(io, command, checked.error);
   const pool = createPostgresPool(url, poolOptions);
   try {
-    return await work(pool);
+    return await work(pool, checked.value.target);
   } finally {
     await pool.end().catch(() => undefined);
   }

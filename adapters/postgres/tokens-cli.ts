@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOKEN_OVERLAP_MS, type ClientToken } from '../memory/credential-store.js';
 import { parseCommandLine, type CommandLineValues } from '../node/command-line.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
+import { atDatabase } from './database-url.js';
 import { DATABASE_OPTIONS, PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
+
+const COMMAND = 'paystate tokens';
 
 const USAGE = `Usage: paystate tokens list   --client <id>
        paystate tokens add    --client <id> [--expires-in <duration>]
        paystate tokens roll   --client <id> [--token-id <id>] [--overlap <duration>]
        paystate tokens revoke --client <id> --token-id <id>
 Options: [--database-url <url> | --database-url-file <file>] (default: the DATABASE_URL environment
-         variable; the file holds the URL alone, out of sight of ps)
+         variable; a postgres:// or postgresql:// URL; the file holds it alone, out of sight of ps)
 
 Manages the API tokens of a client stored in Postgres (the schema must be migrated). A token is
 named by its id, 16 random hex digits the database gave it (list shows them; nothing of the
@@ -21,7 +24,8 @@ on standard output.
   revoke   revokes one token at once; the client's last one takes the client with it
 Durations: a whole number with ms, s, m, h or d (90s, 15m, 24h, 7d), or 0.
 A sandbox started with --database-url replaces its clients' tokens with its config's at start.
-Exit status: 0 done, 1 failed or refused (an unknown client or token), 2 a usage error.`;
+Exit status: 0 done, 1 failed or refused (an unknown client or token, a database that cannot be
+reached), 2 a usage error (a bad option or URL).`;
 
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -52,10 +56,16 @@ const describeToken = (token: ClientToken): string =>
 async function storedAfterAll(
   failure: { readonly code: string; readonly message: string; readonly notSent?: boolean },
   store: PostgresCredentialStore,
-  request: { readonly action: string; readonly clientId: string; readonly token: string; readonly startedAt: number },
+  request: {
+    readonly action: string;
+    readonly clientId: string;
+    readonly token: string;
+    readonly startedAt: number;
+    readonly target: string;
+  },
   out: MigrateCliIo,
 ): Promise<boolean> {
-  const { action, clientId, token } = request;
+  const { action, clientId, token, target } = request;
   const unknown = failure.code === 'unavailable' && failure.notSent !== true;
   const owner = unknown ? await store.authenticate(token) : null;
   if (owner?.isOk() === true && owner.value?.id === clientId) {
@@ -65,7 +75,7 @@ async function storedAfterAll(
     );
     return true;
   }
-  out.stderr(`tokens ${action} failed (${failure.code}): ${failure.message}`);
+  out.stderr(failureLine(action, failure, target));
   if (unknown) {
     out.stderr(
       `the ${action} may have been stored all the same (its answer lost): if \`paystate tokens list --client ${clientId}\` ` +
@@ -111,8 +121,16 @@ function strayOption(action: string | undefined, values: Options): string | unde
   return `tokens ${action} takes no --${stray} (it takes ${takes}).`;
 }
 
-/** What a subcommand does once the store is open: the exit code. */
-type Command = (store: PostgresCredentialStore, clientId: string) => Promise<number>;
+/** What a subcommand does once the store is open (on the database at `target`): the exit code. */
+type Command = (store: PostgresCredentialStore, clientId: string, target: string) => Promise<number>;
+
+/** The line that says `action` failed; one that could not reach the database at `target` names it. */
+const failureLine = (
+  action: string,
+  error: { readonly code: string; readonly message: string },
+  target: string,
+): string =>
+  `tokens ${action} failed (${error.code}): ${error.code === 'unavailable' ? atDatabase(target, error.message) : error.message}`;
 
 /**
  * The `tokens` subcommand: `argv` are the arguments after `tokens`. Resolves to the exit code (0
@@ -120,7 +138,7 @@ type Command = (store: PostgresCredentialStore, clientId: string) => Promise<num
  * old one, and never the connection string.
  */
 export async function runTokensCli(argv: readonly string[], io: MigrateCliIo = PROCESS_IO): Promise<number> {
-  const usage = (message: string): number => usageError(io, USAGE, message);
+  const usage = (message: string): number => usageError(io, COMMAND, message);
   const parsed = parseCommandLine(argv, OPTIONS, true);
   if (parsed.isErr()) return usage(parsed.error);
   const { values, positionals } = parsed.value;
@@ -139,8 +157,8 @@ export async function runTokensCli(argv: readonly string[], io: MigrateCliIo = P
   if (typeof command === 'number') return command;
   const clientId = values.client;
   if (clientId === undefined || clientId === '') return usage('Name the client: --client <id>.');
-  return withDatabase(io, USAGE, values, { max: 1 }, (pool) =>
-    command(createPostgresCredentialStore({ pool }), clientId),
+  return withDatabase(io, COMMAND, values, { max: 1 }, (pool, target) =>
+    command(createPostgresCredentialStore({ pool }), clientId, target),
   );
 }
 
@@ -151,18 +169,18 @@ function commandFor(
   out: MigrateCliIo,
   usage: (message: string) => number,
 ): Command | number {
-  const failed = (error: { readonly code: string; readonly message: string }): number => {
-    out.stderr(`tokens ${action ?? ''} failed (${error.code}): ${error.message}`);
+  const failed = (error: { readonly code: string; readonly message: string }, target: string): number => {
+    out.stderr(failureLine(action ?? '', error, target));
     return 1;
   };
   const tokenId = values['token-id'];
   switch (action) {
     case 'list':
-      return async (store, clientId) => {
+      return async (store, clientId, target) => {
         const listed = await store.listTokens(clientId);
-        if (listed.isErr()) return failed(listed.error);
+        if (listed.isErr()) return failed(listed.error, target);
         if (listed.value === null)
-          return failed({ code: 'unknown_client', message: 'There is no client with this id' });
+          return failed({ code: 'unknown_client', message: 'There is no client with this id' }, target);
         for (const token of listed.value) out.stdout(describeToken(token));
         return 0;
       };
@@ -171,7 +189,7 @@ function commandFor(
       if (values['expires-in'] !== undefined && (expiresIn === null || expiresIn === 0)) {
         return usage('--expires-in must be a duration such as 90s, 15m, 24h or 7d.');
       }
-      return async (store, clientId) => {
+      return async (store, clientId, target) => {
         const token = generateToken();
         const startedAt = Date.now();
         const added = await store.addToken({
@@ -180,7 +198,9 @@ function commandFor(
           ...(expiresIn === null ? {} : { expiresAt: Date.now() + expiresIn }),
         });
         if (added.isErr())
-          return (await storedAfterAll(added.error, store, { action: 'add', clientId, token, startedAt }, out)) ? 0 : 1;
+          return (await storedAfterAll(added.error, store, { action: 'add', clientId, token, startedAt, target }, out))
+            ? 0
+            : 1;
         out.stdout(token);
         out.stderr(`added ${describeToken(added.value)}; keep the token now: it is not shown again`);
         return 0;
@@ -189,13 +209,13 @@ function commandFor(
     case 'roll': {
       const overlapMs = values.overlap === undefined ? DEFAULT_TOKEN_OVERLAP_MS : parseDuration(values.overlap);
       if (overlapMs === null) return usage('--overlap must be 0 or a duration such as 90s, 15m, 24h or 7d.');
-      return async (store, clientId) => {
+      return async (store, clientId, target) => {
         let old = tokenId;
         if (old === undefined) {
           const listed = await store.listTokens(clientId);
-          if (listed.isErr()) return failed(listed.error);
+          if (listed.isErr()) return failed(listed.error, target);
           if (listed.value === null) {
-            return failed({ code: 'unknown_client', message: 'There is no client with this id' });
+            return failed({ code: 'unknown_client', message: 'There is no client with this id' }, target);
           }
           if (listed.value.length !== 1) {
             return usage(`The client has ${listed.value.length} tokens: name the one to roll with --token-id.`);
@@ -206,7 +226,7 @@ function commandFor(
         const startedAt = Date.now();
         const rolled = await store.rollToken({ old: { clientId, tokenId: old }, token, overlapMs });
         if (rolled.isErr()) {
-          if (!(await storedAfterAll(rolled.error, store, { action: 'roll', clientId, token, startedAt }, out)))
+          if (!(await storedAfterAll(rolled.error, store, { action: 'roll', clientId, token, startedAt, target }, out)))
             return 1;
           // Stored after all: the old token got its expiry (or went) in the same transaction.
           const listed = await store.listTokens(clientId);
@@ -227,11 +247,11 @@ function commandFor(
     }
     case 'revoke':
       if (tokenId === undefined) return usage('Name the token to revoke: --token-id <id> (paystate tokens list).');
-      return async (store, clientId) => {
+      return async (store, clientId, target) => {
         const revoked = await store.revokeToken({ clientId, tokenId });
-        if (revoked.isErr()) return failed(revoked.error);
+        if (revoked.isErr()) return failed(revoked.error, target);
         if (!revoked.value) {
-          return failed({ code: 'unknown_token', message: 'The client has no such token that still works' });
+          return failed({ code: 'unknown_token', message: 'The client has no such token that still works' }, target);
         }
         out.stdout(`revoked ${tokenId}`);
         return 0;

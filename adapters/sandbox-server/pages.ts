@@ -2,6 +2,8 @@ import { clientIpFromHeader } from '../hosted-page/client-ip.js';
 import { createHostedPageHandler } from '../hosted-page/hosted-page-handler.js';
 import type { PagesHandler } from '../http/fetch-handler.js';
 import { createIssuerPageHandler } from './issuer-page.js';
+import { createReturnLinks } from './return-links.js';
+import { createReturnPage } from './return-page.js';
 import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 
 /** The test cards the sandbox's hosted page lists, one per outcome a newcomer wants to see. */
@@ -27,7 +29,9 @@ function rootToReference(request: Request): Response | undefined {
  * `/docs`), the hosted payment page
  * (`/pay/{payment_id}?token=…`, in test mode, listing a few test cards) and the simulated
  * issuer's challenge page (`/sandbox/issuer/challenge/{payment_id}/{transaction_id}`), both
- * with the CSRF key of `app.secrets` (shared by instances that are given the same). The
+ * with the CSRF key of `app.secrets` (shared by instances that are given the same), and the
+ * sandbox's own return page (`/sandbox/return`, `createReturnPage`), to which those two send the
+ * browser back with the payment named when its `session.redirect_url` is that page. The
  * client's IP comes from the header the sandbox's node listener stamps (`stampClientIp`). The
  * `PageContext`'s request id goes to both pages (their log lines and engine commands); the entry
  * point writes it on the answers.
@@ -45,6 +49,14 @@ export function createSandboxPages(app: SandboxApp<SandboxStorage>): PagesHandle
     testCards: Object.entries(LISTED_CARDS).map(([number, label]) => ({ number, label })),
   });
   const issuer = createIssuerPageHandler(app, { csrfSecret });
+  const links = createReturnLinks(csrfSecret, app.baseUrl);
+  const returnPage = createReturnPage(app, links);
+  // A page's answer that sends the browser back to the return page names the payment (`stamp`).
+  const stamped = (answer: Response | undefined, request: Request) =>
+    answer === undefined ? undefined : links.stamp(request, answer);
   return async (request, context) =>
-    rootToReference(request) ?? (await hosted(request, context)) ?? (await issuer(request, context));
+    rootToReference(request) ??
+    stamped(await hosted(request, context), request) ??
+    stamped(await issuer(request, context), request) ??
+    (await returnPage(request, context));
 }

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followReadme, readmeEmbedding } from './readme-app.js';
 
 /**
  * The package as users get it: packed once by `npm pack` from a copy of the project without
@@ -368,8 +369,27 @@ describe('installed from the tarball into a new project', () => {
     expect(stdout).toBe(readFileSync(join(root, 'docs', 'openapi.json'), 'utf8'));
   });
 
-  it('runs the bin: paystate --help', async () => {
+  it('runs the bin: paystate --help, and --version', async () => {
     const { stdout } = await run(join(project, 'node_modules', '.bin', 'paystate'), ['--help'], { cwd: project });
     expect(stdout).toContain('Usage: paystate demo');
+    const version = await run(join(project, 'node_modules', '.bin', 'paystate'), ['--version'], { cwd: project });
+    expect(version.stdout).toBe(
+      `${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
   });
+
+  // Found by a new user: the README's snippet, in an app made by `npm init -y` (CommonJS), failed
+  // to compile (TS1309, top-level await) and the README did not say what it needs.
+  it('runs the README snippet in an app made as the README says: an ES module, type-checked and run by tsx', async () => {
+    const { text, shell } = readmeEmbedding();
+    expect(shell).toMatch(/^npm init -y && npm pkg set type=module\b/m);
+    expect(shell).toMatch(/^npx tsx app\.ts\b/m);
+    const app = await followReadme(join(project, 'readme-app'), ['npm pkg set type=module']);
+    // As `npm init -y` makes it, the snippet does not compile: the error the README names.
+    const refused = /error (TS1309: .*)/.exec(app.asMade)?.[1];
+    expect(refused).toBeDefined();
+    expect(text).toContain(refused?.replace(/\.$/, ''));
+    expect(app.afterSetUp).toBe('');
+    expect(app.output).toMatch(/^processing https:\/\/pay\.example\/pay\/payment_[0-9a-f]{32}\?token=[\w-]+\n$/);
+  }, 120_000);
 });

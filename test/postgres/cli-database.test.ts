@@ -9,6 +9,7 @@ import { expectOk } from '../contracts/payment-repository.contract.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
 import { sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
+import { expectUrlHidden } from './support/hidden-url.js';
 
 const db = useMigratedDatabase();
 /** The session advisory lock `migrate` takes ('paystate' in ASCII). */
@@ -33,9 +34,6 @@ async function urlFile(): Promise<string> {
   return file;
 }
 
-/** The password of the test database's URL (the embedded server's is random). */
-const password = () => new URL(db.connectionString).password;
-
 async function stop(run: CliProcess): Promise<number | null> {
   run.child.kill('SIGTERM');
   return run.exited;
@@ -43,7 +41,6 @@ async function stop(run: CliProcess): Promise<number | null> {
 
 describe('paystate with --database-url-file', () => {
   it('demo and migrate read the URL from the file, and it is neither in their arguments nor in their output', async () => {
-    expect(password().length).toBeGreaterThan(0);
     const file = await urlFile();
     const migrated = cli(['migrate', '--database-url-file', file]);
     expect(await migrated.exited).toBe(0);
@@ -51,14 +48,14 @@ describe('paystate with --database-url-file', () => {
 
     const demo = cli(['demo', '--port', '0', '--database-url-file', file, '--secrets-file', sandboxSecretsFile()]);
     await demo.waitFor('Storage: Postgres');
-    expect(demo.child.spawnargs.join(' ')).not.toContain(password());
+    expectUrlHidden(demo.child.spawnargs.join(' '), db.connectionString);
     const url = /listening on (http:\/\/\S+)/.exec(demo.stdout())?.[1];
     const answer = await fetch(`${url}/v1/profiles/profile_webshop/payments`, {
       headers: { authorization: 'Bearer sandbox_hosted_only_token' },
     });
     expect(answer.status).toBe(200);
     expect(await stop(demo)).toBe(0);
-    for (const run of [migrated, demo]) expect(run.stdout() + run.stderr()).not.toContain(password());
+    for (const run of [migrated, demo]) expectUrlHidden(run.stdout() + run.stderr(), db.connectionString);
   });
 
   it('refuses --database-url and --database-url-file together, and a file that holds more than the URL, repeating neither', async () => {
@@ -85,17 +82,18 @@ describe('paystate with --database-url-file', () => {
     for (const { args, code, stdout, stderr } of results) {
       expect({ args, code }).toEqual({ args, code: 2 });
       expect(stdout, args.join(' ')).toBe('');
-      expect(stderr, args.join(' ')).not.toContain(password());
+      expect(stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+      expectUrlHidden(stderr, db.connectionString, args.join(' '));
     }
     expect(results.map((result) => result.stderr.split('\n')[0])).toEqual([
       'paystate: give --database-url or --database-url-file, not both',
-      'Give --database-url or --database-url-file, not both.',
+      'Give --database-url or --database-url-file, not both (paystate migrate --help shows the usage)',
       `paystate: --database-url-file ${twoLines} holds more than one line: it must hold the value alone`,
-      `--database-url-file ${twoLines} holds more than one line: it must hold the value alone`,
+      `--database-url-file ${twoLines} holds more than one line: it must hold the value alone (paystate migrate --help shows the usage)`,
       `paystate: cannot read --database-url-file ${join(dir, 'missing')} (ENOENT)`,
-      `cannot read --database-url-file ${join(dir, 'missing')} (ENOENT)`,
+      `cannot read --database-url-file ${join(dir, 'missing')} (ENOENT) (paystate tokens --help shows the usage)`,
       `paystate: No database: --database-url-file ${empty} is empty (give a Postgres URL, or leave the option out to keep everything in memory)`,
-      `No database: --database-url-file ${empty} is empty.`,
+      `No database: --database-url-file ${empty} is empty (paystate migrate --help shows the usage)`,
     ]);
   });
 });
@@ -125,7 +123,7 @@ describe('paystate demo --database-url, as an operator sees it', () => {
       expect(await migrate.exited).toBe(0);
       expect(demo.stderr().trimEnd().split('\n')).toHaveLength(1);
       expect(await stop(demo)).toBe(0);
-      for (const run of [demo, migrate]) expect(run.stdout() + run.stderr()).not.toContain(password());
+      for (const run of [demo, migrate]) expectUrlHidden(run.stdout() + run.stderr(), db.connectionString);
     } finally {
       await holder.end();
     }

@@ -328,11 +328,12 @@ describe('runMigrateCli', () => {
     expect([...unreachable.out, ...unreachable.err].join('\n')).not.toContain('hunter2');
 
     // Found by a reviewing helper: a port that is not a number read "Postgres call failed (no SQLSTATE)".
+    // It is a usage error now, found before anything connects.
     const badUrl = capture();
     expect(await runMigrateCli(['--database-url', 'postgres://nobody:hunter2@127.0.0.1:notaport/x'], badUrl.io)).toBe(
-      1,
+      2,
     );
-    expect(badUrl.err.join('\n')).toContain('The Postgres connection string is not a valid URL');
+    expect(badUrl.err.join('\n')).toContain('--database-url is not a URL');
     expect([...badUrl.out, ...badUrl.err].join('\n')).not.toContain('hunter2');
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '../../adapters/postgres/index.js';
 import { expectOk } from '../contracts/payment-repository.contract.js';
 import { startCuttingProxy } from './support/cutting-proxy.js';
+import { expectUrlHidden } from './support/hidden-url.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
 
 const db = useMigratedDatabase();
@@ -260,7 +261,7 @@ describe('paystate tokens', () => {
     });
     expect({ code, err }).toEqual({ code: 0, err: [] });
     expect(out).toEqual([expect.stringMatching(new RegExp(`^${firstId}  created `))]);
-    expect(out.join('\n')).not.toContain(new URL(db.connectionString).password);
+    expectUrlHidden(out.join('\n'), db.connectionString);
   });
 
   // Found by a security review: the id was the first 16 hex digits of the token's SHA-256, which

