@@ -1,6 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Effect by module (`effect/Effect`): its barrel loads fast-check and ~600 modules at import. */
+const effectBarrel = { name: 'effect', message: "Import by module: `import * as Effect from 'effect/Effect'`." };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'docs/**'] },
   js.configs.recommended,
@@ -10,6 +13,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
+      'no-restricted-imports': ['error', { paths: [effectBarrel] }],
     },
   },
   {
@@ -18,6 +22,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [effectBarrel],
           patterns: [
             { group: ['**/adapters/**', '../adapters/*'], message: 'src/ never imports from adapters/.' },
             { group: ['node:*', 'pg', 'express'], message: 'The core does no I/O: reach the world through ports.' },

@@ -1,4 +1,4 @@
-import { Effect } from 'effect';
+import * as Effect from 'effect/Effect';
 
 /** How many ticks make one time-out of 8 ms or more: a deadline fires between `timeoutMs` and 9/8 of it. */
 const TICKS = 8;

@@ -1,4 +1,4 @@
-import { Effect } from 'effect';
+import * as Effect from 'effect/Effect';
 import type { PaymentError } from '../errors/payment-error.js';
 import type { DomainEvent } from '../domain/domain-event.js';
 import { loggableMessage } from '../domain/mask-digits.js';

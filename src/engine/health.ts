@@ -1,4 +1,5 @@
-import { Cause, Chunk } from 'effect';
+import * as Cause from 'effect/Cause';
+import * as Chunk from 'effect/Chunk';
 import { maskDigits, withoutUrlCredentials } from '../domain/mask-digits.js';
 import type { PaymentErrorCode } from '../errors/payment-error.js';
 import type { Clock } from '../ports/clock.js';

@@ -1,4 +1,6 @@
-import { Cause, Effect, Exit } from 'effect';
+import * as Cause from 'effect/Cause';
+import * as Effect from 'effect/Effect';
+import * as Exit from 'effect/Exit';
 import { err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
 import type { PaymentError } from '../errors/payment-error.js';

@@ -1,4 +1,10 @@
-import { Cause, Chunk, Deferred, Duration, Effect, Fiber, Option } from 'effect';
+import * as Cause from 'effect/Cause';
+import * as Chunk from 'effect/Chunk';
+import * as Deferred from 'effect/Deferred';
+import * as Duration from 'effect/Duration';
+import * as Effect from 'effect/Effect';
+import * as Fiber from 'effect/Fiber';
+import * as Option from 'effect/Option';
 import { ResultAsync, err, ok } from 'neverthrow';
 import type { Result } from 'neverthrow';
 import { maskDigits } from '../domain/mask-digits.js';

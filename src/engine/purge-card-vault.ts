@@ -1,4 +1,4 @@
-import { Effect } from 'effect';
+import * as Effect from 'effect/Effect';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
 import { describeDefect } from './describe-defect.js';

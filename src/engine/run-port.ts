@@ -1,4 +1,6 @@
-import { Duration, Effect, Schedule } from 'effect';
+import * as Duration from 'effect/Duration';
+import * as Effect from 'effect/Effect';
+import * as Schedule from 'effect/Schedule';
 import { err } from 'neverthrow';
 import type { Result, ResultAsync } from 'neverthrow';
 import type { PaymentError } from '../errors/payment-error.js';

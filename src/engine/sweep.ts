@@ -1,4 +1,4 @@
-import { Effect } from 'effect';
+import * as Effect from 'effect/Effect';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import type { PaymentError } from '../errors/payment-error.js';
 import type { InquiryAnswer } from '../machine/payment-machine-events.js';

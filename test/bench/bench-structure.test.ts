@@ -1,7 +1,8 @@
 /**
  * Structural checks of the benchmarks (bench/), cheap enough to run with every test run: that
  * (a), (b) and (c) of the core bench step the same lifecycle to the same final state, that
- * percentiles are nearest-rank, and that the HTTP bench counts only good answers as throughput.
+ * percentiles are nearest-rank, that the HTTP bench counts only good answers as throughput, and
+ * that the cold start bench measures each import in a fresh node.
  */
 import type { InspectionEvent } from 'xstate';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import {
   machineLifecycle,
   makeEngine,
 } from '../../bench/core-bench.js';
+import { BASELINE_LIBRARIES, coldStart } from '../../bench/cold-start-bench.js';
 import { endpointFigures } from '../../bench/http-bench.js';
 import { percentile } from '../../bench/measure.js';
 import { createPureTransitions, paymentMachine } from '../../src/index.js';
@@ -109,5 +111,16 @@ describe('http bench: only 201 answers are throughput', () => {
     expect(figures.failures).toBe(900 + 3 + 1 + 50);
     // Per run 50, 150 and 0 answered 201 per second: the median.
     expect(figures.requestsPerSecond).toBe(50);
+  });
+});
+
+describe('cold start bench: a fresh node per run', () => {
+  it('loads the baseline libraries from the project and reports their time and memory', async () => {
+    const empty = await coldStart([]);
+    const libraries = await coldStart(BASELINE_LIBRARIES);
+    expect(libraries.importMs).toBeGreaterThan(empty.importMs);
+    expect(libraries.totalMs).toBeGreaterThanOrEqual(libraries.importMs);
+    expect(libraries.rssMb).toBeGreaterThan(empty.rssMb);
+    await expect(coldStart(['paystate-no-such-package'])).rejects.toThrow();
   });
 });

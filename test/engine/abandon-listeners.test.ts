@@ -1,4 +1,5 @@
-import { Effect, Exit } from 'effect';
+import * as Effect from 'effect/Effect';
+import * as Exit from 'effect/Exit';
 import type { Result } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { onAbort } from '../../src/engine/on-abort.js';

@@ -1,6 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { Effect, Exit, Fiber } from 'effect';
+import * as Effect from 'effect/Effect';
+import * as Exit from 'effect/Exit';
+import * as Fiber from 'effect/Fiber';
 import { awaitPort, callPort } from '../../src/engine/run-port.js';
 import type { PortFailure } from '../../src/ports/port-result.js';
 
