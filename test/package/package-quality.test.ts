@@ -154,7 +154,8 @@ describe('npm pack', () => {
   it('maps every built module to its sources by path, without embedding them', () => {
     // `node --enable-source-maps` names src/engine/outcome.ts:27 in a stack trace; the build itself
     // is not minified, so a debugger stepping through it reads it as it is.
-    const SOURCE_PATH = /^\.\.\/(?:src|adapters|bin)\/[\w/.-]+\.(?:ts|json)$/;
+    // The CLI's --version reads package.json, so its map names that file too.
+    const SOURCE_PATH = /^\.\.\/(?:(?:src|adapters|bin)\/[\w/.-]+\.(?:ts|json)|package\.json)$/;
     const code = packed.filter((path) => /^dist\/.*\.c?js$/.test(path));
     expect(code.filter((path) => !packed.includes(`${path}.map`))).toEqual([]);
     const maps = packedTexts(/^dist\/.*\.map$/).map(
