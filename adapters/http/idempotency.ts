@@ -144,9 +144,10 @@ export interface IdempotentOutcome {
   readonly settle: 'complete' | 'release' | 'leave';
   /**
    * What the store keeps of `answer` on `complete`, when it must not keep it as sent (a working
-   * hosted page link left out, for `IdempotencyDeps.replay` to put back). Default `answer`.
+   * hosted page link left out, for `IdempotencyDeps.replay` to put back): called only when there is
+   * a key to store it under. Default `answer`.
    */
-  readonly stored?: HttpAnswer;
+  readonly stored?: () => HttpAnswer;
 }
 
 /** Calls the store with the deadline `timeoutMs` (`callStoreWithDeadline`); a time-out is logged by the caller, with what it means for the key. */
@@ -274,7 +275,7 @@ export async function runIdempotent(
   const settled =
     outcome.settle === 'complete'
       ? await callStore(deps, 'complete', () =>
-          deps.store.complete({ ...owner, response: outcome.stored ?? outcome.answer }),
+          deps.store.complete({ ...owner, response: outcome.stored?.() ?? outcome.answer }),
         )
       : await callStore(deps, 'release', () => deps.store.release(owner));
   if (settled.isErr()) {

@@ -169,8 +169,8 @@ function outcomeUnknownAnswer(context: RouteContext): HttpAnswer {
 function createdOutcome(context: RouteContext, found: Payment): IdempotentOutcome {
   const payment = paymentUnder(context.basePath, found);
   const answer = jsonAnswer(201, payment, { location: payment._links.self.href });
-  const stored = sealPageLink(context.deps.engine, answer, payment);
-  return { answer, settle: 'complete', ...(stored !== undefined && { stored }) };
+  // Made only for a keyed request (an HMAC and a second JSON text): most creates store nothing.
+  return { answer, settle: 'complete', stored: () => sealPageLink(context.deps.engine, answer, payment) ?? answer };
 }
 
 /**
