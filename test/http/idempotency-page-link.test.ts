@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryCredentialStore, createMemoryIdempotencyStore } from '../../adapters/memory/index.js';
+import { createMemoryCredentialStore } from '../../adapters/memory/index.js';
 import { createFetchHandler } from '../../adapters/http/index.js';
 import { SEALED_PAGE_LINK, unsealPageLink } from '../../adapters/http/page-link-seal.js';
 import { createHmacPageTokens } from '../../adapters/node/index.js';
-import type { StoredResponse } from '../../src/index.js';
 import { makeEngineHarness } from '../support/engine-harness.js';
+import { recordingIdempotencyStore } from '../support/recording-idempotency-store.js';
 import { cardSubmission, directRequest, hostedRequest } from '../support/requests.js';
 import { CONFIG, TOKENS } from './support/api-harness.js';
 
@@ -22,22 +22,12 @@ function api(withTokens = true) {
     3,
     withTokens ? { pageTokens: createHmacPageTokens('idempotency-page-link-test-secret-0123') } : {},
   );
-  const idempotency = createMemoryIdempotencyStore();
-  const completed: StoredResponse[] = [];
+  const { store: idempotency, completed } = recordingIdempotencyStore();
   const handler = createFetchHandler({
     engine: h.engine,
     credentials: createMemoryCredentialStore(CONFIG),
     clock: h.clock,
-    idempotency: {
-      ...idempotency,
-      begin: (request) => idempotency.begin(request),
-      complete: (request) => {
-        completed.push(request.response);
-        return idempotency.complete(request);
-      },
-      release: (request) => idempotency.release(request),
-      purgeExpired: (now) => idempotency.purgeExpired(now),
-    },
+    idempotency,
   });
   const create = async (body: unknown, key: string) => {
     const answer = await handler(

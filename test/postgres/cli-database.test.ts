@@ -8,7 +8,7 @@ import { createPostgresCredentialStore } from '../../adapters/postgres/index.js'
 import { expectOk } from '../contracts/payment-repository.contract.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
-import { sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
+import { demoOnDatabase, sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
 import { expectUrlHidden } from './support/hidden-url.js';
 
 const db = useMigratedDatabase();
@@ -105,15 +105,7 @@ describe('paystate demo --database-url, as an operator sees it', () => {
     await holder.connect();
     try {
       await holder.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
-      const demo = cli([
-        'demo',
-        '--port',
-        '0',
-        '--database-url',
-        db.connectionString,
-        '--secrets-file',
-        sandboxSecretsFile(),
-      ]);
+      const demo = cli(demoOnDatabase(db.connectionString));
       const migrate = cli(['migrate', '--database-url', db.connectionString]);
       await demo.waitFor("paystate: waiting for another instance's migration lock on this database", 'stderr', 20_000);
       await migrate.waitFor('waiting for another migrator to finish', 'stdout', 20_000);

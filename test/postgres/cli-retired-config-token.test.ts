@@ -8,7 +8,7 @@ import { expectOk } from '../contracts/payment-repository.contract.js';
 import { startCli, type CliProcess } from '../support/cli-process.js';
 import { clientIdOf, configWith, token } from './support/credential-fixtures.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
-import { sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
+import { demoOnDatabase } from '../support/sandbox-secrets-file.js';
 import { expectUrlHidden } from './support/hidden-url.js';
 
 /**
@@ -25,16 +25,7 @@ afterEach(() => {
 });
 
 async function demo(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = startCli([
-    'demo',
-    '--port',
-    '0',
-    '--database-url',
-    db.connectionString,
-    '--secrets-file',
-    sandboxSecretsFile(),
-    ...args,
-  ]);
+  const run = startCli([...demoOnDatabase(db.connectionString), ...args]);
   running.push(run);
   const code = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr() };

@@ -1,17 +1,8 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../support/closed-port.js';
 import { createPostgresAdapters, createPostgresPaymentRepository } from '../../adapters/postgres/index.js';
 import { checkDatabaseUrl } from '../../adapters/postgres/database-url.js';
 import { recordingLogger } from '../support/request-id-answers.js';
-
-/** A loopback port nobody listens on right now. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address !== null ? address.port : 1;
-}
 
 describe('checkDatabaseUrl', () => {
   it('names host:port/database of a Postgres URL, never its user or password', () => {

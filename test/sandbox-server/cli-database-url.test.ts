@@ -1,16 +1,7 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../support/closed-port.js';
 import { startCli } from '../support/cli-process.js';
 import { sandboxSecretsFile } from '../support/sandbox-secrets-file.js';
-
-/** A loopback port nobody listens on right now. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address !== null ? address.port : 1;
-}
 
 /** Runs `paystate …` to its end (with `env` added to this process's): exit code, stdout, stderr. */
 async function paystate(args: readonly string[], env: NodeJS.ProcessEnv = {}) {

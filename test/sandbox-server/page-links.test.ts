@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   createMemoryCredentialStore,
-  createMemoryIdempotencyStore,
   createMemoryPaymentRepository,
   createTestClock,
   type TestClock,
@@ -15,7 +14,6 @@ import {
   type MemorySandboxStorage,
 } from '../../adapters/sandbox-server/index.js';
 import { toWebhookEvent } from '../../adapters/webhooks/index.js';
-import type { StoredResponse } from '../../src/index.js';
 import {
   createHostedOn,
   linkOf,
@@ -24,6 +22,7 @@ import {
   tokenLikeStrings,
   tokensThatOpen,
 } from '../support/page-links.js';
+import { recordingIdempotencyStore } from '../support/recording-idempotency-store.js';
 
 /*
  * Two sandbox instances behind one address, sharing storage and secrets (decisions.md section 10):
@@ -37,21 +36,11 @@ const ORIGIN = 'http://pay.sandbox.test';
 const MINUTE = 60_000;
 
 function twoInstances(clock: TestClock = createTestClock()) {
-  const completed: StoredResponse[] = [];
-  const idempotency = createMemoryIdempotencyStore();
+  const { store: idempotency, completed } = recordingIdempotencyStore();
   const storage: MemorySandboxStorage = {
     repository: createMemoryPaymentRepository(),
     credentials: createMemoryCredentialStore(BUNDLED_SANDBOX_CONFIG),
-    idempotency: {
-      ...idempotency,
-      begin: (request) => idempotency.begin(request),
-      complete: (request) => {
-        completed.push(request.response);
-        return idempotency.complete(request);
-      },
-      release: (request) => idempotency.release(request),
-      purgeExpired: (now) => idempotency.purgeExpired(now),
-    },
+    idempotency,
   };
   const secrets = processSandboxSecrets(undefined);
   const [a, b] = [1, 2].map(() => createSandboxApp({ storage, secrets, clock, baseUrl: () => ORIGIN }));

@@ -13,3 +13,8 @@ export function sandboxSecretsFile(): string {
   written = file;
   return file;
 }
+
+/** `paystate demo` on a free port, on the database at `url`, with the shared secrets it needs there. */
+export function demoOnDatabase(url: string): string[] {
+  return ['demo', '--port', '0', '--database-url', url, '--secrets-file', sandboxSecretsFile()];
+}
