@@ -15,7 +15,8 @@ export type ImportGraph = ReadonlyMap<string, readonly string[]>;
 export interface ImportViolation {
   readonly from: string;
   readonly to: string;
-  readonly rule: 'core-imports-outside' | 'adapter-internals' | 'app-internals' | 'shared-imports-adapter';
+  readonly rule:
+    'core-imports-outside' | 'adapter-internals' | 'app-internals' | 'shared-imports-adapter' | 'adapter-imports-app';
 }
 
 /** The folders walked, relative to the repository root. */
@@ -59,6 +60,12 @@ export function readImportGraph(root: string): ImportGraph {
   return graph;
 }
 
+/** The adapter folders that are applications: they put adapters together, and no adapter imports them. */
+export const APP_ADAPTERS: ReadonlySet<string> = new Set(['sandbox-server']);
+
+/** Whether `file` belongs to an application: `bin/`, or an adapter folder of `APP_ADAPTERS`. */
+const isApp = (file: string): boolean => file.startsWith('bin/') || APP_ADAPTERS.has(adapterOf(file) ?? '');
+
 /** `adapters/<name>/…` → `<name>`; anything else → null. */
 export const adapterOf = (file: string): string | null => /^adapters\/([^/]+)\//.exec(file)?.[1] ?? null;
 
@@ -67,8 +74,8 @@ const isAdapterEntry = (file: string): boolean => /^adapters\/[^/]+\/index\.ts$/
 
 /**
  * The imports that break the layering: `src/` imports only `src/` (and libraries); an adapter or an
- * app (`bin/`) takes another adapter only through its `index.ts`; `adapters/shared` imports no
- * other adapter.
+ * app (`bin/`, `adapters/sandbox-server`) takes another adapter only through its `index.ts`;
+ * no adapter imports an app; `adapters/shared` imports no other adapter.
  */
 export function importViolations(graph: ImportGraph): ImportViolation[] {
   const found: ImportViolation[] = [];
@@ -78,6 +85,8 @@ export function importViolations(graph: ImportGraph): ImportViolation[] {
       const target = adapterOf(to);
       if (from.startsWith('src/')) {
         if (!to.startsWith('src/')) found.push({ from, to, rule: 'core-imports-outside' });
+      } else if (!isApp(from) && isApp(to)) {
+        found.push({ from, to, rule: 'adapter-imports-app' });
       } else if (own === 'shared') {
         if (target !== null && target !== 'shared') found.push({ from, to, rule: 'shared-imports-adapter' });
       } else if (target !== null && target !== own && !isAdapterEntry(to)) {

@@ -154,6 +154,19 @@ describe('the import checker', () => {
     ]);
   });
 
+  it('finds an adapter importing an app, even by its index.ts', () => {
+    const graph: ImportGraph = new Map([
+      ['adapters/http/app.ts', ['adapters/sandbox-server/index.ts', 'bin/paystate.ts']],
+      ['adapters/sandbox-server/index.ts', ['adapters/http/index.ts']],
+      ['adapters/http/index.ts', []],
+      ['bin/paystate.ts', ['adapters/sandbox-server/index.ts']],
+    ]);
+    expect(findings(graph)).toEqual([
+      'adapter-imports-app: adapters/http/app.ts imports adapters/sandbox-server/index.ts',
+      'adapter-imports-app: adapters/http/app.ts imports bin/paystate.ts',
+    ]);
+  });
+
   it('finds adapters/shared importing an adapter, even by its index.ts', () => {
     const graph: ImportGraph = new Map([
       ['adapters/shared/clock.ts', ['adapters/node/index.ts', 'adapters/shared/index.ts']],
