@@ -8,7 +8,7 @@ export {
 export { createCryptoIdGenerator } from './crypto-id-generator.js';
 export { createHmacPageTokens } from './hmac-page-tokens.js';
 export { redactCardNumbers } from './redact.js';
-export { systemClock } from './system-clock.js';
+export { systemClock } from '../shared/index.js';
 export {
   closeWhenBodyUnread,
   createNodeRequestListener,
