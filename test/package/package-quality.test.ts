@@ -64,6 +64,8 @@ const OPTIONAL_PACKAGES = ['express', 'pg', 'playwright-core'];
  */
 const EXAMPLE_ONLY_PACKAGES: Readonly<Record<string, string>> = {
   hono: 'examples/hono-app.ts mounts paystate in Hono',
+  pino: 'examples/pino-logs.ts wraps the host’s pino (paystate never imports it)',
+  standardwebhooks: 'examples/standard-webhooks-receiver.ts verifies on the receiver’s side with it',
 };
 
 /**
