@@ -1,0 +1,104 @@
+/**
+ * What tracing costs the engine: direct-flow lifecycles per second with telemetry off (no port),
+ * on `@opentelemetry/api` with no SDK registered (its no-op), and with the SDK exporting to memory
+ * (every span kept, metrics aggregated), as ratios against off, measured in the same run.
+ */
+import { trace } from '@opentelemetry/api';
+import { createOpenTelemetry } from '../adapters/otel/index.js';
+import type { Telemetry } from '../src/index.js';
+import { makeOtelSdk, useAsyncContext } from '../test/support/otel-sdk.js';
+import { engineLifecycle, makeEngine } from './core-bench.js';
+import { collectGarbage, percentile, rate } from './measure.js';
+
+export type TelemetryMode = 'off' | 'api' | 'sdk';
+export const TELEMETRY_MODES: readonly TelemetryMode[] = ['off', 'api', 'sdk'];
+
+/**
+ * One direct-flow lifecycle on an engine in `mode`, and what to call once it has been measured.
+ * `sdk` registers the async-hooks context manager, as a host's SDK does; `spans` counts what it
+ * exported (none for the others).
+ */
+export function telemetryLifecycle(mode: TelemetryMode) {
+  if (mode === 'off') return { one: engineLifecycle(makeEngine(), 'direct'), spans: () => 0, done: async () => {} };
+  if (mode === 'api') {
+    const telemetry: Telemetry = createOpenTelemetry();
+    return { one: engineLifecycle(makeEngine({}, telemetry), 'direct'), spans: () => 0, done: async () => {} };
+  }
+  const removeContext = useAsyncContext();
+  const sdk = makeOtelSdk();
+  const telemetry = createOpenTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider });
+  return {
+    one: engineLifecycle(makeEngine({}, telemetry), 'direct'),
+    spans: () => sdk.finished().length,
+    done: async () => {
+      await sdk.shutdown();
+      removeContext();
+      trace.disable();
+    },
+  };
+}
+
+export interface TelemetryBenchFigures {
+  readonly rounds: number;
+  readonly perSecond: Readonly<Record<TelemetryMode, number>>;
+}
+
+async function measure(mode: TelemetryMode, seconds: number): Promise<number> {
+  const lifecycle = telemetryLifecycle(mode);
+  try {
+    return await rate(lifecycle.one, seconds);
+  } finally {
+    await lifecycle.done();
+  }
+}
+
+export async function runTelemetryBench(
+  options: { seconds?: number; rounds?: number } = {},
+): Promise<TelemetryBenchFigures> {
+  const rounds = options.rounds ?? 5;
+  const slice = (options.seconds ?? 3) / rounds;
+  for (const mode of TELEMETRY_MODES) {
+    collectGarbage();
+    await measure(mode, slice);
+  }
+  const results: Record<TelemetryMode, number[]> = { off: [], api: [], sdk: [] };
+  for (let round = 0; round < rounds; round++) {
+    const shift = round % TELEMETRY_MODES.length;
+    for (const mode of [...TELEMETRY_MODES.slice(shift), ...TELEMETRY_MODES.slice(0, shift)]) {
+      collectGarbage();
+      results[mode].push(await measure(mode, slice));
+    }
+  }
+  return {
+    rounds,
+    perSecond: {
+      off: percentile(results.off, 50),
+      api: percentile(results.api, 50),
+      sdk: percentile(results.sdk, 50),
+    },
+  };
+}
+
+export function printTelemetryBench(f: TelemetryBenchFigures): void {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  const us = (x: number) => (x > 0 ? `+${((1 / x - 1 / f.perSecond.off) * 1e6).toFixed(1)} µs` : 'n/a');
+  console.log(
+    `\n== telemetry: direct-flow lifecycles per second, in-memory adapters (median of ${f.rounds} interleaved rounds) ==`,
+  );
+  console.log('telemetry                                  per second   vs off   per lifecycle');
+  const rows: [TelemetryMode, string][] = [
+    ['off', 'off (no telemetry port)'],
+    ['api', 'paystate/otel, no SDK (API no-op)'],
+    ['sdk', 'paystate/otel, SDK + in-memory exporters'],
+  ];
+  for (const [mode, label] of rows) {
+    const value = f.perSecond[mode];
+    console.log(
+      `${label.padEnd(41)}${n(value).padStart(12)}   ${(value / f.perSecond.off).toFixed(3)}   ${mode === 'off' ? '' : us(value)}`,
+    );
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printTelemetryBench(await runTelemetryBench());
+}
