@@ -8,7 +8,7 @@ import { createOpenTelemetry } from '../adapters/otel/index.js';
 import type { Telemetry } from '../src/index.js';
 import { makeOtelSdk, useAsyncContext } from '../test/support/otel-sdk.js';
 import { engineLifecycle, makeEngine } from './core-bench.js';
-import { collectGarbage, percentile, rate } from './measure.js';
+import { collectGarbage, percentile, rate, rateSync } from './measure.js';
 
 export type TelemetryMode = 'off' | 'api' | 'sdk';
 export const TELEMETRY_MODES: readonly TelemetryMode[] = ['off', 'api', 'sdk'];
@@ -41,6 +41,26 @@ export function telemetryLifecycle(mode: TelemetryMode) {
 export interface TelemetryBenchFigures {
   readonly rounds: number;
   readonly perSecond: Readonly<Record<TelemetryMode, number>>;
+  /** A command span with one port span in it, with its metric, on the API with no SDK: per second. */
+  readonly noopSpanPairsPerSecond: number;
+}
+
+/**
+ * What the engine asks of `paystate/otel` for a command with one port call (two spans, the port
+ * span run within its parent, a histogram record), with no SDK: the overhead alone, without the
+ * engine's own time around it, which a loaded machine blurs in the lifecycle ratios.
+ */
+export function noopSpanPair(telemetry: Telemetry = createOpenTelemetry()): (call: number) => void {
+  const portAttributes = { 'paystate.port': 'acquirer', 'paystate.operation': 'authorize' };
+  return (call) => {
+    const command = telemetry.startSpan('paystate createPayment', { 'paystate.command': 'createPayment' });
+    command.within(() => {
+      const port = telemetry.startSpan('paystate acquirer.authorize', portAttributes, command);
+      port.within(() => call);
+      telemetry.record('portCallDuration', port.end('ok'), { ...portAttributes, 'paystate.outcome': 'ok' });
+    });
+    command.end('ok');
+  };
 }
 
 async function measure(mode: TelemetryMode, seconds: number): Promise<number> {
@@ -69,8 +89,12 @@ export async function runTelemetryBench(
       results[mode].push(await measure(mode, slice));
     }
   }
+  collectGarbage();
+  const pair = noopSpanPair();
+  const pairs = [0, 1, 2].map(() => rateSync(pair, 0.3));
   return {
     rounds,
+    noopSpanPairsPerSecond: percentile(pairs, 50),
     perSecond: {
       off: percentile(results.off, 50),
       api: percentile(results.api, 50),
@@ -97,6 +121,10 @@ export function printTelemetryBench(f: TelemetryBenchFigures): void {
       `${label.padEnd(41)}${n(value).padStart(12)}   ${(value / f.perSecond.off).toFixed(3)}   ${mode === 'off' ? '' : us(value)}`,
     );
   }
+  console.log(
+    `no SDK, the adapter alone: a command span with one port span in it and its metric, ` +
+      `${((1 / f.noopSpanPairsPerSecond) * 1e6).toFixed(2)} µs (a direct lifecycle has 1 command and 4 port calls)`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,6 +1,11 @@
+import * as Cause from 'effect/Cause';
+import * as Effect from 'effect/Effect';
+import * as Exit from 'effect/Exit';
+import * as Option from 'effect/Option';
 import type { DomainEvent } from '../domain/domain-event.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import { isFinalState } from '../domain/payment-state.js';
+import type { PaymentError } from '../errors/payment-error.js';
 import type { TelemetrySpan } from '../ports/telemetry.js';
 import type { EngineContext } from './engine-context.js';
 import { isPaymentId } from './load-payment.js';
@@ -17,6 +22,34 @@ export function startCommandSpan(ctx: EngineContext, command: string): Telemetry
   const { telemetry } = ctx.ports;
   if (telemetry === undefined || !telemetry.enabled) return undefined;
   return telemetry.startSpan(`paystate ${command}`, { [ATTRIBUTES.command]: command, [ATTRIBUTES.operation]: command });
+}
+
+/**
+ * A background worker's tick as a span (`paystate <part> tick`): the parent of its port calls'
+ * spans, which would otherwise each be a trace of its own. Ends as the tick ends: `ok`, the
+ * error's code, `interrupted` (the worker's stop abandoned it) or `internal_error`.
+ */
+export function withTickSpan<A>(
+  ctx: EngineContext,
+  part: string,
+  program: (ctx: EngineContext) => Effect.Effect<A, PaymentError>,
+): Effect.Effect<A, PaymentError> {
+  const { telemetry } = ctx.ports;
+  if (telemetry === undefined || !telemetry.enabled) return program(ctx);
+  return Effect.suspend(() => {
+    const name = `${part} tick`;
+    const span = telemetry.startSpan(`paystate ${name}`, { [ATTRIBUTES.command]: name, [ATTRIBUTES.operation]: name });
+    return program({ ...ctx, span }).pipe(
+      Effect.onExit((exit) =>
+        Effect.sync(() => {
+          if (Exit.isSuccess(exit)) return void span.end('ok');
+          const failure = Cause.failureOption(exit.cause);
+          if (Option.isSome(failure)) return void span.end(failure.value.code);
+          span.end(Cause.isInterruptedOnly(exit.cause) ? 'interrupted' : 'internal_error');
+        }),
+      ),
+    );
+  });
 }
 
 /** The payment a command's answer is about: a well-formed payment id in `ids` or in the answer's `id`. */

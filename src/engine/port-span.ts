@@ -35,6 +35,29 @@ const CODE = /^[a-z][a-z0-9_]{0,39}$/;
 export const outcomeCode = (code: unknown): string =>
   typeof code === 'string' && CODE.test(code) ? code : 'port_error';
 
+interface PortNames {
+  readonly spanName: string;
+  readonly portName: string;
+  readonly operation: string;
+}
+
+/** The names of each `port.operation` the engine calls, made once (a few dozen in all). */
+const names = new Map<string, PortNames>();
+
+function namesOf(name: string): PortNames {
+  let found = names.get(name);
+  if (found === undefined) {
+    const dot = name.indexOf('.');
+    found = {
+      spanName: `paystate ${name}`,
+      portName: dot < 0 ? name : name.slice(0, dot),
+      operation: dot < 0 ? name : name.slice(dot + 1),
+    };
+    names.set(name, found);
+  }
+  return found;
+}
+
 /**
  * A port call's span, started now: `wrap` counts each attempt and runs it within the span; `end`
  * ends it with the call's outcome and records its duration (`paystate.port.call.duration`).
@@ -43,11 +66,9 @@ export function startPortSpan(port: PortTelemetry): {
   wrap<F extends (...args: never[]) => unknown>(call: F): F;
   end(outcome: string): void;
 } {
-  const dot = port.name.indexOf('.');
-  const portName = dot < 0 ? port.name : port.name.slice(0, dot);
-  const operation = dot < 0 ? port.name : port.name.slice(dot + 1);
+  const { spanName, portName, operation } = namesOf(port.name);
   const span = port.telemetry.startSpan(
-    `paystate ${port.name}`,
+    spanName,
     { [ATTRIBUTES.port]: portName, [ATTRIBUTES.operation]: operation },
     port.parent,
   );
