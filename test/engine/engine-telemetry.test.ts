@@ -1,7 +1,7 @@
 import { trace, type Attributes } from '@opentelemetry/api';
 import type { Histogram } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOpenTelemetry } from '../../adapters/otel/index.js';
 import type { Telemetry, TelemetrySpan } from '../../src/ports/telemetry.js';
 import { compliantClient, hostedTokenOf, makeEngineHarness } from '../support/engine-harness.js';
@@ -140,6 +140,35 @@ describe('OpenTelemetry spans', () => {
         for (const secret of secrets) expect(value as string, key).not.toContain(secret);
       }
     }
+  });
+});
+
+describe('OpenTelemetry spans of the background worker', () => {
+  it('makes each tick a span, the parent of its port calls', async () => {
+    const h = harness();
+    await h.engine.createPayment({ client: compliantClient, profileId: 'profile_0001', body: directRequest(APPROVED) });
+    const worker = h.engine.startBackgroundWorker({ intervalMs: 10 });
+    try {
+      await vi.waitFor(() => expect(h.events.events().length).toBe(2), { timeout: 2_000, interval: 5 });
+    } finally {
+      await worker.stop();
+    }
+    const spans = sdk.finished();
+    const [sweep] = named(spans, 'paystate sweep tick');
+    const delivery = named(spans, 'paystate delivery tick').find((tick) =>
+      spans.some((span) => span.name === 'paystate events.publish' && parentOf(span) === tick.spanContext().spanId),
+    );
+    expect(sweep?.attributes['paystate.outcome']).toBe('ok');
+    expect(delivery?.attributes['paystate.outcome']).toBe('ok');
+    const children = (tick: ReadableSpan) =>
+      spans.filter((span) => parentOf(span) === tick.spanContext().spanId).map((span) => span.name);
+    expect(children(sweep!)).toEqual(['paystate repository.findDue', 'paystate cardVault.purgeExpired']);
+    expect(children(delivery!)).toEqual([
+      'paystate repository.readOutbox',
+      'paystate events.publish',
+      'paystate events.publish',
+      'paystate repository.markDelivered',
+    ]);
   });
 });
 
