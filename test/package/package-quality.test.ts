@@ -68,6 +68,8 @@ const EXAMPLE_ONLY_PACKAGES: Readonly<Record<string, string>> = {
   '@opentelemetry/context-async-hooks': 'examples/opentelemetry.ts registers the OpenTelemetry SDK',
   '@opentelemetry/sdk-metrics': 'examples/opentelemetry.ts registers the OpenTelemetry SDK',
   '@opentelemetry/sdk-trace-base': 'examples/opentelemetry.ts registers the OpenTelemetry SDK',
+  pino: 'examples/pino-logs.ts wraps the host’s pino (paystate never imports it)',
+  standardwebhooks: 'examples/standard-webhooks-receiver.ts verifies on the receiver’s side with it',
 };
 
 /**
