@@ -1,3 +1,5 @@
+import { deepFreeze } from '../domain/immutable.js';
+
 /**
  * Where the engine reports traces and metrics (docs/observability.md). `createOpenTelemetry` of
  * `paystate/otel` builds one on `@opentelemetry/api`; without one the engine reports nothing
@@ -21,7 +23,7 @@ export interface TelemetrySpan {
 }
 
 /** The metrics the engine records: their names, units and meaning are the port's (docs/observability.md). */
-export const TELEMETRY_METRICS = Object.freeze({
+export const TELEMETRY_METRICS = deepFreeze({
   payments: {
     name: 'paystate.payments',
     kind: 'counter',
