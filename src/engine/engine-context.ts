@@ -12,6 +12,7 @@ import type { PaymentRepository } from '../ports/payment-repository.js';
 import type { ThreeDSProvider } from '../ports/three-ds-provider.js';
 import type { Telemetry, TelemetrySpan } from '../ports/telemetry.js';
 import type { PortTelemetry } from './port-span.js';
+import { telemetryOf } from './telemetry-of.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 import type { Inspection } from './inspection.js';
 import type { SweepSetAside } from './sweep-set-aside.js';
@@ -97,8 +98,8 @@ export function spanned(
   name: string,
   fields?: Record<string, unknown>,
 ): { telemetry?: PortTelemetry } {
-  const { telemetry } = ctx.ports;
-  if (telemetry?.enabled !== true) return {};
+  const telemetry = telemetryOf(ctx.ports.telemetry);
+  if (telemetry === undefined) return {};
   const paymentId = fields?.['paymentId'];
   return {
     telemetry: { telemetry, name, parent: ctx.span, paymentId: typeof paymentId === 'string' ? paymentId : undefined },

@@ -10,6 +10,7 @@ import type { TelemetrySpan } from '../ports/telemetry.js';
 import type { EngineContext } from './engine-context.js';
 import { isPaymentId } from './load-payment.js';
 import { ATTRIBUTES } from './port-span.js';
+import { telemetryOf } from './telemetry-of.js';
 
 /**
  * The engine's spans and metrics (docs/observability.md): what each command and port call
@@ -19,8 +20,8 @@ import { ATTRIBUTES } from './port-span.js';
 
 /** A command's span (`paystate <command>`), a child of the caller's active context; none without telemetry. */
 export function startCommandSpan(ctx: EngineContext, command: string): TelemetrySpan | undefined {
-  const { telemetry } = ctx.ports;
-  if (telemetry === undefined || !telemetry.enabled) return undefined;
+  const telemetry = telemetryOf(ctx.ports.telemetry);
+  if (telemetry === undefined) return undefined;
   return telemetry.startSpan(`paystate ${command}`, { [ATTRIBUTES.command]: command, [ATTRIBUTES.operation]: command });
 }
 
@@ -34,8 +35,8 @@ export function withTickSpan<A>(
   part: string,
   program: (ctx: EngineContext) => Effect.Effect<A, PaymentError>,
 ): Effect.Effect<A, PaymentError> {
-  const { telemetry } = ctx.ports;
-  if (telemetry === undefined || !telemetry.enabled) return program(ctx);
+  const telemetry = telemetryOf(ctx.ports.telemetry);
+  if (telemetry === undefined) return program(ctx);
   return Effect.suspend(() => {
     const name = `${part} tick`;
     const span = telemetry.startSpan(`paystate ${name}`, { [ATTRIBUTES.command]: name, [ATTRIBUTES.operation]: name });
@@ -81,8 +82,8 @@ export function endCommandSpan(
 
 /** Counts a payment once its write has stored it in a final state it was not in before (`paystate.payments`). */
 export function recordFinalState(ctx: EngineContext, from: PaymentRecord['state'] | null, record: PaymentRecord): void {
-  const { telemetry } = ctx.ports;
-  if (telemetry === undefined || !telemetry.enabled || from === record.state || !isFinalState(record.state)) return;
+  const telemetry = telemetryOf(ctx.ports.telemetry);
+  if (telemetry === undefined || from === record.state || !isFinalState(record.state)) return;
   telemetry.record('payments', 1, {
     [ATTRIBUTES.state]: record.state,
     ...(record.failureReason !== null && { [ATTRIBUTES.failureReason]: record.failureReason }),
@@ -91,8 +92,8 @@ export function recordFinalState(ctx: EngineContext, from: PaymentRecord['state'
 
 /** Records how long an event waited from when it happened to its delivery (`paystate.outbox.lag`), by the clock port. */
 export function recordOutboxLag(ctx: EngineContext, event: DomainEvent): void {
-  const { telemetry } = ctx.ports;
-  if (telemetry === undefined || !telemetry.enabled) return;
+  const telemetry = telemetryOf(ctx.ports.telemetry);
+  if (telemetry === undefined) return;
   const occurred = Date.parse(event.occurredAt);
   if (!Number.isFinite(occurred)) return;
   const seconds = Math.max(0, ctx.ports.clock.now() - occurred) / 1000;
@@ -101,8 +102,8 @@ export function recordOutboxLag(ctx: EngineContext, event: DomainEvent): void {
 
 /** Sets the sweeper's backlog: the due payments found at the start of a tick (`paystate.sweeper.backlog`). */
 export function recordSweeperBacklog(ctx: EngineContext, expiries: number, inquiries: number): void {
-  const { telemetry } = ctx.ports;
-  if (telemetry === undefined || !telemetry.enabled) return;
+  const telemetry = telemetryOf(ctx.ports.telemetry);
+  if (telemetry === undefined) return;
   telemetry.record('sweeperBacklog', expiries, { [ATTRIBUTES.sweepKind]: 'expiry' });
   telemetry.record('sweeperBacklog', inquiries, { [ATTRIBUTES.sweepKind]: 'inquiry' });
 }

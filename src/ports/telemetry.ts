@@ -77,3 +77,75 @@ export const noTelemetry: Telemetry = Object.freeze({
   startSpan: () => noSpan,
   record: () => undefined,
 });
+
+/**
+ * `telemetry` with its throws swallowed (a span that fails to start is none; a failed `end` or
+ * `record` is lost), so that a host's faulty port never fails a command. `enabled` is read once.
+ */
+export function guardTelemetry(telemetry: Telemetry): Telemetry {
+  let enabled: boolean;
+  try {
+    enabled = telemetry.enabled === true;
+  } catch {
+    enabled = false;
+  }
+  if (!enabled) return noTelemetry;
+  return {
+    enabled,
+    startSpan(name, attributes, parent) {
+      try {
+        // The port's own span as the parent, not the guard around it.
+        const own = parent === undefined ? undefined : (unguarded.get(parent) ?? parent);
+        return guardSpan(telemetry.startSpan(name, attributes, own));
+      } catch {
+        return noSpan;
+      }
+    },
+    record(metric, value, attributes) {
+      try {
+        telemetry.record(metric, value, attributes);
+      } catch {
+        // Lost: there is nowhere to say so that would not fail too.
+      }
+    },
+  };
+}
+
+/** The span each guard wraps. */
+const unguarded = new WeakMap<TelemetrySpan, TelemetrySpan>();
+
+function guardSpan(span: TelemetrySpan): TelemetrySpan {
+  if (typeof span !== 'object' || span === null) return noSpan;
+  let recording: boolean;
+  try {
+    recording = span.recording === true;
+  } catch {
+    recording = false;
+  }
+  const guard: TelemetrySpan = {
+    recording,
+    within<T>(fn: () => T): T {
+      let ran = false;
+      try {
+        return span.within(() => {
+          ran = true;
+          return fn();
+        });
+      } catch (error) {
+        // `fn`'s own throw goes on; the span's, before it ran `fn`, is swallowed and `fn` runs alone.
+        if (ran) throw error;
+        return fn();
+      }
+    },
+    end(outcome, attributes) {
+      try {
+        const seconds = span.end(outcome, attributes);
+        return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : 0;
+      } catch {
+        return 0;
+      }
+    },
+  };
+  unguarded.set(guard, span);
+  return guard;
+}

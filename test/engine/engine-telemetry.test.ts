@@ -261,3 +261,28 @@ describe('without an SDK', () => {
     expect(await sdk.points('paystate.payments')).toEqual([]);
   });
 });
+
+describe('a telemetry port that throws', () => {
+  const boom = (): never => {
+    throw new Error('telemetry down');
+  };
+  const throwingSpan: TelemetrySpan = { recording: true, within: boom, end: boom };
+  it.each([
+    ['startSpan throws', { enabled: true, startSpan: boom, record: boom }],
+    ['its spans throw', { enabled: true, startSpan: () => throwingSpan, record: boom }],
+  ] as [string, Telemetry][])('fails no command when %s', async (_, telemetry) => {
+    sdk = makeOtelSdk();
+    const h = makeEngineHarness({}, 0, { telemetry });
+    const payment = await h.engine.createPayment({
+      client: compliantClient,
+      profileId: 'profile_0001',
+      body: directRequest(APPROVED),
+    });
+    expect(payment._unsafeUnwrap().state).toBe('succeeded');
+    expect(
+      (await h.engine.getPayment({ profileId: 'profile_0001', paymentId: payment._unsafeUnwrap().id })).isOk(),
+    ).toBe(true);
+    expect((await h.engine.deliverEvents())._unsafeUnwrap()).toBe(2);
+    expect((await h.engine.sweep()).isOk()).toBe(true);
+  });
+});
