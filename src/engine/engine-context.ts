@@ -42,7 +42,10 @@ export interface PaymentEnginePorts {
   readonly events?: EventSink;
   /** Where the engine logs (pino-style); default silent. Its throws are swallowed. */
   readonly logger?: Logger;
-  /** Where the engine reports spans and metrics (`createOpenTelemetry` of `paystate/otel`); default none. */
+  /**
+   * Where the engine reports spans and metrics (`createOpenTelemetry` of `paystate/otel`); default
+   * none. Its throws are swallowed.
+   */
   readonly telemetry?: Telemetry;
 }
 

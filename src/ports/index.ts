@@ -29,6 +29,7 @@ export type {
 export type { PageTokens } from './page-tokens.js';
 export type { PortFailure, PortResult } from './port-result.js';
 export {
+  guardTelemetry,
   noTelemetry,
   TELEMETRY_METRICS,
   type Telemetry,

@@ -3,7 +3,7 @@ import { deepFreeze } from '../domain/immutable.js';
 /**
  * Where the engine reports traces and metrics (docs/observability.md). `createOpenTelemetry` of
  * `paystate/otel` builds one on `@opentelemetry/api`; without one the engine reports nothing
- * (`noTelemetry`) and builds no attribute. A telemetry port must not throw.
+ * (`noTelemetry`) and builds no attribute. What a port throws is swallowed (`guardTelemetry`).
  */
 
 /** Span and metric attributes: never card data, tokens or authentication values. */
