@@ -1,4 +1,4 @@
-import { context, metrics, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, INVALID_TRACEID, metrics, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Meter, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import { TELEMETRY_METRICS } from '../../src/ports/telemetry.js';
 import type { Telemetry, TelemetryAttributes, TelemetryMetric, TelemetrySpan } from '../../src/ports/telemetry.js';
@@ -51,20 +51,28 @@ class OpenTelemetrySpan implements TelemetrySpan {
   #context: Context | undefined;
   readonly #started = performance.now();
 
+  /**
+   * A span of no trace at all (the API's no-op with no SDK): nothing to propagate, so `within`
+   * runs `fn` in the caller's context, and its children take that context as their parent.
+   */
+  readonly #inert: boolean;
+
   constructor(span: Span, parent: Context) {
     this.#span = span;
     this.#parent = parent;
     this.recording = span.isRecording();
+    this.#inert = !this.recording && span.spanContext().traceId === INVALID_TRACEID;
   }
 
   /** The context whose active span this is: the parent of the spans started within it (made when first asked). */
   get context(): Context {
+    if (this.#inert) return context.active();
     this.#context ??= trace.setSpan(this.#parent, this.#span);
     return this.#context;
   }
 
   within<T>(fn: () => T): T {
-    return context.with(this.context, fn);
+    return this.#inert ? fn() : context.with(this.context, fn);
   }
 
   end(outcome: string, attributes?: TelemetryAttributes): number {

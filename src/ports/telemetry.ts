@@ -95,8 +95,9 @@ export function guardTelemetry(telemetry: Telemetry): Telemetry {
     startSpan(name, attributes, parent) {
       try {
         // The port's own span as the parent, not the guard around it.
-        const own = parent === undefined ? undefined : (unguarded.get(parent) ?? parent);
-        return guardSpan(telemetry.startSpan(name, attributes, own));
+        const own = parent instanceof GuardedSpan ? parent.span : parent;
+        const span = telemetry.startSpan(name, attributes, own);
+        return typeof span === 'object' && span !== null ? new GuardedSpan(span) : noSpan;
       } catch {
         return noSpan;
       }
@@ -111,41 +112,42 @@ export function guardTelemetry(telemetry: Telemetry): Telemetry {
   };
 }
 
-/** The span each guard wraps. */
-const unguarded = new WeakMap<TelemetrySpan, TelemetrySpan>();
+/** A port's span with its throws swallowed (`guardTelemetry`). */
+class GuardedSpan implements TelemetrySpan {
+  readonly span: TelemetrySpan;
+  readonly recording: boolean;
 
-function guardSpan(span: TelemetrySpan): TelemetrySpan {
-  if (typeof span !== 'object' || span === null) return noSpan;
-  let recording: boolean;
-  try {
-    recording = span.recording === true;
-  } catch {
-    recording = false;
+  constructor(span: TelemetrySpan) {
+    this.span = span;
+    let recording: boolean;
+    try {
+      recording = span.recording === true;
+    } catch {
+      recording = false;
+    }
+    this.recording = recording;
   }
-  const guard: TelemetrySpan = {
-    recording,
-    within<T>(fn: () => T): T {
-      let ran = false;
-      try {
-        return span.within(() => {
-          ran = true;
-          return fn();
-        });
-      } catch (error) {
-        // `fn`'s own throw goes on; the span's, before it ran `fn`, is swallowed and `fn` runs alone.
-        if (ran) throw error;
+
+  within<T>(fn: () => T): T {
+    let ran = false;
+    try {
+      return this.span.within(() => {
+        ran = true;
         return fn();
-      }
-    },
-    end(outcome, attributes) {
-      try {
-        const seconds = span.end(outcome, attributes);
-        return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : 0;
-      } catch {
-        return 0;
-      }
-    },
-  };
-  unguarded.set(guard, span);
-  return guard;
+      });
+    } catch (error) {
+      // `fn`'s own throw goes on; the span's, before it ran `fn`, is swallowed and `fn` runs alone.
+      if (ran) throw error;
+      return fn();
+    }
+  }
+
+  end(outcome: string, attributes?: TelemetryAttributes): number {
+    try {
+      const seconds = this.span.end(outcome, attributes);
+      return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : 0;
+    } catch {
+      return 0;
+    }
+  }
 }
