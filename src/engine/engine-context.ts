@@ -68,8 +68,12 @@ export interface EngineContext {
    * The host's commands have none, so a worker's stop never touches them.
    */
   readonly abandon?: AbortSignal;
-  /** The span of the command under way: the parent of its port calls' spans. */
-  readonly span?: TelemetrySpan;
+  /**
+   * The span of the command under way: the parent of its port calls' spans. The engine's own
+   * context holds it as `undefined`, so that a command's context, which sets it, has the same
+   * shape (one hidden class for every context the engine's functions see).
+   */
+  readonly span?: TelemetrySpan | undefined;
 }
 
 /**
