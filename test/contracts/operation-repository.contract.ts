@@ -3,12 +3,13 @@ import type { OperationRecord } from '../../src/domain/money-operation.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import { makeEvent, MINUTE, nextVersion, T0 } from './fixtures.js';
+import type { expectErr, expectOk } from './payment-repository.contract.js';
 import { makeManualPayment, makeOperation, makeSalePayment } from './operation-fixtures.js';
 
 /** `expectOk` and `expectErr` of the payment repository contract. */
 interface Expect {
-  readonly ok: typeof import('./payment-repository.contract.js').expectOk;
-  readonly err: typeof import('./payment-repository.contract.js').expectErr;
+  readonly ok: typeof expectOk;
+  readonly err: typeof expectErr;
 }
 
 /**
