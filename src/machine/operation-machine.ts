@@ -92,8 +92,9 @@ export function createOperationMachine(kind: OperationKind, options: OperationMa
       }),
     },
     guards: {
-      answered: ({ event }, kindOf: { kind: 'succeeded' | 'declined' | 'not_found' }) =>
-        event.type === 'inquiry.answered' && event.outcome.kind === kindOf.kind,
+      inquirySucceeded: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'succeeded',
+      inquiryDeclined: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'declined',
+      inquiryNotFound: ({ event }) => event.type === 'inquiry.answered' && event.outcome.kind === 'not_found',
       notFoundForGood: ({ context, event }) =>
         event.type === 'inquiry.answered' &&
         event.outcome.kind === 'not_found' &&
@@ -115,11 +116,11 @@ export function createOperationMachine(kind: OperationKind, options: OperationMa
         initial: 'requested',
         on: {
           'inquiry.answered': [
-            { guard: { type: 'answered', params: { kind: 'succeeded' } }, target: 'succeeded' },
-            { guard: { type: 'answered', params: { kind: 'declined' } }, target: 'failed' },
+            { guard: 'inquirySucceeded', target: 'succeeded' },
+            { guard: 'inquiryDeclined', target: 'failed' },
             { guard: 'notFoundForGood', target: 'failed' },
             {
-              guard: { type: 'answered', params: { kind: 'not_found' } },
+              guard: 'inquiryNotFound',
               target: '.unknown',
               reenter: true,
               actions: 'countNotFound',
