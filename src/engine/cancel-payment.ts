@@ -4,6 +4,7 @@ import type { Payment } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import { paymentError } from '../errors/payment-error.js';
 import { cardholderMustAct } from '../machine/public-state.js';
+import { dropCard } from './drive-payment.js';
 import type { EngineContext } from './engine-context.js';
 import {
   checkOperationId,
@@ -59,7 +60,11 @@ export async function cancelPayment(ctx: EngineContext, command: CancelPaymentCo
       const step = send(ctx, working, (at) => ({ type: 'cancel.requested', at }));
       if (!step.changed) return err(paymentError.refused('payment_not_cancelable', NOT_CANCELABLE));
       const stored = await persist(ctx, working);
-      if (stored.isOk()) return ok(shown(ctx, working.record));
+      if (stored.isOk()) {
+        // A challenge held the card in the vault for the authorization that now never comes.
+        if (payment.state === 'awaiting_challenge') await dropCard(ctx, payment.id);
+        return ok(shown(ctx, working.record));
+      }
       if (stored.error.code !== 'conflict') return err(stored.error);
     } else {
       if (amountCapturable(payment) === 0) return err(paymentError.refused('payment_not_cancelable', NOT_CANCELABLE));

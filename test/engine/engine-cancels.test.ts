@@ -41,6 +41,8 @@ describe('cancelPayment', () => {
     expect(payment.next).toBeDefined();
     const canceled = (await h.engine.cancelPayment(target(payment.id)))._unsafeUnwrap();
     expect(canceled).toMatchObject({ state: 'failed', failure_reason: 'canceled' });
+    // The card held for the authorization after the challenge is gone with it.
+    expect((await h.cardVault.take(payment.id))._unsafeUnwrap()).toBeNull();
   });
 
   it('refuses an automatic payment, a failed one, and another profile', async () => {
