@@ -1,12 +1,8 @@
-export { apiPath, createApiHandler, type ApiHandler, type ApiOptions } from './api-handler.js';
+export type { ApiOptions } from './api-options.js';
+export { createApp, createFetchHandler, type FetchHandlerOptions } from './app.js';
+export type { AppBindings, AppEnv } from './app-env.js';
 export { normalizeBasePath } from './base-path.js';
-export {
-  createFetchHandler,
-  type FetchHandler,
-  type FetchHandlerOptions,
-  type PageContext,
-  type PagesHandler,
-} from './fetch-handler.js';
+export type { FetchHandler, PageContext, PagesHandler } from './page-context.js';
 export type { HttpAnswer } from './http-answer.js';
 export { fromFetchRequest, type HttpRequest } from './http-request.js';
 export {
@@ -18,12 +14,11 @@ export {
 export { MAX_JSON_DEPTH } from './json-body.js';
 export {
   createNodeListener,
-  serveNodeRequest,
-  writeAnswer,
+  createNodeRequestListener,
   type NodeListenerOptions,
-  type NodeServeOptions,
-  type WriteAnswerOptions,
-} from './node-listener.js';
+  type NodeRequestListener,
+  type NodeRequestListenerOptions,
+} from './node-server.js';
 export {
   composePages,
   createOpenApiDocument,

@@ -9,16 +9,3 @@ export { createCryptoIdGenerator } from './crypto-id-generator.js';
 export { createHmacPageTokens } from './hmac-page-tokens.js';
 export { redactCardNumbers } from './redact.js';
 export { systemClock } from './system-clock.js';
-export {
-  closeWhenBodyUnread,
-  createNodeRequestListener,
-  isBodyConsumed,
-  isFetchMethod,
-  sendFetchResponse,
-  sendNotImplemented,
-  toFetchRequest,
-  type FetchRequestHandler,
-  type NodeRequestListenerOptions,
-  type SendFetchResponseOptions,
-  type ToFetchRequestOptions,
-} from './fetch-bridge.js';

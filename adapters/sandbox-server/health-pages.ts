@@ -1,6 +1,6 @@
 import type { BackgroundLoopStatus, BackgroundWorkerStatus } from '../../src/engine/health.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
-import type { PagesHandler } from '../http/fetch-handler.js';
+import type { PagesHandler } from '../http/index.js';
 import { jsonAnswer, toResponse } from '../http/http-answer.js';
 import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
 

@@ -1,6 +1,6 @@
-import { clientIpFromHeader } from '../hosted-page/client-ip.js';
-import { createHostedPageHandler } from '../hosted-page/hosted-page-handler.js';
-import type { PagesHandler } from '../http/fetch-handler.js';
+import { clientIpFromHeader } from '../http/hosted-page/client-ip.js';
+import { createHostedPageHandler } from '../http/hosted-page/hosted-page-handler.js';
+import type { PagesHandler } from '../http/index.js';
 import { createIssuerPageHandler } from './issuer-page.js';
 import { createReturnLinks } from './return-links.js';
 import { createReturnPage } from './return-page.js';

@@ -5,7 +5,7 @@ import { systemClock } from '../node/system-clock.js';
 import { createWebhookEventSink } from '../webhooks/webhook-event-sink.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
 import { silentLogger } from '../../src/ports/logger.js';
-import { answerClientErrors } from './client-errors.js';
+import { answerClientErrors } from '../http/node-client-errors.js';
 import { attachWorker } from './health-pages.js';
 import { answerProbeWhileStarting, answerStartFailed } from './start-up-answers.js';
 import {

@@ -7,7 +7,7 @@ import {
   type FetchHandlerOptions,
   type PagesHandler,
 } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/node/index.js';
+import { createNodeRequestListener } from '../../adapters/http/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { makeApi } from './support/api-harness.js';
 import { call } from './support/client.js';

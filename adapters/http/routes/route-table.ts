@@ -1,12 +1,11 @@
-import type { RouteDefinition } from '../router.js';
-import type { RouteHandler } from '../route-context.js';
+import type { RouteDefinition } from '../route-context.js';
 import { createPaymentRoute } from './create-payment.js';
 import { getPaymentRoute } from './get-payment.js';
 import { getProfileRoute } from './get-profile.js';
 import { listPaymentsRoute } from './list-payments.js';
 
 /** Every endpoint of the v1 API (decisions.md section 2). */
-export const ROUTES: readonly RouteDefinition<RouteHandler>[] = [
+export const ROUTES: readonly RouteDefinition[] = [
   {
     method: 'POST',
     pattern: ['v1', 'profiles', ':profile_id', 'payments'],

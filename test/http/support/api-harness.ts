@@ -16,8 +16,8 @@ import {
   createServer as createExpressServer,
   paystate,
   paystateErrorHandler,
-} from '../../../adapters/express/index.js';
-import { createNodeRequestListener } from '../../../adapters/node/index.js';
+} from '../../../adapters/http/express/index.js';
+import { createNodeRequestListener } from '../../../adapters/http/index.js';
 import {
   createChallengeResponse,
   createSandboxAcquirer,
