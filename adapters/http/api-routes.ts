@@ -63,16 +63,26 @@ export function mountApi(app: Hono<AppEnv>, deps: HttpDeps, basePath: string): v
   for (const prefix of basePath === '' ? [''] : [basePath, '']) {
     app.use(`${prefix}/v1/*`, logApiRequest(deps));
     for (const route of ROUTES) {
-      app.on(route.method, honoPath(prefix, route), async (c, next) => {
-        c.set('route', route.name);
-        await next();
-      }, authorize, serveRoute(route, deps, basePath, prefix));
+      app.on(
+        route.method,
+        honoPath(prefix, route),
+        async (c, next) => {
+          c.set('route', route.name);
+          await next();
+        },
+        authorize,
+        serveRoute(route, deps, basePath, prefix),
+      );
     }
     for (const [path, methods] of allowed) {
       const allow = [...methods].sort().join(', ');
       app.all(`${prefix}/${path}`, (c) => {
         c.set('route', 'method not allowed');
-        return problemReply(c.req.method, problem('method_not_allowed', `This resource allows ${allow}`, { headers: { allow } }), typeBase);
+        return problemReply(
+          c.req.method,
+          problem('method_not_allowed', `This resource allows ${allow}`, { headers: { allow } }),
+          typeBase,
+        );
       });
     }
     app.all(`${prefix}/v1/*`, (c) => problemReply(c.req.method, problem('not_found', 'No such resource'), typeBase));

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
 import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
 import { createApp, type FetchHandlerOptions } from './app.js';
+import { normalizeBasePath } from './base-path.js';
 import { toResponse } from './http-answer.js';
 import { stampClientIp } from './hosted-page/client-ip.js';
 import type { FetchHandler } from './page-context.js';
@@ -50,6 +51,17 @@ export function createNodeRequestListener(
   return nodeListener((request) => handler(request), { ...options, answersTrace: true });
 }
 
+/** Whether a request target's path is `/v1` or below it, under one of `prefixes`. */
+function isApiTarget(target: string, prefixes: readonly string[]): boolean {
+  let path: string;
+  try {
+    path = new URL(target, 'http://localhost').pathname;
+  } catch {
+    return false;
+  }
+  return prefixes.some((prefix) => path === `${prefix}/v1` || path.startsWith(`${prefix}/v1/`));
+}
+
 /** Whether the client sent a body that was not read to its end (an unauthenticated request's, a 413's). */
 function bodyLeftUnread(req: IncomingMessage): boolean {
   const declared = req.headers['content-length'];
@@ -79,6 +91,11 @@ export function nodeListener(
   options: NodeRequestListenerOptions & {
     /** Answer `TRACE` and `TRACK` 501 before the handler (a foreign handler may not). */
     readonly answersTrace?: boolean;
+    /**
+     * Where the API answers (`/v1` below these prefixes): its requests, and those the app answers
+     * 501, never call `clientAddress` (only pages use the address). Default: none, every request does.
+     */
+    readonly apiPrefixes?: readonly string[];
   },
   onReject?: OnReject,
 ): NodeRequestListener {
@@ -123,6 +140,9 @@ export function nodeListener(
       return internalError('GET', requestId);
     },
   });
+  const { apiPrefixes } = options;
+  const skipsAddress = (req: IncomingMessage): boolean =>
+    apiPrefixes !== undefined && (NOT_FETCH_METHODS.has(req.method ?? '') || isApiTarget(req.url ?? '/', apiPrefixes));
   return (req, res) => {
     const method = req.method ?? 'GET';
     if (options.answersTrace === true && NOT_FETCH_METHODS.has(method)) {
@@ -132,7 +152,7 @@ export function nodeListener(
     }
     try {
       // The hosted page sends the cardholder's address to 3DS: the socket's, never the client's word.
-      stampClientIp(req, clientAddress?.(req));
+      if (!skipsAddress(req)) stampClientIp(req, clientAddress?.(req));
     } catch (error) {
       const requestId = ids();
       logger.error({ method, error, requestId }, 'node listener failed');
@@ -159,7 +179,9 @@ export interface NodeListenerOptions extends FetchHandlerOptions {
  */
 export function createNodeListener(options: NodeListenerOptions): NodeRequestListener {
   const app = createApp(options);
+  const basePath = normalizeBasePath(options.basePath);
   return nodeListener(async (request) => app.fetch(request), {
+    apiPrefixes: basePath === '' ? [''] : [basePath, ''],
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
     ...(options.requestId !== undefined && { requestId: options.requestId }),

@@ -3,8 +3,12 @@ import { connect, type AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createExpressRouter, paystate } from '../../adapters/http/express/index.js';
-import { createFetchHandler, createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/http/index.js';
+import {
+  createNodeRequestListener,
+  createFetchHandler,
+  createNodeListener,
+  type FetchHandlerOptions,
+} from '../../adapters/http/index.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
 import { withHostedPage } from '../express/support/express-host.js';
 import { makeApi, TOKENS, type ApiHarness } from './support/api-harness.js';

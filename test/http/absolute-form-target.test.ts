@@ -33,7 +33,9 @@ describe('the fetch bridge and an absolute-form target', () => {
     };
     try {
       // RFC 9112 section 3.2.2: an absolute-form target's own authority wins over Host (@hono/node-server).
-      expect(await urlOf('http://elsewhere.test:8080/v1/x?a=1', 'shop.test')).toBe('http://elsewhere.test:8080/v1/x?a=1');
+      expect(await urlOf('http://elsewhere.test:8080/v1/x?a=1', 'shop.test')).toBe(
+        'http://elsewhere.test:8080/v1/x?a=1',
+      );
       expect(await urlOf('/v1/x?a=1', 'shop.test')).toBe('http://shop.test/v1/x?a=1');
       expect(await urlOf('http://elsewhere.test', 'shop.test:81')).toBe('http://elsewhere.test/');
       expect(await urlOf('http://elsewhere.test/x', 'x:99999')).toBe('http://elsewhere.test/x');

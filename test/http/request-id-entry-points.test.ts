@@ -1,14 +1,17 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer as createExpressServer, paystate, paystateErrorHandler } from '../../adapters/http/express/index.js';
+import {
+  createServer as createExpressServer,
+  paystate,
+  paystateErrorHandler,
+} from '../../adapters/http/express/index.js';
 import {
   createFetchHandler,
   createNodeListener,
-  fromFetchRequest,
+  createNodeRequestListener,
   type FetchHandlerOptions,
 } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/http/index.js';
 import { startSandboxServer, type SandboxServer } from '../../adapters/sandbox-server/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { parseResponses, rawExchange } from '../express/support/raw-http.js';
@@ -270,27 +273,6 @@ describe('an incoming X-Request-Id', () => {
     }
     expect(JSON.stringify(api.logs)).not.toContain('4242-4242');
     expect(JSON.stringify(api.logs)).not.toContain('4242424242424242');
-  });
-
-  it("a value a host's middleware put in the request (a line break, a card number) is not logged", async () => {
-    const api = makeApi();
-    const listener = createNodeListener(api.handlerOptions);
-    let next = '';
-    const origin = await listenApp((req, res) => {
-      // @hono/node-server reads the raw header lines: the host changes both views.
-      req.headers['x-request-id'] = next;
-      const at = req.rawHeaders.findIndex((name) => name.toLowerCase() === 'x-request-id');
-      if (at >= 0) req.rawHeaders[at + 1] = next;
-      listener(req, res);
-    });
-    for (const value of ['abc\ndef', 'abc\r\nInjected: 1', 'gw\u00004242424242424242', '\uff14'.repeat(16)]) {
-      next = value;
-      const { answer, line } = await sent(api, origin, 'ignored');
-      expect(answer.status).toBe(200);
-      expect(line?.fields, JSON.stringify(value)).not.toHaveProperty('upstreamRequestId');
-    }
-    next = 'gw-ok';
-    expect((await sent(api, origin, 'ignored')).line?.fields['upstreamRequestId']).toBe('gw-ok');
   });
 });
 

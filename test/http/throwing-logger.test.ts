@@ -1,14 +1,12 @@
-import type { RequestListener } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/http/index.js';
+import { createNodeListener, createNodeRequestListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
 import type { Logger } from '../../src/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { hostedRequest } from '../support/requests.js';
 import { makeApi, TOKENS } from './support/api-harness.js';
 import { call, get, post, type Answer } from './support/client.js';
 import { expectProblem } from './support/expect-problem.js';
-import { replayingUnwritable, UNWRITABLE } from './support/unwritable-answer.js';
+import { replayingUnwritable } from './support/unwritable-answer.js';
 
 /** A host logger whose `error` throws (a log transport that failed); `everything` makes every method throw. */
 function throwingLogger(everything = false): Logger & { readonly calls: string[] } {

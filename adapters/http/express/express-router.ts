@@ -81,9 +81,13 @@ export function expressBridge(listener: (req: IncomingMessage, res: ServerRespon
 export function createExpressRouter(handler: FetchHandler, options: ExpressRouterOptions = {}): Router {
   const requestIds = requestIdSource(options.requestId, options.logger);
   const serveOptions = { ...options, clientAddress: expressClientAddress };
-  const listener = nodeListener((request) => handler(request), { ...serveOptions, answersTrace: true }, (error, req, res) => {
-    if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, requestIds());
-    return handOn(req, error);
-  });
+  const listener = nodeListener(
+    (request) => handler(request),
+    { ...serveOptions, answersTrace: true },
+    (error, req, res) => {
+      if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, requestIds());
+      return handOn(req, error);
+    },
+  );
   return expressBridge(listener);
 }
