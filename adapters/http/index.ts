@@ -3,7 +3,7 @@ export { createApp, createFetchHandler, type FetchHandlerOptions } from './app.j
 export type { AppBindings, AppEnv } from './app-env.js';
 export { normalizeBasePath } from './base-path.js';
 export type { FetchHandler, PageContext, PagesHandler } from './page-context.js';
-export type { HttpAnswer } from './http-answer.js';
+export { jsonAnswer, toResponse, type HttpAnswer } from './http-answer.js';
 export { fromFetchRequest, type HttpRequest } from './http-request.js';
 export {
   IDEMPOTENCY_STALE_AFTER_MS,
@@ -52,12 +52,14 @@ export {
   problemDocument,
   problemFromPaymentError,
   problemResponse,
+  RETRY_AFTER_SECONDS,
   type Problem,
   type ProblemCode,
   type ProblemDocument,
 } from './problem-details.js';
 export { MAX_BODY_BYTES, type BodyReadFailure } from './read-body.js';
-export { defaultRequestId, REQUEST_ID_HEADER } from './request-id.js';
+export { defaultRequestId, REQUEST_ID_HEADER, requestIdSource } from './request-id.js';
+export { answerClientErrors } from './node-client-errors.js';
 export { STORE_TIMEOUT_MS } from './store-deadline.js';
 export type { ProfileResource } from './routes/get-profile.js';
 export type { PaymentListResource } from './routes/list-payments.js';

@@ -51,6 +51,45 @@ export function createNodeRequestListener(
   return nodeListener((request) => handler(request), { ...options, answersTrace: true });
 }
 
+/** The scheme and authority of an absolute-form request target (`http://host:port`), any case. */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+/** A host name that needs no parsing: letters, digits, `.` `_` `-` with a letter (not an IPv4), and a port. */
+const PLAIN_HOST = /^(?=[^:]*[a-z_-])[a-z0-9._-]+(?::\d{1,4})?$/;
+
+/** Whether a URL can hold `host` with that very host name (`@hono/node-server` refuses others). */
+function isUsableHost(host: string): boolean {
+  if (PLAIN_HOST.test(host)) return true;
+  try {
+    const { hostname } = new URL(`http://${host}/`);
+    const bare = (host.includes(':') ? host.replace(/:\d+$/, '') : host).toLowerCase();
+    return hostname.length > 0 && (hostname.length === host.length || hostname === bare);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Routes an absolute-form target (`GET http://host/v1/… HTTP/1.1`, which RFC 9112 section 3.2.2
+ * says a server MUST accept) by its path and query, as the origin form, and a request whose `Host`
+ * no URL can hold as if it were `localhost`: neither is the client's mistake to answer 400.
+ */
+function toOriginForm(req: IncomingMessage): void {
+  const target = req.url ?? '/';
+  if (!target.startsWith('/')) {
+    const authority = ABSOLUTE_FORM.exec(target)?.[0];
+    if (authority !== undefined) {
+      const rest = target.slice(authority.length);
+      req.url = rest.startsWith('/') ? rest : `/${rest}`;
+    }
+  }
+  const host = req.headers.host;
+  if (host !== undefined && isUsableHost(host)) return;
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]?.toLowerCase() === 'host') raw.splice(i, 2);
+  raw.push('host', 'localhost');
+  req.headers.host = 'localhost';
+}
+
 /** Whether a request target's path is `/v1` or below it, under one of `prefixes`. */
 function isApiTarget(target: string, prefixes: readonly string[]): boolean {
   let path: string;
@@ -160,6 +199,7 @@ export function nodeListener(
       sendAnswer(req, res, answer, requestId, typeBase);
       return;
     }
+    toOriginForm(req);
     void listener(req, res);
   };
 }

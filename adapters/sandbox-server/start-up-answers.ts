@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonAnswer, type HttpAnswer } from '../http/http-answer.js';
-import { problem, problemAnswer, RETRY_AFTER_SECONDS } from '../http/problem-details.js';
-import { REQUEST_ID_HEADER } from '../http/request-id.js';
+import {
+  jsonAnswer,
+  type HttpAnswer,
+  problem,
+  problemAnswer,
+  RETRY_AFTER_SECONDS,
+  REQUEST_ID_HEADER,
+} from '../http/index.js';
 import { LIVENESS_PATH, READINESS_PATH } from './health-pages.js';
 
 /** The path of a request target, without its query; undefined when it is not a path. */

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { headerLocation } from '../http/hosted-page/page-response.js';
-import { secretEqual } from '../http/hosted-page/secret-equal.js';
+import { headerLocation } from '../hosted-page/page-response.js';
+import { secretEqual } from '../hosted-page/secret-equal.js';
 
 /** The path of the sandbox's own return page: a `session.redirect_url` of `{base}/sandbox/return`. */
 export const RETURN_PATH = '/sandbox/return';
