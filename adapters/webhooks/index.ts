@@ -3,7 +3,7 @@
  * receiver needs to check them (docs/webhooks.md).
  */
 export { DEFAULT_WEBHOOK_TIMEOUT_MS } from './call-signal.js';
-export { isRetryableWebhookStatus } from './webhook-answer.js';
+export { isRetryableWebhookStatus, webhookAnswerOutcome, type WebhookAnswerOutcome } from './webhook-answer.js';
 export {
   createWebhookEventSink,
   type WebhookEndpoint,
@@ -27,6 +27,7 @@ export { generateWebhookSecret, MAX_WEBHOOK_SECRETS, MIN_WEBHOOK_SECRET_LENGTH }
 export {
   DEFAULT_WEBHOOK_USER_AGENT,
   WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_EVENT_ID_PATTERN,
   WEBHOOK_EVENT_TYPE_HEADER,
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
