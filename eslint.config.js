@@ -4,6 +4,29 @@ import tseslint from 'typescript-eslint';
 /** Effect by module (`effect/Effect`): its barrel loads fast-check and ~600 modules at import. */
 const effectBarrel = { name: 'effect', message: "Import by module: `import * as Effect from 'effect/Effect'`." };
 
+/**
+ * An adapter or app takes another adapter only through its `index.ts`; `adapters/shared` takes none
+ * (docs/architecture.md). test/architecture/imports.test.ts checks the same, and cycles, over the
+ * whole tree; this gives the error at the import in an editor.
+ */
+const outsideAdapter = 'Take another adapter through its index.ts (docs/architecture.md, "Who imports whom").';
+/** PENDING(hono): the HTTP family still reaches into other adapters; empty this when `hono` merges. */
+const pendingHono = [];
+/** The `no-restricted-imports` blocks: adapter files one and two folders deep, `bin/`, `adapters/shared`. */
+function adapterBoundaries() {
+  const restrict = (files, regex, message, ignores = pendingHono) => ({
+    files,
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { paths: [effectBarrel], patterns: [{ regex, message }] }] },
+  });
+  return [
+    restrict(['adapters/*/*.ts'], '^\\.\\./[^./][^/]*/(?!index\\.js$)', outsideAdapter),
+    restrict(['adapters/*/*/*.ts'], '^\\.\\./\\.\\./(?!src/)[^./][^/]*/(?!index\\.js$)', outsideAdapter),
+    restrict(['bin/*.ts'], '^\\.\\./adapters/[^/]+/(?!index\\.js$)', outsideAdapter, []),
+    restrict(['adapters/shared/*.ts'], '^\\.\\./[^./]', 'adapters/shared imports no adapter.', []),
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'docs/**'] },
   js.configs.recommended,
@@ -40,6 +63,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...adapterBoundaries(),
   {
     files: ['bin/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts'],
     rules: { 'no-console': 'off' },

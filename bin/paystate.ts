@@ -10,10 +10,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseSandboxSecrets, type SandboxConfig, type SandboxSecretsConfig } from '../adapters/memory/index.js';
-import { closestName } from '../adapters/node/closest-name.js';
-import { parseCommandLine, usageLine } from '../adapters/node/command-line.js';
-import { readSecretFile } from '../adapters/node/secret-file.js';
-import { checkDatabaseUrl } from '../adapters/postgres/database-url.js';
+import {
+  checkDatabaseUrl,
+  closestName,
+  parseCommandLine,
+  readSecretFile,
+  usageLine,
+} from '../adapters/shared/index.js';
 import { withoutUrlCredentials } from '../src/domain/mask-digits.js';
 import { redirectUrlProblem } from '../src/domain/redirect-url.js';
 import { createConsoleLogger } from '../adapters/node/index.js';

@@ -4,7 +4,7 @@
  * issuer's state, all on one pool, so that several instances on the database act as one.
  */
 import type * as PostgresAdaptersModule from '../adapters/postgres/index.js';
-import { atDatabase } from '../adapters/postgres/database-url.js';
+import { atDatabase } from '../adapters/shared/index.js';
 import type { SandboxConfig } from '../adapters/memory/index.js';
 import type { Logger } from '../src/ports/logger.js';
 import type { SandboxStorage, SharedSandboxSecrets } from '../adapters/sandbox-server/index.js';

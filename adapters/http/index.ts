@@ -63,3 +63,6 @@ export { answerClientErrors } from './node-client-errors.js';
 export { STORE_TIMEOUT_MS } from './store-deadline.js';
 export type { ProfileResource } from './routes/get-profile.js';
 export type { PaymentListResource } from './routes/list-payments.js';
+export { createIssuerPageHandler, type IssuerPageOptions } from './sandbox-pages/issuer-page.js';
+export type { SandboxPageDeps } from './sandbox-pages/sandbox-page-deps.js';
+export { createSandboxPages } from './sandbox-pages/sandbox-pages.js';

@@ -1,22 +1,24 @@
 export { createMemoryCardVault, type MemoryCardVault } from './card-vault.js';
 export {
-  clientIdForTokenDigest,
   createMemoryCredentialStore,
+  type CredentialStoreState,
+  type MemoryCredentialStore,
+  type MemoryCredentialStoreOptions,
+} from './credential-store.js';
+export {
   DEFAULT_TOKEN_OVERLAP_MS,
   type ClientToken,
   type CredentialInputError,
   type CredentialProvisioning,
   type CredentialProvisioningError,
-  type CredentialStoreState,
-  type MemoryCredentialStore,
-  type MemoryCredentialStoreOptions,
   type NewClient,
   type NewToken,
   type ProvisioningFailure,
   type RolledToken,
   type TokenRef,
   type TokenRoll,
-} from './credential-store.js';
+} from '../../src/ports/credential-provisioning.js';
+export { clientIdForTokenDigest } from '../shared/index.js';
 export { createMemoryEventSink, type MemoryEventSink, type MemoryEventSinkOptions } from './event-sink.js';
 export {
   createMemoryPaymentRepository,

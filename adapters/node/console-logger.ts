@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { isSensitiveKey, REDACTED, redactCardNumbers, sanitize } from './redact.js';
-import { systemClock } from './system-clock.js';
+import { systemClock } from '../shared/index.js';
 
 import type { LogLevel } from '../../src/ports/logger.js';
 

@@ -8,4 +8,4 @@ export {
 export { createCryptoIdGenerator } from './crypto-id-generator.js';
 export { createHmacPageTokens } from './hmac-page-tokens.js';
 export { redactCardNumbers } from './redact.js';
-export { systemClock } from './system-clock.js';
+export { systemClock } from '../shared/index.js';

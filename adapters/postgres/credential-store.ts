@@ -6,18 +6,17 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { Client, CredentialStore, CredentialStoreError, Profile } from '../../src/ports/credential-store.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import {
-  clientIdForTokenDigest,
   clientProblem,
   clockTime,
   foreignProfilesMessage,
-  invalidInput,
   newTokenProblem,
   overlapExpiry,
-  provisioningError,
-  SYSTEM_TIME,
   TOKEN_ID_PATTERN,
-  tokenDigest,
   tokenExpiry,
+} from '../../src/ports/credential-provisioning-checks.js';
+import {
+  invalidInput,
+  provisioningError,
   type ClientToken,
   type CredentialInputError,
   type CredentialProvisioning,
@@ -26,14 +25,13 @@ import {
   type ProvisioningFailure,
   type RolledToken,
   type TokenRef,
-} from '../memory/credential-store.js';
-import { parseSandboxConfig, type SandboxConfig } from '../memory/sandbox-config.js';
+} from '../../src/ports/credential-provisioning.js';
+import { parseSandboxConfig, type SandboxConfig } from '../memory/index.js';
+import { clientIdForTokenDigest, systemClock, tokenDigest } from '../shared/index.js';
 import { closeTimeoutMs, poolCloser, type PoolCloseOptions } from './bounded-close.js';
 import { asUnavailable, classifyPostgresError, classifyStatementFailure } from './classify-error.js';
 import { checkOut, resolveConnection, type CheckedOutClient, type PostgresConnectionOptions } from './connection.js';
 import { runStatement, statementQuery, type Statement } from './run-statement.js';
-
-export { clientIdForTokenDigest, type CredentialInputError, type NewClient } from '../memory/credential-store.js';
 
 /**
  * Options of `createPostgresCredentialStore`: a pool or a connection string, whether to prepare
@@ -419,7 +417,7 @@ export function createPostgresCredentialStore(options: PostgresCredentialStoreOp
   const connection = resolveConnection(options);
   const { pool } = connection;
   const prepared = options.preparedStatements ?? true;
-  const clock = options.clock ?? SYSTEM_TIME;
+  const clock = options.clock ?? systemClock;
   const run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
     runStatement<R>(pool, statement, values, prepared);
 

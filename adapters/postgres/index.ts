@@ -10,25 +10,25 @@ export { createPostgresCardVault, type PostgresCardVault, type PostgresCardVault
 export type { CardVaultKey } from './card-vault-cipher.js';
 export { createPostgresPool, type PostgresConnectionOptions, type PostgresPoolOptions } from './connection.js';
 export {
-  clientIdForTokenDigest,
   createPostgresCredentialStore,
   type CredentialImportError,
-  type CredentialInputError,
-  type NewClient,
   type PostgresCredentialStore,
   type PostgresCredentialStoreOptions,
 } from './credential-store.js';
 export {
   DEFAULT_TOKEN_OVERLAP_MS,
   type ClientToken,
+  type CredentialInputError,
   type CredentialProvisioning,
   type CredentialProvisioningError,
+  type NewClient,
   type NewToken,
   type ProvisioningFailure,
   type RolledToken,
   type TokenRef,
   type TokenRoll,
-} from '../memory/credential-store.js';
+} from '../../src/ports/credential-provisioning.js';
+export { clientIdForTokenDigest } from '../shared/index.js';
 export {
   createPostgresIdempotencyStore,
   type PostgresIdempotencyStore,

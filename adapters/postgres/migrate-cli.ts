@@ -1,5 +1,4 @@
-import { parseCommandLine } from '../node/command-line.js';
-import { atDatabase } from './database-url.js';
+import { atDatabase, parseCommandLine } from '../shared/index.js';
 import { migrate } from './migrate.js';
 import { DATABASE_OPTIONS, PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 

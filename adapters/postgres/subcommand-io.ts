@@ -1,8 +1,6 @@
 import type { Pool } from 'pg';
-import { usageLine } from '../node/command-line.js';
-import { readSecretFile } from '../node/secret-file.js';
 import { createPostgresPool, type PostgresPoolOptions } from './connection.js';
-import { checkDatabaseUrl } from './database-url.js';
+import { checkDatabaseUrl, readSecretFile, usageLine } from '../shared/index.js';
 
 /** Where `runMigrateCli` writes and what environment it reads (for tests); default the process's. */
 export interface MigrateCliIo {

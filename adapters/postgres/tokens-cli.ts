@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_TOKEN_OVERLAP_MS, type ClientToken } from '../memory/credential-store.js';
-import { parseCommandLine, type CommandLineValues } from '../node/command-line.js';
+import { DEFAULT_TOKEN_OVERLAP_MS, type ClientToken } from '../../src/ports/credential-provisioning.js';
+import { atDatabase, parseCommandLine, type CommandLineValues } from '../shared/index.js';
 import { createPostgresCredentialStore, type PostgresCredentialStore } from './credential-store.js';
-import { atDatabase } from './database-url.js';
 import { DATABASE_OPTIONS, PROCESS_IO, usageError, withDatabase, type MigrateCliIo } from './subcommand-io.js';
 
 const COMMAND = 'paystate tokens';

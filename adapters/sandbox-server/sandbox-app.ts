@@ -16,6 +16,7 @@ import {
   STORE_TIMEOUT_MS,
   type FetchHandler,
   type FetchHandlerOptions,
+  createSandboxPages,
 } from '../http/index.js';
 import {
   createMemoryCardVault,
@@ -42,7 +43,6 @@ import {
 import { createWebhookEventSink, type WebhookEventSinkOptions } from '../webhooks/index.js';
 import { createHealthPages } from './health-pages.js';
 import { createSandboxEventSink } from './sandbox-event-sink.js';
-import { createSandboxPages } from '../http/hosted-page/index.js';
 import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
 import { sandboxRateLimiter } from './sandbox-rate-limit.js';
 import { scheduleEngineOptions } from './sandbox-schedules.js';

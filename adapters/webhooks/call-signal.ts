@@ -1,14 +1,6 @@
 /** Why a call's signal was aborted: the engine stopped waiting, or the call's own time-out passed. */
 export type CallAbortCause = 'aborted' | 'timeout';
 
-/**
- * How long one webhook call may take by default before it is aborted as a retryable failure: 10 s,
- * the engine's own default for an event sink (`timeouts.eventSinkMs`). A sink's `timeoutMs` changes
- * it; there is always one, so a `publish` without an abort signal cannot wait forever on a receiver
- * that took the connection and never answers.
- */
-export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
-
 /** The signal of one call, and why it was aborted once it is. `dispose` lets go of the timer and listener. */
 export interface CallSignal {
   readonly signal: AbortSignal;

@@ -2,8 +2,7 @@
  * `paystate/webhooks`: a signed webhook `EventSink` for the engine's domain events, and what a
  * receiver needs to check them (docs/webhooks.md).
  */
-export { DEFAULT_WEBHOOK_TIMEOUT_MS } from './call-signal.js';
-export { isRetryableWebhookStatus, webhookAnswerOutcome, type WebhookAnswerOutcome } from './webhook-answer.js';
+export { DEFAULT_WEBHOOK_TIMEOUT_MS, isRetryableWebhookStatus } from '../../src/domain/webhook-delivery.js';
 export {
   createWebhookEventSink,
   type WebhookEndpoint,
@@ -14,7 +13,7 @@ export {
   type WebhookLookup,
   type WebhookLookupAddress,
 } from './webhook-event-sink.js';
-export { toWebhookEvent, type WebhookEvent } from './webhook-event.js';
+export { toWebhookEvent, type WebhookEvent } from '../../src/domain/webhook-event.js';
 export {
   DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES,
   MAX_WEBHOOK_PAYLOAD_DEPTH,
@@ -27,11 +26,10 @@ export { generateWebhookSecret, MAX_WEBHOOK_SECRETS, MIN_WEBHOOK_SECRET_LENGTH }
 export {
   DEFAULT_WEBHOOK_USER_AGENT,
   WEBHOOK_EVENT_ID_HEADER,
-  WEBHOOK_EVENT_ID_PATTERN,
   WEBHOOK_EVENT_TYPE_HEADER,
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
-} from './webhook-headers.js';
+} from '../../src/domain/webhook-headers.js';
 export { createWebhookSignatureHeader, type WebhookPayload, type WebhookSignatureInput } from './webhook-signature.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

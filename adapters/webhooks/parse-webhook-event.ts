@@ -1,12 +1,12 @@
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
 import { DOMAIN_EVENT_TYPES } from '../../src/domain/domain-event.js';
+import type { WebhookEvent } from '../../src/domain/webhook-event.js';
 import {
   verifyWebhookSignature,
   type VerifyWebhookSignatureOptions,
   type WebhookVerificationError,
 } from './verify-webhook-signature.js';
-import type { WebhookEvent } from './webhook-event.js';
 import { payloadData } from './webhook-signature.js';
 
 /** The largest body `parseWebhookEvent` reads by default: 1 MiB (a payment is a few kilobytes). */

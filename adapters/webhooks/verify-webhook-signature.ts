@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import { systemClock } from '../node/system-clock.js';
+import { systemClock } from '../shared/index.js';
 import { MAX_WEBHOOK_SECRETS, webhookSecrets } from './webhook-secrets.js';
 import { payloadData, webhookSignature, type WebhookPayload } from './webhook-signature.js';
 

@@ -1,28 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
+import { webhookAnswerOutcome } from '../../src/domain/webhook-delivery.js';
 import type { EventSinkError } from '../../src/ports/event-sink.js';
 import type { CallAbortCause } from './call-signal.js';
-
-/**
- * Whether a receiver's status may be answered differently later: 408 (request timeout), 425 (too
- * early), 429 (too many requests) and every 5xx. Other statuses outside 2xx (3xx, 4xx) will be
- * answered the same way again.
- */
-export function isRetryableWebhookStatus(status: number): boolean {
-  return status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599);
-}
-
-/**
- * What a receiver's status means for the event: `delivered` (2xx); `retried` (408, 425, 429, 5xx:
- * `isRetryableWebhookStatus`), a retryable failure; `refused` (anything else: 3xx, other 4xx), a
- * failure that is not retryable. Either failure leaves the event to be offered again later.
- */
-export type WebhookAnswerOutcome = 'delivered' | 'retried' | 'refused';
-
-/** The outcome of a status: the one rule `classifyWebhookAnswer` and the OpenAPI document share. */
-export function webhookAnswerOutcome(status: number): WebhookAnswerOutcome {
-  if (status >= 200 && status <= 299) return 'delivered';
-  return isRetryableWebhookStatus(status) ? 'retried' : 'refused';
-}
 
 const failure = (message: string, retryable: boolean, notSent?: true): EventSinkError =>
   notSent === undefined

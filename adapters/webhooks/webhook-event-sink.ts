@@ -1,20 +1,21 @@
 import { err, ok, ResultAsync, type Result } from 'neverthrow';
 import type { DomainEvent } from '../../src/domain/domain-event.js';
-import type { Clock } from '../../src/ports/clock.js';
-import type { EventSink, EventSinkError, PublishOptions } from '../../src/ports/event-sink.js';
-import { systemClock } from '../node/system-clock.js';
-import { callSignal, DEFAULT_WEBHOOK_TIMEOUT_MS } from './call-signal.js';
-import { classifyWebhookAnswer, classifyWebhookFailure } from './webhook-answer.js';
-import { toWebhookEvent } from './webhook-event.js';
-import { systemLookup, WebhookAddressRefusal, type WebhookLookup } from './webhook-lookup.js';
-import { checkWebhookSecrets, webhookSecrets } from './webhook-secrets.js';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from '../../src/domain/webhook-delivery.js';
+import { toWebhookEvent } from '../../src/domain/webhook-event.js';
 import {
   DEFAULT_WEBHOOK_USER_AGENT,
   WEBHOOK_EVENT_ID_HEADER,
   WEBHOOK_EVENT_TYPE_HEADER,
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
-} from './webhook-headers.js';
+} from '../../src/domain/webhook-headers.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { EventSink, EventSinkError, PublishOptions } from '../../src/ports/event-sink.js';
+import { systemClock } from '../shared/index.js';
+import { callSignal } from './call-signal.js';
+import { classifyWebhookAnswer, classifyWebhookFailure } from './webhook-answer.js';
+import { systemLookup, WebhookAddressRefusal, type WebhookLookup } from './webhook-lookup.js';
+import { checkWebhookSecrets, webhookSecrets } from './webhook-secrets.js';
 import { signatureHeader } from './webhook-signature.js';
 import {
   createFetchTransport,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, editDistance } from '../../adapters/node/closest-name.js';
-import { parseCommandLine, usageLine } from '../../adapters/node/command-line.js';
+import { closestName, editDistance } from '../../adapters/shared/closest-name.js';
+import { parseCommandLine, usageLine } from '../../adapters/shared/command-line.js';
 
 const DEMO = {
   port: { type: 'string' },

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readSecretFile } from '../../adapters/node/secret-file.js';
+import { readSecretFile } from '../../adapters/shared/secret-file.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -55,7 +55,7 @@ describe('readSecretFile', () => {
     'refuses a terminal at once (needs util-linux script for a pseudo-terminal)',
     async () => {
       const program = [
-        `import { readSecretFile } from './adapters/node/secret-file.ts';`,
+        `import { readSecretFile } from './adapters/shared/secret-file.ts';`,
         `const read = await readSecretFile('--database-url-file', '/dev/stdin');`,
         `process.stdout.write('RESULT ' + JSON.stringify(read.isOk() ? { ok: read.value } : { err: read.error }) + '\\n');`,
         `process.exit(0);`,

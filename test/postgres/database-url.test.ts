@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { closedPort } from '../support/closed-port.js';
 import { createPostgresAdapters, createPostgresPaymentRepository } from '../../adapters/postgres/index.js';
-import { checkDatabaseUrl } from '../../adapters/postgres/database-url.js';
+import { checkDatabaseUrl } from '../../adapters/shared/database-url.js';
 import { recordingLogger } from '../support/request-id-answers.js';
 
 describe('checkDatabaseUrl', () => {

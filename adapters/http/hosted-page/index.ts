@@ -8,7 +8,3 @@ export {
   pageSecurityHeaders,
   type ContentSecurityPolicySources,
 } from './security-headers.js';
-export { createReturnLinks, RETURN_PATH, type ReturnLinks } from '../sandbox-pages/return-links.js';
-export type { SandboxPageDeps } from '../sandbox-pages/sandbox-page-deps.js';
-export { createSandboxPages } from '../sandbox-pages/sandbox-pages.js';
-export { createIssuerPageHandler, type IssuerPageOptions } from '../sandbox-pages/issuer-page.js';

@@ -1,8 +1,8 @@
 /**
  * The headers of a webhook request (docs/webhooks.md, "The request"): their names, and the form of
- * the event id that two of them carry. The sink sets them from here and the OpenAPI document
- * describes them from here, so the two cannot drift. No I/O, no node module: `paystate/http`
- * imports it for its document.
+ * the event id that two of them carry: part of paystate's contract with receivers. The sink
+ * (`paystate/webhooks`) sets them from here and the OpenAPI document (`paystate/http`) describes
+ * them from here, so the two cannot drift.
  */
 
 /** The header that carries the signature: `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`. */

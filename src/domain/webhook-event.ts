@@ -1,5 +1,5 @@
-import type { DomainEvent, DomainEventType } from '../../src/domain/domain-event.js';
-import type { Payment } from '../../src/domain/payment.js';
+import type { DomainEvent, DomainEventType } from './domain-event.js';
+import type { Payment } from './payment.js';
 
 /**
  * The JSON body of a webhook request (docs/webhooks.md), snake_case like the v1 API:
