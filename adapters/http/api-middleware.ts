@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { containsCardNumber } from '../../src/domain/card-number.js';
 import { logsAt } from '../../src/ports/logger.js';
 import type { AppEnv } from './app-env.js';
@@ -12,9 +12,12 @@ import type { HttpDeps } from './route-context.js';
 
 type Middleware = MiddlewareHandler<AppEnv>;
 
-/** The problem as the answer to the request (its headers without a body for `HEAD`). */
-export function problemReply(method: string, value: Problem, typeBase: string): Response {
-  return toResponse(problemAnswer(value, typeBase), method);
+/**
+ * The problem as the answer to the request, with its `Request-Id` (so the id middleware need not
+ * copy it) and without a body for `HEAD`.
+ */
+export function problemReply(c: Context<AppEnv>, value: Problem, typeBase: string): Response {
+  return toResponse(problemAnswer(value, typeBase), c.req.method, c.get('requestId'));
 }
 
 const TOKEN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -70,16 +73,15 @@ export function logApiRequest(deps: Pick<HttpDeps, 'clock'>): Middleware {
 export function authorizeApiRequest(deps: HttpDeps): Middleware {
   return async (c, next) => {
     const log = c.get('logger');
-    const method = c.req.method;
     const client = await authenticate(deps, c.req.header('authorization') ?? null, log);
-    if (client.isErr()) return problemReply(method, client.error, deps.problemTypeBase);
+    if (client.isErr()) return problemReply(c, client.error, deps.problemTypeBase);
     c.set('client', client.value);
     if (deps.rateLimit !== undefined) {
       const limited = await checkRateLimit(deps.rateLimit, client.value, deps, log);
-      if (limited !== null) return problemReply(method, limited, deps.problemTypeBase);
+      if (limited !== null) return problemReply(c, limited, deps.problemTypeBase);
     }
     if (!acceptsJson(c.req.header('accept') ?? null)) {
-      return problemReply(method, notAcceptable(), deps.problemTypeBase);
+      return problemReply(c, notAcceptable(), deps.problemTypeBase);
     }
     await next();
     return undefined;

@@ -23,10 +23,10 @@ function decodablePath(path: string): boolean {
 /** Runs one route for an authorized request (see `authorizeApiRequest`) and answers its result. */
 function serveRoute(route: RouteDefinition, deps: HttpDeps, basePath: string, prefix: string) {
   return async (c: Context<AppEnv>): Promise<Response> => {
-    const request = fromFetchRequest(c.req.raw);
     const url = new URL(c.req.url);
-    if (!decodablePath(url.pathname)) {
-      return problemReply(c.req.method, problem('not_found', 'No such resource'), deps.problemTypeBase);
+    const request = fromFetchRequest(c.req.raw, url);
+    if (url.pathname.includes('%') && !decodablePath(url.pathname)) {
+      return problemReply(c, problem('not_found', 'No such resource'), deps.problemTypeBase);
     }
     const result = await route.handler({
       deps,
@@ -40,7 +40,7 @@ function serveRoute(route: RouteDefinition, deps: HttpDeps, basePath: string, pr
       logger: c.get('logger'),
     });
     const answer = result.isOk() ? result.value : problemAnswer(result.error, deps.problemTypeBase);
-    return toResponse(answer, c.req.method);
+    return toResponse(answer, c.req.method, c.get('requestId'));
   };
 }
 
@@ -79,12 +79,12 @@ export function mountApi(app: Hono<AppEnv>, deps: HttpDeps, basePath: string): v
       app.all(`${prefix}/${path}`, (c) => {
         c.set('route', 'method not allowed');
         return problemReply(
-          c.req.method,
+          c,
           problem('method_not_allowed', `This resource allows ${allow}`, { headers: { allow } }),
           typeBase,
         );
       });
     }
-    app.all(`${prefix}/v1/*`, (c) => problemReply(c.req.method, problem('not_found', 'No such resource'), typeBase));
+    app.all(`${prefix}/v1/*`, (c) => problemReply(c, problem('not_found', 'No such resource'), typeBase));
   }
 }

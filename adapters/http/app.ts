@@ -46,7 +46,7 @@ export function createApp(options: FetchHandlerOptions): Hono<AppEnv> {
     const method = c.req.method;
     if (NOT_FETCH_METHODS.has(method)) {
       const detail = `The ${method} method is not supported by this server`;
-      return toResponse(serverProblemAnswer('method_not_implemented', detail, typeBase), method);
+      return toResponse(serverProblemAnswer('method_not_implemented', detail, typeBase), method, c.get('requestId'));
     }
     const page = pages === undefined ? undefined : await pages(c.req.raw, { requestId: c.get('requestId') });
     if (page !== undefined) return page;
@@ -55,7 +55,7 @@ export function createApp(options: FetchHandlerOptions): Hono<AppEnv> {
       passThrough();
       return c.body(null);
     }
-    return problemReply(method, problem('not_found', 'No such resource'), typeBase);
+    return problemReply(c, problem('not_found', 'No such resource'), typeBase);
   });
   app.onError((error, c: Context<AppEnv>) => {
     const inApi = c.get('route') !== undefined;
@@ -63,7 +63,7 @@ export function createApp(options: FetchHandlerOptions): Hono<AppEnv> {
       { method: c.req.method, error },
       inApi ? 'unhandled error in the HTTP API' : 'unhandled error in the HTTP handler',
     );
-    return problemReply(c.req.method, problem('internal_error', 'An unexpected error occurred'), typeBase);
+    return problemReply(c, problem('internal_error', 'An unexpected error occurred'), typeBase);
   });
   return app;
 }

@@ -56,9 +56,18 @@ const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
 /** A host name that needs no parsing: letters, digits, `.` `_` `-` with a letter (not an IPv4), and a port. */
 const PLAIN_HOST = /^(?=[^:]*[a-z_-])[a-z0-9._-]+(?::\d{1,4})?$/;
 
+/** The last `Host` found usable: a client sends the same one on every request. */
+let usableHost = '';
+
 /** Whether a URL can hold `host` with that very host name (`@hono/node-server` refuses others). */
 function isUsableHost(host: string): boolean {
-  if (PLAIN_HOST.test(host)) return true;
+  if (host === usableHost || PLAIN_HOST.test(host)) return true;
+  if (!parsesAsHost(host)) return false;
+  usableHost = host;
+  return true;
+}
+
+function parsesAsHost(host: string): boolean {
   try {
     const { hostname } = new URL(`http://${host}/`);
     const bare = (host.includes(':') ? host.replace(/:\d+$/, '') : host).toLowerCase();
