@@ -5,6 +5,12 @@ import { normalizeBasePath } from '../base-path.js';
 import { nodeListener } from '../node-server.js';
 import { expressBridge, expressClientAddress, handOn } from './express-router.js';
 
+/** Whether a request target, as written (before dot segments resolve), is `/v1` or below it. */
+function underV1(target: string): boolean {
+  const path = target.split(/[?#]/, 1)[0] ?? '';
+  return path === '/v1' || path.startsWith('/v1/');
+}
+
 /** Options of `paystate()`: those of `createFetchHandler`. */
 export type PaystateExpressOptions = FetchHandlerOptions;
 
@@ -31,9 +37,12 @@ export function paystate(options: PaystateExpressOptions): Router {
       let handed = false;
       const response = await app.fetch(request, {
         basePath: fixedBase ?? req.baseUrl ?? '',
-        passThrough: () => {
-          handed = true;
-        },
+        // A target under /v1 as the client wrote it (`/v1/..` too, which the URL resolves) is the API's.
+        ...(!underV1(req.url ?? '/') && {
+          passThrough: () => {
+            handed = true;
+          },
+        }),
       });
       // Neither the API nor a page answered: the host's next middleware does, body unread.
       return handed ? handOn(req) : response;
