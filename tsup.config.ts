@@ -13,6 +13,7 @@ export default defineConfig({
     postgres: 'adapters/postgres/index.ts',
     'hosted-page': 'adapters/http/hosted-page/index.ts',
     webhooks: 'adapters/webhooks/index.ts',
+    otel: 'adapters/otel/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

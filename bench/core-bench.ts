@@ -6,7 +6,7 @@ import {
   createTestClock,
 } from '../adapters/memory/index.js';
 import { createSandboxAcquirer, createSandboxThreeDSProvider } from '../adapters/sandbox/index.js';
-import type { Client, Payment, PaymentEngine, PaymentEngineOptions } from '../src/index.js';
+import type { Client, Payment, PaymentEngine, PaymentEngineOptions, Telemetry } from '../src/index.js';
 import { createPaymentEngine, createPureTransitions, paymentMachine } from '../src/index.js';
 import { cardSubmission, directRequest, hostedRequest } from '../test/support/requests.js';
 import { collectGarbage, percentile, rate, rateSync, timeFor } from './measure.js';
@@ -52,7 +52,8 @@ const keep = (value: unknown): void => {
   keptAt = (keptAt + 1) & 1023;
 };
 
-export function makeEngine(options: PaymentEngineOptions = {}) {
+/** The bench's engine on in-memory adapters; `telemetry` when given (the telemetry bench). */
+export function makeEngine(options: PaymentEngineOptions = {}, telemetry?: Telemetry) {
   const clock = createTestClock();
   return createPaymentEngine({
     repository: createMemoryPaymentRepository(),
@@ -61,6 +62,7 @@ export function makeEngine(options: PaymentEngineOptions = {}) {
     cardVault: createMemoryCardVault(clock),
     clock,
     ids: createSequentialIdGenerator(),
+    ...(telemetry !== undefined && { telemetry }),
     options,
   });
 }

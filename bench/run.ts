@@ -9,6 +9,7 @@ console.log(`paystate benchmarks: node ${process.version}, ${new Date().toISOStr
 printCoreBench(await runCoreBench());
 
 for (const [name, module, run, print] of [
+  ['telemetry', './telemetry-bench.js', 'runTelemetryBench', 'printTelemetryBench'],
   ['cold start', './cold-start-bench.js', 'runColdStartBench', 'printColdStartBench'],
   ['http', './http-bench.js', 'runHttpBench', 'printHttpBench'],
   ['postgres', './postgres-bench.js', 'runPostgresBench', 'printPostgresBench'],

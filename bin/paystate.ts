@@ -31,7 +31,12 @@ import {
   type SandboxStorage,
 } from '../adapters/sandbox-server/index.js';
 import { openPostgresStorage, type PostgresModule } from './postgres-storage.js';
-import { createWebhookEventSink, generateWebhookSecret } from '../adapters/webhooks/index.js';
+import {
+  createWebhookEventSink,
+  generateStandardWebhookSecret,
+  generateWebhookSecret,
+  type WebhookSignatureScheme,
+} from '../adapters/webhooks/index.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 const USAGE = `Usage: paystate demo [options]
@@ -68,11 +73,16 @@ Options:
                    config; make a file with: paystate secrets > sandbox-secrets.json
   --webhook-url <url>
                    also POST every event, signed, to this URL (http or https; docs/webhooks.md)
+  --webhook-scheme paystate|standard-webhooks
+                   how they are signed: Paystate-Signature (default) or the Standard Webhooks
+                   headers (webhook-id, webhook-timestamp, webhook-signature)
   --webhook-secret <secret>
-                   the secret that signs them, at least 32 characters (default: a new one,
-                   printed once at start-up)
+                   the secret that signs them (default: a new one, printed once at start-up):
+                   at least 32 characters for paystate, whsec_<base64> for standard-webhooks
   --webhook-secret-file <file>
                    the same, read from a file that holds the secret alone: out of sight of ps
+  --log-format text|json
+                   text lines (default) or one JSON object per line
   -h, --help       show this help
 
 With a database, the port is taken before the database is touched (a port in use changes
@@ -104,11 +114,13 @@ function parsePort(text: string | undefined): number {
 function webhookOption(
   url: string | undefined,
   given: { readonly secret: string; readonly option: string } | undefined,
+  scheme: WebhookSignatureScheme,
 ) {
   if (url === undefined) return undefined;
   const secret = given?.secret;
-  const secrets = secret ?? generateWebhookSecret();
-  const webhook = { url, secrets, allowInsecureHttp: true, allowPrivateNetworks: true };
+  const secrets =
+    secret ?? (scheme === 'standard-webhooks' ? generateStandardWebhookSecret() : generateWebhookSecret());
+  const webhook = { url, secrets, scheme, allowInsecureHttp: true, allowPrivateNetworks: true };
   try {
     createWebhookEventSink(webhook);
   } catch (error) {
@@ -117,7 +129,8 @@ function webhookOption(
       message
         .replace(/^webhook url/, '--webhook-url')
         .replace(/^webhook secrets:/, `${given?.option ?? '--webhook-secret'}:`)
-        .replace('generateWebhookSecret() makes one', 'leave --webhook-secret out for a new one'),
+        .replace('generateWebhookSecret() makes one', 'leave --webhook-secret out for a new one')
+        .replace('generateStandardWebhookSecret() makes one', 'leave --webhook-secret out for a new one'),
     );
   }
   const signedWith =
@@ -126,7 +139,7 @@ function webhookOption(
       : `the ${given?.option ?? '--webhook-secret'} given`;
   return {
     option: { webhook },
-    banner: `Webhooks: every event is also POSTed to ${url}, signed (Paystate-Signature) with ${signedWith}\n\n`,
+    banner: `Webhooks: every event is also POSTed to ${url}, signed (${scheme === 'standard-webhooks' ? 'webhook-signature' : 'Paystate-Signature'}) with ${signedWith}\n\n`,
   };
 }
 
@@ -360,6 +373,8 @@ async function demo(args: readonly string[]): Promise<void> {
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       'webhook-secret-file': { type: 'string' },
+      'webhook-scheme': { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     false,
@@ -396,9 +411,19 @@ async function demo(args: readonly string[]): Promise<void> {
   if (secret?.value === '' && secret.option === '--webhook-secret-file') {
     fail(`--webhook-secret-file ${values['webhook-secret-file']} is empty (leave it out for a new secret)`);
   }
+  const scheme = values['webhook-scheme'] ?? 'paystate';
+  if (scheme !== 'paystate' && scheme !== 'standard-webhooks') {
+    fail(`--webhook-scheme needs paystate or standard-webhooks, got ${scheme}`);
+  }
+  if (values['webhook-url'] === undefined && values['webhook-scheme'] !== undefined) {
+    fail('--webhook-scheme needs --webhook-url');
+  }
+  const logFormat = values['log-format'] ?? 'text';
+  if (logFormat !== 'text' && logFormat !== 'json') fail(`--log-format needs text or json, got ${logFormat}`);
   const webhook = webhookOption(
     values['webhook-url'],
     secret === undefined ? undefined : { secret: secret.value, option: secret.option },
+    scheme,
   );
   let config = BUNDLED_SANDBOX_CONFIG;
   if (values.config !== undefined) {
@@ -424,7 +449,7 @@ async function demo(args: readonly string[]): Promise<void> {
   }
   const secrets = sharedSecrets ?? processSandboxSecrets(secretsConfig);
 
-  const logger = createConsoleLogger({ level: 'info' });
+  const logger = createConsoleLogger({ level: 'info', format: logFormat });
   let closeStorage = async (): Promise<void> => undefined;
   let server: SandboxServer<SandboxStorage>;
   try {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../src/ports/clock.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { isSensitiveKey, REDACTED, redactCardNumbers, sanitize } from './redact.js';
+import { isSensitiveKey, REDACTED, redactCardNumbers, sanitize, scrubLogFields } from './redact.js';
 import { systemClock } from '../shared/index.js';
 
 import type { LogLevel } from '../../src/ports/logger.js';
@@ -14,6 +14,9 @@ export interface LogStream {
   write(chunk: string): unknown;
 }
 
+/** How `createConsoleLogger` writes a line: human-readable text, or one JSON object. */
+export type LogFormat = 'text' | 'json';
+
 /** Options of `createConsoleLogger`. */
 export interface ConsoleLoggerOptions {
   /** Lowest level written; `silent` writes nothing. Default `info`. */
@@ -22,6 +25,11 @@ export interface ConsoleLoggerOptions {
   readonly stream?: LogStream;
   /** Source of the timestamp on each line. Default the system clock. */
   readonly clock?: Clock;
+  /**
+   * `text` (default): `<time> INFO  <message> key=value…`; `json`: one object per line,
+   * `{"time":"<ISO>","level":"info","msg":"…",…fields}` (docs/guides/logging.md).
+   */
+  readonly format?: LogFormat;
 }
 
 /** Characters that make a string field need quotes. */
@@ -39,6 +47,21 @@ function renderFields(fields: Record<string, unknown>): string {
     .join(' ');
 }
 
+/** The keys a JSON line sets itself; a field of the same name is written as `field.<name>`. */
+const JSON_KEYS: ReadonlySet<string> = new Set(['time', 'level', 'msg']);
+
+/** One JSON line: every string, key and number scrubbed before it is serialized, so the JSON stays valid. */
+function jsonLine(time: string, level: LogLevel, message: string, fields: Record<string, unknown>): string {
+  const line: Record<string, unknown> = { time, level, msg: redactCardNumbers(String(message)) };
+  for (const [key, value] of Object.entries(scrubLogFields(fields))) {
+    line[JSON_KEYS.has(key) ? `field.${key}` : key] = value;
+  }
+  // JSON escapes every control character but the two Unicode line separators.
+  return JSON.stringify(line)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
 const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** Keeps one call on one line (no forged lines): control characters are escaped. */
@@ -54,7 +77,8 @@ function singleLine(text: string): string {
 
 /**
  * A `Logger` writing one human-readable line per call:
- * `2026-01-15T12:00:00.000Z INFO  payment created paymentId=payment_… amount=1000`.
+ * `2026-01-15T12:00:00.000Z INFO  payment created paymentId=payment_… amount=1000`, or with
+ * `format: 'json'` one JSON object per line.
  * Defensive about card data: values under keys such as `number`, `pan`, `cvc`, `card_number`
  * are replaced with `[redacted]`, and so is any run of 12 to 19 digits anywhere in the line
  * (so log times as ISO strings, not as epoch milliseconds). Logging never throws.
@@ -64,6 +88,10 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
   // An unknown level ('verbose', 'trace' from another logger's vocabulary) read as -1: debug on.
   if (level !== 'silent' && !(LOG_LEVELS as readonly unknown[]).includes(level)) {
     throw new RangeError(`level needs one of ${[...LOG_LEVELS, 'silent'].join(', ')} (got ${String(level)})`);
+  }
+  const format: unknown = options.format ?? 'text';
+  if (format !== 'text' && format !== 'json') {
+    throw new RangeError(`format needs text or json (got ${String(format)})`);
   }
   const threshold = level === 'silent' ? LOG_LEVELS.length : LOG_LEVELS.indexOf(level as LogLevel);
   const stream = options.stream ?? process.stdout;
@@ -75,6 +103,10 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
       if (LOG_LEVELS.indexOf(level) < threshold) return;
       try {
         const time = new Date(clock.now()).toISOString();
+        if (format === 'json') {
+          stream.write(`${jsonLine(time, level, message, fields ?? {})}\n`);
+          return;
+        }
         const rendered = renderFields(fields ?? {});
         const line = `${time} ${level.toUpperCase().padEnd(5)} ${String(message)}${rendered === '' ? '' : ` ${rendered}`}`;
         stream.write(`${redactCardNumbers(singleLine(line))}\n`);

@@ -79,3 +79,30 @@ export function sanitize(value: unknown, depth = 0, seen: WeakSet<object> = new 
     seen.delete(object);
   }
 }
+
+/** `value` (already `sanitize`d) with card numbers redacted in every string, key and number, at any depth. */
+function redactDeep(value: unknown): unknown {
+  if (typeof value === 'string') return redactCardNumbers(value);
+  if (typeof value === 'number') return redactCardNumbers(String(value)) === String(value) ? value : REDACTED;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const items = value.map(redactDeep);
+    // Digits split over items ([4242, 4242, 4242, 4242]) read as one number once written out.
+    const text = JSON.stringify(items);
+    return redactCardNumbers(text) === text ? items : REDACTED;
+  }
+  const copy: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) copy[redactCardNumbers(key)] = redactDeep(item);
+  return copy;
+}
+
+/**
+ * `fields` made safe to hand to any structured log output (a JSON line, pino): `sanitize`d (sensitive
+ * keys, errors, cycles), then card numbers redacted in every string, key and number, nested ones too.
+ */
+export function scrubLogFields(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const scrubbed = redactDeep(sanitize(fields ?? {}));
+  return typeof scrubbed === 'object' && scrubbed !== null && !Array.isArray(scrubbed)
+    ? (scrubbed as Record<string, unknown>)
+    : { fields: scrubbed };
+}

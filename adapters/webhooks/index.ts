@@ -12,7 +12,21 @@ export {
   type WebhookFetch,
   type WebhookLookup,
   type WebhookLookupAddress,
+  type WebhookSignatureScheme,
 } from './webhook-event-sink.js';
+export { WEBHOOK_SIGNATURE_SCHEMES } from './webhook-scheme.js';
+export {
+  generateStandardWebhookSecret,
+  MAX_STANDARD_WEBHOOK_KEY_BYTES,
+  MIN_STANDARD_WEBHOOK_KEY_BYTES,
+} from './standard-webhook-secret.js';
+export { createStandardWebhookHeaders, type StandardWebhookHeadersInput } from './standard-webhook-signature.js';
+export {
+  verifyStandardWebhookSignature,
+  type VerifiedStandardWebhook,
+  type VerifyStandardWebhookSignatureOptions,
+  type WebhookRequestHeaders,
+} from './verify-standard-webhook.js';
 export { toWebhookEvent, type WebhookEvent } from '../../src/domain/webhook-event.js';
 export {
   DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES,
@@ -25,6 +39,9 @@ export {
 export { generateWebhookSecret, MAX_WEBHOOK_SECRETS, MIN_WEBHOOK_SECRET_LENGTH } from './webhook-secrets.js';
 export {
   DEFAULT_WEBHOOK_USER_AGENT,
+  STANDARD_WEBHOOK_ID_HEADER,
+  STANDARD_WEBHOOK_SIGNATURE_HEADER,
+  STANDARD_WEBHOOK_TIMESTAMP_HEADER,
   WEBHOOK_EVENT_ID_HEADER,
   WEBHOOK_EVENT_TYPE_HEADER,
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,

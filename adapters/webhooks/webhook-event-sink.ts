@@ -7,7 +7,6 @@ import {
   WEBHOOK_EVENT_ID_HEADER,
   WEBHOOK_EVENT_TYPE_HEADER,
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
-  WEBHOOK_SIGNATURE_HEADER,
 } from '../../src/domain/webhook-headers.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { EventSink, EventSinkError, PublishOptions } from '../../src/ports/event-sink.js';
@@ -15,8 +14,13 @@ import { systemClock } from '../shared/index.js';
 import { callSignal } from './call-signal.js';
 import { classifyWebhookAnswer, classifyWebhookFailure } from './webhook-answer.js';
 import { systemLookup, WebhookAddressRefusal, type WebhookLookup } from './webhook-lookup.js';
-import { checkWebhookSecrets, webhookSecrets } from './webhook-secrets.js';
-import { signatureHeader } from './webhook-signature.js';
+import { checkHeaders, HEADER_VALUE, mergeHeaders } from './webhook-request-headers.js';
+import {
+  checkWebhookScheme,
+  webhookSigner,
+  type WebhookSignatureScheme,
+  type WebhookSigner,
+} from './webhook-scheme.js';
 import {
   createFetchTransport,
   createNodeTransport,
@@ -27,37 +31,7 @@ import { checkWebhookUrl } from './webhook-url.js';
 
 export type { WebhookFetch } from './webhook-transport.js';
 export type { WebhookLookup, WebhookLookupAddress } from './webhook-lookup.js';
-
-/**
- * Headers `headers` may not set (compared without case): those the sink sets itself, and those
- * that change how the request is framed or routed (`Transfer-Encoding`, `Expect`, `Upgrade`, …),
- * which would let a configuration desynchronise the request from its `Content-Length` or hold
- * the connection.
- */
-const RESERVED_HEADERS: ReadonlySet<string> = new Set([
-  'content-type',
-  'content-length',
-  'content-encoding',
-  'host',
-  'user-agent',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'expect',
-  WEBHOOK_IDEMPOTENCY_KEY_HEADER.toLowerCase(),
-  WEBHOOK_EVENT_ID_HEADER.toLowerCase(),
-  WEBHOOK_EVENT_TYPE_HEADER.toLowerCase(),
-  WEBHOOK_SIGNATURE_HEADER.toLowerCase(),
-]);
-
-/** A header name: an RFC 9110 token. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** A header value the sink sends: visible ASCII, spaces and tabs inside, nothing at either end. */
-const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
+export type { WebhookSignatureScheme } from './webhook-scheme.js';
 
 /** An endpoint chosen for an event, with what sets it apart from the sink's defaults. */
 export interface WebhookEndpoint {
@@ -65,6 +39,8 @@ export interface WebhookEndpoint {
   readonly url: string | URL;
   /** Its own secret(s), in place of the sink's `secrets` (each receiver knows only its own). */
   readonly secrets?: string | readonly string[];
+  /** Its own signature scheme, in place of the sink's `scheme`; its secrets must be of that scheme's format. */
+  readonly scheme?: WebhookSignatureScheme;
   /** Headers added to the sink's `headers` for this endpoint (e.g. its `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -93,8 +69,15 @@ export interface WebhookEventSinkOptions {
    * The signing secret(s), each of at least `MIN_WEBHOOK_SECRET_LENGTH` characters: every request
    * carries one `v1=` signature per secret, so while a secret is rotated both are given and a
    * receiver knowing either verifies. Required unless every endpoint `url` chooses has its own.
+   * Their format depends on `scheme`: for `standard-webhooks`, `whsec_` and 24 to 64 bytes in
+   * standard base64 (`generateStandardWebhookSecret()`).
    */
   readonly secrets?: string | readonly string[];
+  /**
+   * How requests are signed: `paystate` (`Paystate-Signature`) or `standard-webhooks` (`webhook-id`,
+   * `webhook-timestamp`, `webhook-signature`, as the `standardwebhooks` libraries verify). Default `paystate`.
+   */
+  readonly scheme?: WebhookSignatureScheme;
   /** Where the signature's time (`t=`) comes from. Default the system clock (`paystate/node`). */
   readonly clock?: Clock;
   /**
@@ -125,7 +108,8 @@ export interface WebhookEventSinkOptions {
   /**
    * Headers added to every request (e.g. `Authorization` for a receiver behind basic auth). They
    * may not replace the ones the sink sets: `Content-Type`, `User-Agent`, `Idempotency-Key`,
-   * `Paystate-Event-Id`, `Paystate-Event-Type`, `Paystate-Signature` (a `RangeError`).
+   * `Paystate-Event-Id`, `Paystate-Event-Type`, `Paystate-Signature` and the three `webhook-*`
+   * headers of Standard Webhooks (a `RangeError`).
    */
   readonly headers?: Readonly<Record<string, string>>;
   /** Takes `http:` endpoints besides `https:`: for tests and receivers on localhost only. Default `false`. */
@@ -146,34 +130,14 @@ export interface WebhookEventSink extends EventSink {
   publish(event: DomainEvent, options?: PublishOptions): ResultAsync<void, EventSinkError>;
 }
 
-/** One resolved endpoint: its URL, secrets and extra headers. */
+/** One resolved endpoint: its URL, signer and extra headers. */
 interface Target {
   readonly url: URL;
-  readonly secrets: readonly string[];
+  readonly sign: WebhookSigner;
   readonly headers: Readonly<Record<string, string>>;
 }
 
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** Extra headers, checked, or why they are refused (never quoting a value). */
-function checkHeaders(headers: unknown): Result<Readonly<Record<string, string>>, string> {
-  if (headers === undefined) return ok({});
-  if (typeof headers !== 'object' || headers === null) return err('headers needs an object of header names and values');
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) return err('headers: a header name is not a valid token');
-    const key = name.toLowerCase();
-    if (RESERVED_HEADERS.has(key))
-      return err(`headers may not set ${name}: the sink sets it, or it changes how the request is sent`);
-    if (typeof value !== 'string') return err(`headers: the value of ${name} is not a string`);
-    if (!HEADER_VALUE.test(value)) {
-      return err(`headers: the value of ${name} is not a valid header value (visible ASCII, no line breaks)`);
-    }
-    if (Object.keys(out).some((given) => given.toLowerCase() === key)) return err(`headers: ${name} is given twice`);
-    out[name] = value;
-  }
-  return ok(Object.freeze(out));
-}
 
 function checkTimeout(timeoutMs: unknown): number {
   if (timeoutMs === undefined) return DEFAULT_WEBHOOK_TIMEOUT_MS;
@@ -186,26 +150,12 @@ function checkTimeout(timeoutMs: unknown): number {
 const refused = (message: string): EventSinkError => ({ code: 'unavailable', message, retryable: false });
 
 /**
- * Headers of several layers in one record, a later layer's header replacing an earlier one of the
- * same name in any case (an endpoint's `authorization` replaces the sink's `Authorization` rather
- * than being sent beside it, which `fetch` would join into one value).
- */
-function mergeHeaders(...layers: readonly Readonly<Record<string, string>>[]): Readonly<Record<string, string>> {
-  const byName = new Map<string, readonly [string, string]>();
-  for (const layer of layers) {
-    for (const [name, value] of Object.entries(layer)) byName.set(name.toLowerCase(), [name, value]);
-  }
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of byName.values()) out[name] = value;
-  return Object.freeze(out);
-}
-
-/**
  * An `EventSink` that POSTs each domain event, signed, to a webhook endpoint (docs/webhooks.md):
  * the body is `toWebhookEvent(event)` as JSON, with `Content-Type: application/json`, the
  * `User-Agent`, `Idempotency-Key` and `Paystate-Event-Id` (both the event id: de-duplicate on it),
  * `Paystate-Event-Type`, and `Paystate-Signature: t=<unix seconds from the clock>,v1=<hex
- * HMAC-SHA256 of "<t>.<body>">`, one `v1=` per secret. It passes on the engine's abort signal,
+ * HMAC-SHA256 of "<t>.<body>">`, one `v1=` per secret (or, with `scheme: 'standard-webhooks'`, the
+ * `webhook-id`, `webhook-timestamp` and `webhook-signature` headers of that spec). It passes on the engine's abort signal,
  * gives up on a call after `timeoutMs` (default 10 s), never follows a redirect, and reads nothing
  * of the answer but its status.
  *
@@ -237,7 +187,21 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
   const send: WebhookTransport =
     options.fetch === undefined ? createNodeTransport(network) : createFetchTransport(options.fetch, network);
   const userAgent = options.userAgent ?? DEFAULT_WEBHOOK_USER_AGENT;
-  const defaultSecrets = options.secrets === undefined ? undefined : webhookSecrets(options.secrets, 'webhook secrets');
+  const scheme = checkWebhookScheme(options.scheme ?? 'paystate').match(
+    (checked) => checked,
+    (problem) => {
+      throw new RangeError(`webhook ${problem}`);
+    },
+  );
+  const defaultSigner =
+    options.secrets === undefined
+      ? undefined
+      : webhookSigner(scheme, options.secrets).match(
+          (signer) => signer,
+          (problem) => {
+            throw new RangeError(`webhook secrets: ${problem}`);
+          },
+        );
   const baseHeaders = checkHeaders(options.headers).match(
     (headers) => headers,
     (problem) => {
@@ -255,8 +219,8 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
   } else {
     const checked = checkWebhookUrl(url, urlRules);
     if (checked.isErr()) throw new RangeError(`webhook url ${checked.error}`);
-    if (defaultSecrets === undefined) throw new RangeError('webhook secrets: needs at least one secret');
-    const fixed: Target = { url: checked.value, secrets: defaultSecrets, headers: baseHeaders };
+    if (defaultSigner === undefined) throw new RangeError('webhook secrets: needs at least one secret');
+    const fixed: Target = { url: checked.value, sign: defaultSigner, headers: baseHeaders };
     choose = () => ok(fixed);
   }
 
@@ -267,16 +231,20 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
     const checked = checkWebhookUrl(endpoint.url, urlRules);
     if (checked.isErr()) return err(refused(`The webhook endpoint chosen for this event ${checked.error}`));
     const host = checked.value.host;
-    let secrets = defaultSecrets;
-    if (endpoint.secrets !== undefined) {
-      const own = checkWebhookSecrets(endpoint.secrets);
+    let sign = defaultSigner;
+    if (endpoint.secrets !== undefined || endpoint.scheme !== undefined) {
+      const own = checkWebhookScheme(endpoint.scheme ?? scheme).andThen((chosen) =>
+        endpoint.secrets === undefined && options.secrets === undefined
+          ? ok(undefined)
+          : webhookSigner(chosen, endpoint.secrets ?? options.secrets),
+      );
       if (own.isErr()) return err(refused(`Webhook endpoint ${host}: ${own.error}`));
-      secrets = own.value;
+      sign = own.value;
     }
-    if (secrets === undefined) return err(refused(`Webhook endpoint ${host} has no secret to sign with`));
+    if (sign === undefined) return err(refused(`Webhook endpoint ${host} has no secret to sign with`));
     const extra = checkHeaders(endpoint.headers);
     if (extra.isErr()) return err(refused(`Webhook endpoint ${host}: ${extra.error}`));
-    return ok({ url: checked.value, secrets, headers: mergeHeaders(baseHeaders, extra.value) });
+    return ok({ url: checked.value, sign, headers: mergeHeaders(baseHeaders, extra.value) });
   }
 
   async function deliver(
@@ -297,7 +265,7 @@ export function createWebhookEventSink(options: WebhookEventSinkOptions): Webhoo
       [WEBHOOK_IDEMPOTENCY_KEY_HEADER]: event.id,
       [WEBHOOK_EVENT_ID_HEADER]: event.id,
       [WEBHOOK_EVENT_TYPE_HEADER]: event.type,
-      [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(target.secrets, timestamp, body),
+      ...target.sign(event.id, timestamp, body),
     });
     const deadline = callSignal(outer, timeoutMs);
     try {

@@ -29,3 +29,12 @@ export const DEFAULT_WEBHOOK_USER_AGENT = 'paystate-webhooks/1';
  * `Paystate-Event-Id` and `Idempotency-Key`: `evt_` and 32 lowercase hex digits, 36 characters.
  */
 export const WEBHOOK_EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/;
+
+/** The `standard-webhooks` scheme's message id header: the event id, as `Paystate-Event-Id`. */
+export const STANDARD_WEBHOOK_ID_HEADER = 'webhook-id';
+
+/** The `standard-webhooks` scheme's time header: whole Unix seconds. */
+export const STANDARD_WEBHOOK_TIMESTAMP_HEADER = 'webhook-timestamp';
+
+/** The `standard-webhooks` scheme's signature header: `v1,<base64>[ v1,<base64>…]`. */
+export const STANDARD_WEBHOOK_SIGNATURE_HEADER = 'webhook-signature';

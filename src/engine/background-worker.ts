@@ -10,6 +10,7 @@ import type { PaymentError } from '../errors/payment-error.js';
 import { deliverBatch } from './deliver-events.js';
 import type { EngineContext } from './engine-context.js';
 import { describeDefect } from './describe-defect.js';
+import { withTickSpan } from './engine-telemetry.js';
 import {
   createLoopTracker,
   readClock,
@@ -184,12 +185,14 @@ export function startBackgroundWorker(
     total(
       'sweep',
       // A tick handles each payment once (see `sweepBatch`).
-      Effect.suspend(() =>
-        drain(sweepBatch(worker, stopRequested, new Set()), max, stopRequested, {
-          start: emptySweepReport,
-          add: (sum, batch) => addSweepReports(sum, batch.report),
-          progressed: (batch) => handled(batch.report) > 0,
-        }).pipe(Effect.tap(() => purgeCardVault(worker))),
+      withTickSpan(worker, 'sweep', (traced) =>
+        Effect.suspend(() =>
+          drain(sweepBatch(traced, stopRequested, new Set()), max, stopRequested, {
+            start: emptySweepReport,
+            add: (sum, batch) => addSweepReports(sum, batch.report),
+            progressed: (batch) => handled(batch.report) > 0,
+          }).pipe(Effect.tap(() => purgeCardVault(traced))),
+        ),
       ),
       tracker,
       (report) => {
@@ -203,16 +206,21 @@ export function startBackgroundWorker(
   ) =>
     total(
       'delivery',
-      drain(deliveryLock.withPermits(1)(deliverBatch(worker, stopRequested)), max, stopRequested, {
-        start: { delivered: 0, deferred: 0 } as DeliveryTickReport,
-        add: (sum, batch) => ({ delivered: sum.delivered + batch.delivered, deferred: sum.deferred + batch.deferred }),
-        // A batch that delivered made progress; so did one that only deferred events (the next
-        // read passes them by), unless it ended because the sink seems down: then the tick ends
-        // too. (After a stall that follows deliveries, the next batch's first new event ends it
-        // at once if the sink is down.) A batch that lost the outbox lease ends the tick: another
-        // instance delivers now.
-        progressed: (batch) => !batch.leaseLost && (batch.delivered > 0 || (!batch.stalled && batch.deferred > 0)),
-      }),
+      withTickSpan(worker, 'delivery', (traced) =>
+        drain(deliveryLock.withPermits(1)(deliverBatch(traced, stopRequested)), max, stopRequested, {
+          start: { delivered: 0, deferred: 0 } as DeliveryTickReport,
+          add: (sum, batch) => ({
+            delivered: sum.delivered + batch.delivered,
+            deferred: sum.deferred + batch.deferred,
+          }),
+          // A batch that delivered made progress; so did one that only deferred events (the next
+          // read passes them by), unless it ended because the sink seems down: then the tick ends
+          // too. (After a stall that follows deliveries, the next batch's first new event ends it
+          // at once if the sink is down.) A batch that lost the outbox lease ends the tick: another
+          // instance delivers now.
+          progressed: (batch) => !batch.leaseLost && (batch.delivered > 0 || (!batch.stalled && batch.deferred > 0)),
+        }),
+      ),
       tracker,
       (sum) => {
         if (sum.delivered > 0) ctx.logger.info({ part: 'delivery', ...sum }, 'background tick');

@@ -4,7 +4,8 @@ import type { DomainEvent } from '../domain/domain-event.js';
 import { loggableMessage } from '../domain/mask-digits.js';
 import type { OutboxDeferral, OutboxEntry } from '../ports/payment-repository.js';
 import type { EngineContext } from './engine-context.js';
-import { traced } from './engine-context.js';
+import { spanned, traced } from './engine-context.js';
+import { recordOutboxLag } from './engine-telemetry.js';
 import { describeDefect } from './describe-defect.js';
 import { PUBLISH_BACKOFF_MS } from './engine-options.js';
 import { callPort, toPaymentError, type PortCallPolicy } from './run-port.js';
@@ -115,7 +116,7 @@ export function deliverBatch(
   return Effect.gen(function* () {
     const entries = yield* callPort(
       () => ctx.ports.repository.readOutbox({ now: ctx.ports.clock.now(), limit: ctx.options.batchSize }),
-      storage,
+      { ...storage, ...spanned(ctx, 'repository.readOutbox') },
     ).pipe(Effect.mapError(toPaymentError('payment storage')));
     const delivered: number[] = [];
     const deferred: Deferral[] = [];
@@ -136,6 +137,7 @@ export function deliverBatch(
       if (stopRequested()) break;
       const outcome = yield* publish(entry);
       if (outcome.kind === 'delivered') {
+        recordOutboxLag(ctx, entry.event);
         delivered.push(entry.sequence);
         answered = true;
         troubleInARow = 0;
@@ -163,15 +165,17 @@ export function deliverBatch(
     // Deferrals first: if marking then fails, the delivered events go out again (at least once),
     // but every failure is counted and logged only once it is stored.
     if (deferred.length > 0) {
-      yield* callPort(() => ctx.ports.repository.deferDelivery(deferred), storage).pipe(
-        Effect.mapError(toPaymentError('payment storage')),
-      );
+      yield* callPort(() => ctx.ports.repository.deferDelivery(deferred), {
+        ...storage,
+        ...spanned(ctx, 'repository.deferDelivery'),
+      }).pipe(Effect.mapError(toPaymentError('payment storage')));
       for (const deferral of deferred) logDeferral(ctx, deferral);
     }
     if (delivered.length > 0) {
-      yield* callPort(() => ctx.ports.repository.markDelivered(delivered), storage).pipe(
-        Effect.mapError(toPaymentError('payment storage')),
-      );
+      yield* callPort(() => ctx.ports.repository.markDelivered(delivered), {
+        ...storage,
+        ...spanned(ctx, 'repository.markDelivered'),
+      }).pipe(Effect.mapError(toPaymentError('payment storage')));
     }
     return {
       delivered: delivered.length,

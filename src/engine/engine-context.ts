@@ -10,6 +10,9 @@ import { logsAt } from '../ports/logger.js';
 import type { PortTrace } from './run-port.js';
 import type { PaymentRepository } from '../ports/payment-repository.js';
 import type { ThreeDSProvider } from '../ports/three-ds-provider.js';
+import type { Telemetry, TelemetrySpan } from '../ports/telemetry.js';
+import type { PortTelemetry } from './port-span.js';
+import { telemetryOf } from './telemetry-of.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 import type { Inspection } from './inspection.js';
 import type { SweepSetAside } from './sweep-set-aside.js';
@@ -39,6 +42,11 @@ export interface PaymentEnginePorts {
   readonly events?: EventSink;
   /** Where the engine logs (pino-style); default silent. Its throws are swallowed. */
   readonly logger?: Logger;
+  /**
+   * Where the engine reports spans and metrics (`createOpenTelemetry` of `paystate/otel`); default
+   * none. Its throws are swallowed.
+   */
+  readonly telemetry?: Telemetry;
 }
 
 /** What every command module receives. Internal. */
@@ -60,22 +68,47 @@ export interface EngineContext {
    * The host's commands have none, so a worker's stop never touches them.
    */
   readonly abandon?: AbortSignal;
+  /**
+   * The span of the command under way: the parent of its port calls' spans. The engine's own
+   * context holds it as `undefined`, so that a command's context, which sets it, has the same
+   * shape (one hidden class for every context the engine's functions see).
+   */
+  readonly span?: TelemetrySpan | undefined;
 }
 
 /**
  * What every port call of this context carries: its trace (logged at debug level; none when debug
- * is off) and, in the background worker, the signal that abandons it once `stop()` gives up
- * waiting (`abandon`).
+ * is off), its span (`telemetry`, none without), and, in the background worker, the signal that
+ * abandons it once `stop()` gives up waiting (`abandon`).
  */
 export function traced(
   ctx: EngineContext,
   port: string,
   fields?: Record<string, unknown>,
-): { trace?: PortTrace; abandon?: AbortSignal } {
+): { trace?: PortTrace; abandon?: AbortSignal; telemetry?: PortTelemetry } {
   const abandon = ctx.abandon !== undefined ? { abandon: ctx.abandon } : {};
-  if (!logsAt(ctx.logger, 'debug')) return abandon;
+  const spans = spanned(ctx, port, fields);
+  if (!logsAt(ctx.logger, 'debug')) return { ...abandon, ...spans };
   return {
     trace: { port, logger: ctx.logger, clock: ctx.ports.clock, ...(fields !== undefined ? { fields } : {}) },
     ...abandon,
+    ...spans,
+  };
+}
+
+/**
+ * A port call's span only, without the debug trace of `traced` (for calls that log none): its
+ * name, the command's span as parent and the payment of `fields` (an engine-made id).
+ */
+export function spanned(
+  ctx: EngineContext,
+  name: string,
+  fields?: Record<string, unknown>,
+): { telemetry?: PortTelemetry } {
+  const telemetry = telemetryOf(ctx.ports.telemetry);
+  if (telemetry === undefined) return {};
+  const paymentId = fields?.['paymentId'];
+  return {
+    telemetry: { telemetry, name, parent: ctx.span, paymentId: typeof paymentId === 'string' ? paymentId : undefined },
   };
 }

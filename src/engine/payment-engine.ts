@@ -156,6 +156,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     options: resolved,
     inspection: createInspection(machine, options.inspect),
     setAside: createSweepSetAside(SET_ASIDE_BATCHES * resolved.batchSize),
+    span: undefined, // the command's span, set by runCommand (see EngineContext.span)
   };
   const runProgram = <A>(command: string, program: () => Effect.Effect<A, PaymentError>) =>
     runCommand(ctx, command, undefined, noIds, () => runEffect(program()), identity);

@@ -2,6 +2,7 @@ import { err, ok } from 'neverthrow';
 import type { Payment } from '../domain/payment.js';
 import { paymentError } from '../errors/payment-error.js';
 import type { EngineContext } from './engine-context.js';
+import { spanned } from './engine-context.js';
 import { isPaymentId, loadPayment } from './load-payment.js';
 import type { Outcome } from './outcome.js';
 import { awaitPort, toPaymentError } from './run-port.js';
@@ -114,7 +115,12 @@ export async function listPayments(ctx: EngineContext, query: ListPaymentsQuery)
         ...(query.partnerId !== undefined ? { partnerId: query.partnerId } : {}),
         ...(query.after !== undefined ? { after: query.after } : {}),
       }),
-    { timeoutMs: ctx.options.storageTimeoutMs, retries: ctx.options.retries, retryTimeouts: true },
+    {
+      timeoutMs: ctx.options.storageTimeoutMs,
+      retries: ctx.options.retries,
+      retryTimeouts: true,
+      ...spanned(ctx, 'repository.list'),
+    },
   );
   if (listed.isErr()) return err(toPaymentError('payment storage')(listed.error));
   const page = listed.value;

@@ -5,6 +5,7 @@ import { paymentError } from '../errors/payment-error.js';
 import { logsAt, silentLogger, withLogFields } from '../ports/logger.js';
 import { describeDefect } from './describe-defect.js';
 import type { EngineContext } from './engine-context.js';
+import { endCommandSpan, startCommandSpan } from './engine-telemetry.js';
 import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from './loggable-id.js';
 import type { Outcome } from './outcome.js';
 
@@ -65,29 +66,40 @@ export function runCommand<T, A>(
   const started = base.ports.clock.now();
   let ctx = base;
   let pending: Outcome<T>;
+  // The command's span (none without telemetry), the parent of its port calls' spans.
+  const span = startCommandSpan(base, command);
   try {
     ctx = commandContext(base, input);
-    pending = step(ctx);
+    if (span === undefined) pending = step(ctx);
+    else {
+      const spanned: EngineContext = { ...ctx, span };
+      pending = span.within(() => step(spanned));
+    }
   } catch (error) {
     pending = Promise.reject(error);
   }
   // What runs once the step has ended (its log line, `map`) must not throw either: a throw there
   // rejected the `ResultAsync` the caller holds.
+  const answered: Promise<Result<A, PaymentError>> = pending
+    .then((result): Result<A, PaymentError> => {
+      if (result.isErr()) {
+        if (logsAt(ctx.logger, 'info')) {
+          const ms = ctx.ports.clock.now() - started;
+          ctx.logger.info({ command, ...loggableIds(ids()), code: result.error.code, ms }, 'command failed');
+        }
+        return err(result.error);
+      }
+      if (logsAt(ctx.logger, 'debug')) {
+        ctx.logger.debug({ command, ...loggableIds(ids()), ms: ctx.ports.clock.now() - started }, 'command done');
+      }
+      return ok(map(result.value));
+    })
+    .catch((error: unknown) => defect<A>(ctx, command, error));
+  if (span === undefined) return new ResultAsync(answered);
   return new ResultAsync(
-    pending
-      .then((result): Result<A, PaymentError> => {
-        if (result.isErr()) {
-          if (logsAt(ctx.logger, 'info')) {
-            const ms = ctx.ports.clock.now() - started;
-            ctx.logger.info({ command, ...loggableIds(ids()), code: result.error.code, ms }, 'command failed');
-          }
-          return err(result.error);
-        }
-        if (logsAt(ctx.logger, 'debug')) {
-          ctx.logger.debug({ command, ...loggableIds(ids()), ms: ctx.ports.clock.now() - started }, 'command done');
-        }
-        return ok(map(result.value));
-      })
-      .catch((error: unknown) => defect<A>(ctx, command, error)),
+    answered.then((result) => {
+      endCommandSpan(span, result.isOk() ? 'ok' : result.error.code, ids, result.isOk() ? result.value : undefined);
+      return result;
+    }),
   );
 }

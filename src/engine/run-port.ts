@@ -1,5 +1,8 @@
 import * as Duration from 'effect/Duration';
+import * as Cause from 'effect/Cause';
 import * as Effect from 'effect/Effect';
+import * as Exit from 'effect/Exit';
+import * as Option from 'effect/Option';
 import * as Schedule from 'effect/Schedule';
 import { err } from 'neverthrow';
 import type { Result, ResultAsync } from 'neverthrow';
@@ -11,6 +14,7 @@ import type { PortFailure, PortResult } from '../ports/port-result.js';
 import { onAbort } from './on-abort.js';
 import { createDeadlineWheel, latestExpiryMs, type DeadlineWheel } from './deadline-wheel.js';
 import { runEffect } from './outcome.js';
+import { outcomeCode, startPortSpan, type PortTelemetry } from './port-span.js';
 
 /**
  * A port call failed: the adapter's own error value, or the call did not answer in time. A call
@@ -47,6 +51,8 @@ export interface PortCallPolicy {
    * The background worker's stop, for its own calls only (`EngineContext.abandon`).
    */
   readonly abandon?: AbortSignal;
+  /** The call's span, its retries included (`traced`); none without telemetry. */
+  readonly telemetry?: PortTelemetry;
 }
 
 /** A port call as `callPort` makes it: `signal` is given when the policy is `abortable`. */
@@ -346,6 +352,43 @@ export function callPort<T, E extends PortFailure<string>>(
   call: AbortablePortCall<T, E>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
+  const { telemetry } = policy;
+  if (telemetry === undefined) return callPortUntraced(call, policy);
+  return Effect.suspend(() => {
+    const span = startPortSpan(telemetry);
+    return callPortUntraced(span.wrap(call), policy).pipe(
+      Effect.onExit((exit) =>
+        Effect.sync(() => {
+          if (Exit.isSuccess(exit)) return span.end('ok');
+          const failure = Cause.failureOption(exit.cause);
+          span.end(
+            Option.isSome(failure)
+              ? failureOutcome(failure.value)
+              : Cause.isInterruptedOnly(exit.cause)
+                ? 'interrupted'
+                : 'defect',
+          );
+        }),
+      ),
+    );
+  });
+}
+
+/** How a port call failed, as its span's outcome: the port's code, `timeout` or `abandoned`. */
+function failureOutcome<E extends PortFailure<string>>(failure: PortCallFailure<E>): string {
+  if (failure.kind === 'port') return outcomeCode(failure.error.code);
+  return failure.abandoned === true ? 'abandoned' : 'timeout';
+}
+
+/** A port call's answer as its span's outcome. */
+const answerOutcome = <T, E extends PortFailure<string>>(answer: Result<T, PortCallFailure<E>>): string =>
+  answer.isOk() ? 'ok' : failureOutcome(answer.error);
+
+/** `callPort` without a span. */
+function callPortUntraced<T, E extends PortFailure<string>>(
+  call: AbortablePortCall<T, E>,
+  policy: PortCallPolicy,
+): Effect.Effect<T, PortCallFailure<E>> {
   const program = retrying(attempt(call, policy), policy);
   const { abandon } = policy;
   if (abandon === undefined) return program;
@@ -365,6 +408,37 @@ export function callPort<T, E extends PortFailure<string>>(
  * answers `timeout` marked `abandoned`, at once (see `PortCallPolicy.abandon`).
  */
 export function awaitPort<T, E extends PortFailure<string>>(
+  call: () => PortResult<T, E>,
+  policy: PortCallPolicy,
+): PortAnswer<T, E> {
+  const { telemetry } = policy;
+  if (telemetry === undefined) return awaitPortUntraced(call, policy);
+  const span = startPortSpan(telemetry);
+  let answer: PortAnswer<T, E>;
+  try {
+    answer = awaitPortUntraced(span.wrap(call), policy);
+  } catch (defect) {
+    span.end('defect');
+    throw defect;
+  }
+  if (!(answer instanceof Promise)) {
+    span.end(answerOutcome(answer));
+    return answer;
+  }
+  return answer.then(
+    (outcome) => {
+      span.end(answerOutcome(outcome));
+      return outcome;
+    },
+    (defect: unknown) => {
+      span.end('defect');
+      throw defect;
+    },
+  );
+}
+
+/** `awaitPort` without a span. */
+function awaitPortUntraced<T, E extends PortFailure<string>>(
   call: () => PortResult<T, E>,
   policy: PortCallPolicy,
 ): PortAnswer<T, E> {

@@ -4,7 +4,8 @@ import type { PaymentError } from '../errors/payment-error.js';
 import type { InquiryAnswer } from '../machine/payment-machine-events.js';
 import type { InquiryOutcome } from '../ports/acquirer.js';
 import type { EngineContext } from './engine-context.js';
-import { traced } from './engine-context.js';
+import { spanned, traced } from './engine-context.js';
+import { recordSweeperBacklog } from './engine-telemetry.js';
 import { describeDefect } from './describe-defect.js';
 import { authorizationRecordOf, dropCard } from './drive-payment.js';
 import { fromOutcome } from './outcome.js';
@@ -166,10 +167,13 @@ export function sweepBatch(
     const asked = limit + setAside.waitingCount(now);
     const due = yield* callPort(() => ctx.ports.repository.findDue({ now, limit: asked }), {
       ...(ctx.abandon !== undefined ? { abandon: ctx.abandon } : {}),
+      ...spanned(ctx, 'repository.findDue'),
       timeoutMs: ctx.options.storageTimeoutMs,
       retries: ctx.options.retries,
       retryTimeouts: true,
     }).pipe(Effect.mapError(toPaymentError('payment storage')));
+    // The backlog at the start of a tick (or of a `sweep()`), as far as `asked` reads it.
+    if (tick === undefined || tick.size === 0) recordSweeperBacklog(ctx, due.expiries.length, due.inquiries.length);
     const open = (record: PaymentRecord) => !setAside.waiting(record.id, now) && tick?.has(record.id) !== true;
     const expiries = due.expiries.filter(open).slice(0, limit);
     const inquiries = due.inquiries.filter(open).slice(0, limit);

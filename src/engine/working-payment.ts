@@ -13,6 +13,7 @@ import { stepPayment } from '../machine/step-payment.js';
 import type { PaymentMachineEvent } from '../machine/payment-machine-events.js';
 import type { EngineContext } from './engine-context.js';
 import { traced } from './engine-context.js';
+import { recordFinalState } from './engine-telemetry.js';
 import { done } from './outcome.js';
 import type { Outcome } from './outcome.js';
 import { awaitPort, toPaymentError } from './run-port.js';
@@ -270,6 +271,7 @@ export async function persist(ctx: EngineContext, working: WorkingPayment): Outc
     return err(unknown ? paymentError.unavailable(failed.message, 'unknown') : failed);
   }
   logStateChange(ctx, working, record, isNew);
+  recordFinalState(ctx, isNew ? null : (working.storedRecord?.state ?? null), record);
   if (working.shown?.record === working.record) working.shown = { record, payment: working.shown.payment };
   working.record = record;
   working.storedVersion = version;

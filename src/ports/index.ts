@@ -28,6 +28,15 @@ export type {
 } from './payment-repository.js';
 export type { PageTokens } from './page-tokens.js';
 export type { PortFailure, PortResult } from './port-result.js';
+export {
+  guardTelemetry,
+  noTelemetry,
+  TELEMETRY_METRICS,
+  type Telemetry,
+  type TelemetryAttributes,
+  type TelemetryMetric,
+  type TelemetrySpan,
+} from './telemetry.js';
 export type { RateDecision, RateLimiter, RateLimiterError } from './rate-limiter.js';
 export type {
   AuthenticationRequest,

@@ -20,6 +20,8 @@ import {
 import { BASELINE_LIBRARIES, coldStart } from '../../bench/cold-start-bench.js';
 import { endpointFigures } from '../../bench/http-bench.js';
 import { percentile } from '../../bench/measure.js';
+import { noopSpanPair, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
+import { createOpenTelemetry } from '../../adapters/otel/index.js';
 import { createPureTransitions, paymentMachine } from '../../src/index.js';
 
 const FLOWS: readonly Flow[] = ['hosted', 'direct'];
@@ -122,5 +124,34 @@ describe('cold start bench: a fresh node per run', () => {
     expect(libraries.totalMs).toBeGreaterThanOrEqual(libraries.importMs);
     expect(libraries.rssMb).toBeGreaterThan(empty.rssMb);
     await expect(coldStart(['paystate-no-such-package'])).rejects.toThrow();
+  });
+});
+
+describe('telemetry bench: the same lifecycle in each mode', () => {
+  it.each(TELEMETRY_MODES)(
+    '%s: the direct lifecycle succeeds; only the SDK keeps spans (five per lifecycle)',
+    async (mode) => {
+      const lifecycle = telemetryLifecycle(mode);
+      try {
+        for (let i = 0; i < 3; i++) expect((await lifecycle.one()).state).toBe('succeeded');
+        expect(lifecycle.spans()).toBe(mode === 'sdk' ? 15 : 0);
+      } finally {
+        await lifecycle.done();
+      }
+    },
+  );
+
+  it('times the no-op adapter on the path the engine takes: two spans, one nested, and a metric', () => {
+    const started: string[] = [];
+    const api = createOpenTelemetry();
+    noopSpanPair({
+      ...api,
+      enabled: true,
+      startSpan: (name, attributes, parent) => {
+        started.push(`${name}${parent === undefined ? '' : ' (child)'}`);
+        return api.startSpan(name, attributes, parent);
+      },
+    })(0);
+    expect(started).toEqual(['paystate createPayment', 'paystate acquirer.authorize (child)']);
   });
 });

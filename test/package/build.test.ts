@@ -29,6 +29,7 @@ const EXPECTED: Record<string, string> = {
   './postgres': 'createPostgresPaymentRepository',
   './hosted-page': 'createHostedPageHandler',
   './webhooks': 'createWebhookEventSink',
+  './otel': 'createOpenTelemetry',
 };
 
 describe('npm run build', () => {

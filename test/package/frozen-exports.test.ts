@@ -5,6 +5,7 @@ import * as hostedPage from 'paystate/hosted-page';
 import * as http from 'paystate/http';
 import * as memory from 'paystate/memory';
 import * as node from 'paystate/node';
+import * as otel from 'paystate/otel';
 import * as postgres from 'paystate/postgres';
 import * as sandbox from 'paystate/sandbox';
 import * as sandboxServer from 'paystate/sandbox-server';
@@ -24,6 +25,7 @@ const ENTRY_POINTS: Readonly<Record<string, Record<string, unknown>>> = {
   'paystate/http': http,
   'paystate/memory': memory,
   'paystate/node': node,
+  'paystate/otel': otel,
   'paystate/postgres': postgres,
   'paystate/sandbox': sandbox,
   'paystate/sandbox-server': sandboxServer,

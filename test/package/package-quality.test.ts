@@ -53,10 +53,11 @@ const ENTRIES: Readonly<Record<string, { readonly name: string; readonly peers?:
   './postgres': { name: 'createPostgresPaymentRepository', peers: ['pg'] },
   './hosted-page': { name: 'createHostedPageHandler' },
   './webhooks': { name: 'createWebhookEventSink' },
+  './otel': { name: 'createOpenTelemetry', peers: ['@opentelemetry/api'] },
 };
 
 /** Packages only some adapters need: a user of the core alone must not get them. */
-const OPTIONAL_PACKAGES = ['express', 'pg', 'playwright-core'];
+const OPTIONAL_PACKAGES = ['express', 'pg', 'playwright-core', '@opentelemetry/api'];
 
 /**
  * Packages a shipped example imports that paystate neither depends on nor takes as a peer, and
@@ -64,6 +65,11 @@ const OPTIONAL_PACKAGES = ['express', 'pg', 'playwright-core'];
  */
 const EXAMPLE_ONLY_PACKAGES: Readonly<Record<string, string>> = {
   hono: 'examples/hono-app.ts mounts paystate in Hono',
+  '@opentelemetry/context-async-hooks': 'examples/opentelemetry.ts registers the OpenTelemetry SDK',
+  '@opentelemetry/sdk-metrics': 'examples/opentelemetry.ts registers the OpenTelemetry SDK',
+  '@opentelemetry/sdk-trace-base': 'examples/opentelemetry.ts registers the OpenTelemetry SDK',
+  pino: 'examples/pino-logs.ts wraps the host’s pino (paystate never imports it)',
+  standardwebhooks: 'examples/standard-webhooks-receiver.ts verifies on the receiver’s side with it',
 };
 
 /**

@@ -77,6 +77,33 @@ describe('paystate demo', () => {
     expect(logs).not.toContain('4242424242424242');
   });
 
+  it('--log-format json: after the banner, every log line is one JSON object with time, level and msg', async () => {
+    const out = cli(['demo', '--port', '0', '--log-format', 'json']);
+    child = out.child;
+    await out.waitFor('Press Ctrl+C to stop.');
+    const [, direct] = curlCommands(out.stdout());
+    await run('bash', ['-c', direct ?? '']);
+    await out.waitFor('http request');
+    child.kill('SIGTERM');
+    expect(await out.exited).toBe(0);
+    const lines = (out.stdout().split('Press Ctrl+C to stop.')[1] ?? '').split('\n').filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) {
+      expect(JSON.parse(line)).toMatchObject({
+        time: expect.any(String),
+        level: expect.any(String),
+        msg: expect.any(String),
+      });
+    }
+    expect(lines.join('\n')).not.toContain('4242424242424242');
+  });
+
+  it('refuses an unknown --log-format with one line and exit code 2', async () => {
+    const out = cli(['demo', '--port', '0', '--log-format', 'yaml']);
+    expect(await out.exited).toBe(2);
+    expect(out.stderr()).toContain('paystate: --log-format needs text or json, got yaml');
+  });
+
   it('run by `npm run demo`, stops when npm is sent SIGTERM (the shell between them does not pass it on)', async () => {
     const npm = spawn('npm', ['run', '--silent', 'demo', '--', '--port', '0'], {
       cwd: ROOT,

@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandboxServer, type SandboxServer } from '../../adapters/sandbox-server/index.js';
 import { parseWebhookEvent } from '../../adapters/webhooks/index.js';
@@ -160,6 +161,35 @@ describe('paystate demo --webhook-url', () => {
     expect(run.stdout() + run.stderr()).not.toContain(SECRET);
   });
 
+  it('--webhook-scheme standard-webhooks: a generated whsec_ secret, and events the standardwebhooks library verifies', async () => {
+    receiver = await startReceiver();
+    const run = demo([
+      '--port',
+      '0',
+      '--webhook-url',
+      `${receiver.origin}/hooks`,
+      '--webhook-scheme',
+      'standard-webhooks',
+    ]);
+    const [, url] = await run.waitFor(/listening on (http:\/\/\S+)/);
+    const [, secret] = await run.waitFor(/signed \(webhook-signature\) with [^\n]*\n {2}(whsec_\S+)\n/);
+    const id = await payDirect(url ?? '');
+    const verifier = new Webhook(secret ?? '');
+    const types = (await received(2)).map((request) => {
+      const headers = Object.fromEntries(
+        ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(request.headers[name])]),
+      );
+      const event = verifier.verify(request.body.toString('utf8'), headers) as {
+        type: string;
+        data: { payment: { id: string } };
+      };
+      return `${event.type} ${event.data.payment.id}`;
+    });
+    expect(types).toEqual([`payment.created ${id}`, `payment.succeeded ${id}`]);
+    // The default scheme's secret is not one the library reads.
+    expect(eventsOf(receiver.requests, secret ?? '')).not.toContain(`payment.created ${id}`);
+  });
+
   it('refuses a --webhook-secret-file that is short, empty, unreadable, or given with --webhook-secret, repeating no secret', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'paystate-webhook-'));
     const short = join(dir, 'short');
@@ -198,6 +228,12 @@ describe('paystate demo --webhook-url', () => {
       '--webhook-secret: the secret is too short',
     ],
     [['--webhook-secret', SECRET], '--webhook-secret needs --webhook-url'],
+    [['--webhook-url', 'http://127.0.0.1/hooks', '--webhook-scheme', 'svix'], '--webhook-scheme needs paystate or'],
+    [['--webhook-scheme', 'standard-webhooks'], '--webhook-scheme needs --webhook-url'],
+    [
+      ['--webhook-url', 'http://127.0.0.1/hooks', '--webhook-scheme', 'standard-webhooks', '--webhook-secret', SECRET],
+      '--webhook-secret:',
+    ],
   ])('refuses %j with one line and exit code 2, repeating no secret', async (args, message) => {
     const run = demo(['--port', '0', ...args]);
     expect(await run.exited).toBe(2);

@@ -18,6 +18,7 @@ import {
 import type { SandboxAcquirerOptions, SandboxThreeDSOptions } from '../../adapters/sandbox/index.js';
 import type { Client, Logger, PageTokens, Payment, PaymentEngine, PaymentEngineOptions } from '../../src/index.js';
 import type { PaymentRepository } from '../../src/ports/payment-repository.js';
+import type { Telemetry } from '../../src/ports/telemetry.js';
 import { createPaymentEngine } from '../../src/index.js';
 
 export const CHALLENGE_SECRET = 'engine-test-secret';
@@ -48,6 +49,8 @@ export interface HarnessAdapterOptions {
   readonly logger?: Logger;
   /** Hosted page tokens made from a key (`createHmacPageTokens`) instead of stored random ones. */
   readonly pageTokens?: PageTokens;
+  /** Where the engine reports spans and metrics (`createOpenTelemetry`); default none. */
+  readonly telemetry?: Telemetry;
 }
 
 /** What the simulated issuer page would post back for a payment's challenge, signed with `secret`. */
@@ -99,6 +102,7 @@ export function makeEngineHarness(options: PaymentEngineOptions = {}, seed = 0, 
     events,
     logger: adapters.logger ?? logger,
     ...(adapters.pageTokens !== undefined && { pageTokens: adapters.pageTokens }),
+    ...(adapters.telemetry !== undefined && { telemetry: adapters.telemetry }),
     options: { retries: 0, ...options },
   });
 
