@@ -8,6 +8,8 @@ export default defineConfig({
     // Examples import the package by name, as a host would; tests run them against the sources.
     alias: [
       { find: /^paystate$/, replacement: here('./src/index.ts') },
+      // The HTTP family: the hosted page and the Express bridge live under adapters/http.
+      { find: /^paystate\/(express|hosted-page)$/, replacement: here('./adapters/http/$1/index.ts') },
       { find: /^paystate\/(.*)$/, replacement: here('./adapters/$1/index.ts') },
     ],
   },

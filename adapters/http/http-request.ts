@@ -1,11 +1,7 @@
 import type { Result } from 'neverthrow';
 import { readFetchBody, type BodyReadFailure } from './read-body.js';
 
-/**
- * The little of a request the API reads. Entry points adapt their runtime's request to it: a
- * fetch `Request` (`fromFetchRequest`) or a node:http request (`node-listener.ts`), so that the
- * node server does not pay for building fetch objects it would only take apart again.
- */
+/** The little of a request the API's routes read (`fromFetchRequest` makes it of the app's request). */
 export interface HttpRequest {
   readonly method: string;
   /** Path and query as the client sent them (`/v1/profiles/x/payments?limit=2`). */
@@ -19,9 +15,8 @@ export interface HttpRequest {
   readBody(limit: number): Promise<Result<Uint8Array, BodyReadFailure>>;
 }
 
-/** A fetch `Request` as an `HttpRequest`. */
-export function fromFetchRequest(request: Request): HttpRequest {
-  const url = new URL(request.url);
+/** A fetch `Request` as an `HttpRequest`; `url` is the request's URL when the caller parsed it already. */
+export function fromFetchRequest(request: Request, url: URL = new URL(request.url)): HttpRequest {
   return {
     method: request.method,
     target: `${url.pathname}${url.search}`,

@@ -1,13 +1,9 @@
-export { apiPath, createApiHandler, type ApiHandler, type ApiOptions } from './api-handler.js';
+export type { ApiOptions } from './api-options.js';
+export { createApp, createFetchHandler, type FetchHandlerOptions } from './app.js';
+export type { AppBindings, AppEnv } from './app-env.js';
 export { normalizeBasePath } from './base-path.js';
-export {
-  createFetchHandler,
-  type FetchHandler,
-  type FetchHandlerOptions,
-  type PageContext,
-  type PagesHandler,
-} from './fetch-handler.js';
-export type { HttpAnswer } from './http-answer.js';
+export type { FetchHandler, PageContext, PagesHandler } from './page-context.js';
+export { jsonAnswer, toResponse, type HttpAnswer } from './http-answer.js';
 export { fromFetchRequest, type HttpRequest } from './http-request.js';
 export {
   IDEMPOTENCY_STALE_AFTER_MS,
@@ -18,12 +14,11 @@ export {
 export { MAX_JSON_DEPTH } from './json-body.js';
 export {
   createNodeListener,
-  serveNodeRequest,
-  writeAnswer,
+  createNodeRequestListener,
   type NodeListenerOptions,
-  type NodeServeOptions,
-  type WriteAnswerOptions,
-} from './node-listener.js';
+  type NodeRequestListener,
+  type NodeRequestListenerOptions,
+} from './node-server.js';
 export {
   composePages,
   createOpenApiDocument,
@@ -57,12 +52,17 @@ export {
   problemDocument,
   problemFromPaymentError,
   problemResponse,
+  RETRY_AFTER_SECONDS,
   type Problem,
   type ProblemCode,
   type ProblemDocument,
 } from './problem-details.js';
 export { MAX_BODY_BYTES, type BodyReadFailure } from './read-body.js';
-export { defaultRequestId, REQUEST_ID_HEADER } from './request-id.js';
+export { defaultRequestId, REQUEST_ID_HEADER, requestIdSource } from './request-id.js';
+export { answerClientErrors } from './node-client-errors.js';
 export { STORE_TIMEOUT_MS } from './store-deadline.js';
 export type { ProfileResource } from './routes/get-profile.js';
 export type { PaymentListResource } from './routes/list-payments.js';
+export { createIssuerPageHandler, type IssuerPageOptions } from './sandbox-pages/issuer-page.js';
+export type { SandboxPageDeps } from './sandbox-pages/sandbox-page-deps.js';
+export { createSandboxPages } from './sandbox-pages/sandbox-pages.js';

@@ -283,3 +283,21 @@ export function problemResponse(value: Problem, typeBase: string = DEFAULT_PROBL
   const answer = problemAnswer(value, typeBase);
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
+
+/** A server-layer problem (`serverProblemDocument`) as an `application/problem+json` answer. */
+export function serverProblemAnswer(
+  code: ServerProblemCode,
+  detail: string,
+  typeBase: string = DEFAULT_PROBLEM_TYPE_BASE,
+): HttpAnswer {
+  const document = serverProblemDocument(code, detail, typeBase);
+  return {
+    status: document.status,
+    headers: {
+      'content-type': 'application/problem+json',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+    body: JSON.stringify(document),
+  };
+}

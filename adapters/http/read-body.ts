@@ -36,11 +36,24 @@ export async function readFetchBody(
   request: Request,
   limit: number = MAX_BODY_BYTES,
 ): Promise<Result<Uint8Array, BodyReadFailure>> {
-  const body = request.body;
-  if (declaresMoreThan(request.headers.get('content-length'), limit)) {
-    body?.cancel().catch(() => undefined);
+  const declared = request.headers.get('content-length');
+  if (declaresMoreThan(declared, limit)) {
+    request.body?.cancel().catch(() => undefined);
     return err('too_large');
   }
+  // A Content-Length within the limit bounds the body (HTTP framing): read it whole, which lets
+  // @hono/node-server read the socket without building a web stream.
+  if (declared !== null && /^\d+$/.test(declared.trim())) {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await request.arrayBuffer());
+    } catch {
+      return err('unreadable');
+    }
+    // A hand-made Request's header need not match its body.
+    return bytes.byteLength > limit ? err('too_large') : ok(bytes);
+  }
+  const body = request.body;
   if (body === null) return ok(new Uint8Array(0));
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -2,7 +2,7 @@ import { containsCardNumber } from '../../src/domain/card-number.js';
 import { describeDefect } from '../../src/engine/describe-defect.js';
 import { loggableId, MAX_LOGGED_REQUEST_ID_LENGTH } from '../../src/engine/loggable-id.js';
 import { guardLogger, silentLogger, withLogFields, type Logger } from '../../src/ports/logger.js';
-import type { PageContext } from './fetch-handler.js';
+import type { PageContext } from './page-context.js';
 
 /** The response header that carries the request's id (lower case, as answers spell headers). */
 export const REQUEST_ID_HEADER = 'request-id';

@@ -4,6 +4,7 @@ import type { Clock } from '../../src/ports/clock.js';
 import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
 import type { Logger } from '../../src/ports/logger.js';
+import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import type { HttpAnswer } from './http-answer.js';
 import type { HttpRequest } from './http-request.js';
 import type { Problem } from './problem-details.js';
@@ -21,6 +22,8 @@ export interface HttpDeps {
   readonly idempotencyStaleAfterMs: number;
   /** The deadline of each credential store and idempotency store call. */
   readonly storeTimeoutMs: number;
+  /** Takes one turn per authenticated request; none: no limit. */
+  readonly rateLimit?: RateLimiter;
 }
 
 /** One authenticated request matched to a route. */
@@ -42,6 +45,17 @@ export interface RouteContext {
 }
 
 export type RouteHandler = (context: RouteContext) => Promise<Result<HttpAnswer, Problem>>;
+
+/** One endpoint: the app registers it behind authentication, rate limit and content negotiation. */
+export interface RouteDefinition {
+  /** `GET` routes also answer `HEAD`. */
+  readonly method: 'GET' | 'POST';
+  /** Segments; `:name` captures one segment. */
+  readonly pattern: readonly string[];
+  /** Name for logs, e.g. `POST /v1/profiles/{profile_id}/payments`. */
+  readonly name: string;
+  readonly handler: RouteHandler;
+}
 
 /** A route parameter the router guarantees to be present. */
 export function param(context: RouteContext, name: string): string {

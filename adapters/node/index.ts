@@ -11,16 +11,3 @@ export { createHmacPageTokens } from './hmac-page-tokens.js';
 export { createPinoLogger, type PinoLike } from './pino-logger.js';
 export { redactCardNumbers, scrubLogFields } from './redact.js';
 export { systemClock } from '../shared/index.js';
-export {
-  closeWhenBodyUnread,
-  createNodeRequestListener,
-  isBodyConsumed,
-  isFetchMethod,
-  sendFetchResponse,
-  sendNotImplemented,
-  toFetchRequest,
-  type FetchRequestHandler,
-  type NodeRequestListenerOptions,
-  type SendFetchResponseOptions,
-  type ToFetchRequestOptions,
-} from './fetch-bridge.js';

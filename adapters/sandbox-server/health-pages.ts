@@ -1,8 +1,7 @@
 import type { BackgroundLoopStatus, BackgroundWorkerStatus } from '../../src/engine/health.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
-import type { PagesHandler } from '../http/fetch-handler.js';
-import { jsonAnswer, toResponse } from '../http/http-answer.js';
-import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
+import { type PagesHandler, jsonAnswer, toResponse } from '../http/index.js';
+import type { PaymentEngine } from '../../src/engine/payment-engine.js';
 
 /** The liveness path: the process serves, and its background worker still ticks. */
 export const LIVENESS_PATH = '/healthz';
@@ -29,8 +28,13 @@ const TICK_LIMIT_MS = 10 * 60_000;
 /** The background worker of each sandbox app (`startSandboxServer` starts it), for `/healthz` and `/readyz`. */
 const workers = new WeakMap<object, BackgroundWorker>();
 
+/** What the health pages read of a sandbox app: its engine (the app itself keys its worker). */
+export interface HealthPagesApp {
+  readonly engine: Pick<PaymentEngine, 'checkHealth'>;
+}
+
 /** Makes `worker` the one the app's health pages report. */
-export function attachWorker(app: SandboxApp<SandboxStorage>, worker: BackgroundWorker): void {
+export function attachWorker(app: HealthPagesApp, worker: BackgroundWorker): void {
   workers.set(app, worker);
 }
 
@@ -90,7 +94,7 @@ function json(request: Request, status: number, body: unknown): Response {
  * - `/readyz` (readiness): `200` when `engine.checkHealth()` finds storage answering, and the
  *   worker, if any, is not stopping (the server is closing); `503` otherwise.
  */
-export function createHealthPages(app: SandboxApp<SandboxStorage>): PagesHandler {
+export function createHealthPages(app: HealthPagesApp): PagesHandler {
   return async (request) => {
     const path = new URL(request.url).pathname;
     if (path !== LIVENESS_PATH && path !== READINESS_PATH) return undefined;

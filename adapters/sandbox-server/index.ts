@@ -5,8 +5,8 @@ export {
   type SandboxAppOptions,
   type SandboxStorage,
 } from './sandbox-app.js';
-export { createIssuerPageHandler, type IssuerPageOptions } from './issuer-page.js';
-export { createSandboxPages } from './pages.js';
+// The sandbox's pages live in the HTTP family (paystate/http); re-exported as before.
+export { createIssuerPageHandler, createSandboxPages, type IssuerPageOptions } from '../http/index.js';
 export { BUNDLED_SANDBOX_CONFIG, readSandboxConfigFile, type SandboxConfigFileError } from './sandbox-config.js';
 export { DEFAULT_SANDBOX_RATE_LIMIT, sandboxRateLimiter } from './sandbox-rate-limit.js';
 export { startSandboxServer, type SandboxServer, type SandboxServerOptions } from './sandbox-server.js';

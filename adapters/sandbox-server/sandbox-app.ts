@@ -8,28 +8,41 @@ import type { PaymentRepository } from '../../src/ports/payment-repository.js';
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../http/fetch-handler.js';
-import { createNodeListener } from '../http/node-listener.js';
-import { composePages } from '../http/openapi/compose-pages.js';
-import { createOpenApiPages } from '../http/openapi/openapi-pages.js';
-import { STORE_TIMEOUT_MS } from '../http/store-deadline.js';
-import { createMemoryCardVault } from '../memory/card-vault.js';
-import { createMemoryCredentialStore, type MemoryCredentialStore } from '../memory/credential-store.js';
-import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from '../memory/idempotency-store.js';
-import { createMemoryPaymentRepository, type MemoryPaymentRepository } from '../memory/payment-repository.js';
-import type { SandboxConfig, SandboxSchedules } from '../memory/sandbox-config.js';
-import { createCryptoIdGenerator } from '../node/crypto-id-generator.js';
-import { createHmacPageTokens } from '../node/hmac-page-tokens.js';
-import { systemClock } from '../node/system-clock.js';
-import { createChallengeResponse, type ChallengeDecision } from '../sandbox/challenge-response.js';
-import type { SandboxAuthorizationStore } from '../sandbox/authorization-store.js';
-import type { SandboxChallengeStore } from '../sandbox/challenge-store.js';
-import { createSandboxAcquirer, type SandboxAcquirer } from '../sandbox/sandbox-acquirer.js';
-import { createSandboxThreeDSProvider, type SandboxThreeDSProvider } from '../sandbox/sandbox-three-ds.js';
-import { createWebhookEventSink, type WebhookEventSinkOptions } from '../webhooks/webhook-event-sink.js';
+import {
+  composePages,
+  createFetchHandler,
+  createNodeListener,
+  createOpenApiPages,
+  STORE_TIMEOUT_MS,
+  type FetchHandler,
+  type FetchHandlerOptions,
+  createSandboxPages,
+} from '../http/index.js';
+import {
+  createMemoryCardVault,
+  createMemoryCredentialStore,
+  type MemoryCredentialStore,
+  createMemoryIdempotencyStore,
+  type MemoryIdempotencyStore,
+  createMemoryPaymentRepository,
+  type MemoryPaymentRepository,
+  type SandboxConfig,
+  type SandboxSchedules,
+} from '../memory/index.js';
+import { createCryptoIdGenerator, createHmacPageTokens, systemClock } from '../node/index.js';
+import {
+  createChallengeResponse,
+  type ChallengeDecision,
+  type SandboxAuthorizationStore,
+  type SandboxChallengeStore,
+  createSandboxAcquirer,
+  type SandboxAcquirer,
+  createSandboxThreeDSProvider,
+  type SandboxThreeDSProvider,
+} from '../sandbox/index.js';
+import { createWebhookEventSink, type WebhookEventSinkOptions } from '../webhooks/index.js';
 import { createHealthPages } from './health-pages.js';
 import { createSandboxEventSink } from './sandbox-event-sink.js';
-import { createSandboxPages } from './pages.js';
 import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
 import { sandboxRateLimiter } from './sandbox-rate-limit.js';
 import { scheduleEngineOptions } from './sandbox-schedules.js';

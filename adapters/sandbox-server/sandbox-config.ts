@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { err, ok, type Result } from 'neverthrow';
 import { deepFreeze } from '../../src/domain/immutable.js';
-import { parseSandboxConfig, type SandboxConfig, type SandboxConfigError } from '../memory/sandbox-config.js';
+import { parseSandboxConfig, type SandboxConfig, type SandboxConfigError } from '../memory/index.js';
 import bundled from './sandbox-config.json' with { type: 'json' };
 
 /**

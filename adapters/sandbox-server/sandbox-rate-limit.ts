@@ -1,6 +1,5 @@
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
-import { createMemoryRateLimiter } from '../memory/rate-limiter.js';
-import type { SandboxRateLimit } from '../memory/sandbox-config.js';
+import { createMemoryRateLimiter, type SandboxRateLimit } from '../memory/index.js';
 
 /** The sandbox's limit per client unless its config says otherwise: 25 requests a second, bursts of 100. */
 export const DEFAULT_SANDBOX_RATE_LIMIT: Readonly<{ requestsPerSecond: number; burst: number }> = Object.freeze({

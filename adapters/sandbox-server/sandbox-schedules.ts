@@ -1,6 +1,6 @@
 import type { PaymentEngineOptions } from '../../src/engine/engine-options.js';
 import { DEFAULT_INQUIRY_DELAYS } from '../../src/machine/inquiry-schedule.js';
-import type { SandboxSchedules } from '../memory/sandbox-config.js';
+import type { SandboxSchedules } from '../memory/index.js';
 
 /**
  * The engine options of a config's `schedules`: the lifetimes as they are, and an inquiry schedule

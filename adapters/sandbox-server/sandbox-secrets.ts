@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
-import type { SandboxSecretsConfig } from '../memory/sandbox-config.js';
+import type { SandboxSecretsConfig } from '../memory/index.js';
 
 /**
  * The keys the sandbox's pages use: the hosted page's CSRF key, the simulated issuer's signing key

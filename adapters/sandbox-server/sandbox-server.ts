@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { requestIdSource } from '../http/request-id.js';
-import { systemClock } from '../node/system-clock.js';
-import { createWebhookEventSink } from '../webhooks/webhook-event-sink.js';
+import { requestIdSource, answerClientErrors } from '../http/index.js';
+import { systemClock } from '../node/index.js';
+import { createWebhookEventSink } from '../webhooks/index.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
 import { silentLogger } from '../../src/ports/logger.js';
-import { answerClientErrors } from './client-errors.js';
 import { attachWorker } from './health-pages.js';
 import { answerProbeWhileStarting, answerStartFailed } from './start-up-answers.js';
 import {

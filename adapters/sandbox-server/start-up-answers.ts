@@ -1,16 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonAnswer, toResponse } from '../http/http-answer.js';
-import { problem, problemResponse, RETRY_AFTER_SECONDS } from '../http/problem-details.js';
-import { REQUEST_ID_HEADER } from '../http/request-id.js';
-import { originFormTarget, sendFetchResponse } from '../node/fetch-bridge.js';
+import {
+  jsonAnswer,
+  type HttpAnswer,
+  problem,
+  problemAnswer,
+  RETRY_AFTER_SECONDS,
+  REQUEST_ID_HEADER,
+} from '../http/index.js';
 import { LIVENESS_PATH, READINESS_PATH } from './health-pages.js';
 
 /** The path of a request target, without its query; undefined when it is not a path. */
 function pathOf(req: IncomingMessage): string | undefined {
-  const target = originFormTarget(req.url ?? '');
-  if (!target.startsWith('/')) return undefined;
-  const end = target.search(/[?#]/);
-  return end === -1 ? target : target.slice(0, end);
+  try {
+    // An absolute-form target (`http://host/livez`) gives its own path; an origin-form one, as it is.
+    return new URL(req.url ?? '', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `answer` in one write with its `Content-Length` (no body for `HEAD`). */
+function send(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): void {
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
 }
 
 /**
@@ -29,7 +41,7 @@ export function answerProbeWhileStarting(req: IncomingMessage, res: ServerRespon
       ? jsonAnswer(200, { status: 'ok' })
       : jsonAnswer(503, { status: 'unavailable', problems: ['the server is starting: its storage is being made'] });
   res.setHeader(REQUEST_ID_HEADER, requestId);
-  void sendFetchResponse(req, res, toResponse(answer, req.method));
+  send(req, res, answer);
   return true;
 }
 
@@ -45,5 +57,6 @@ export function answerStartFailed(req: IncomingMessage, res: ServerResponse, req
   const unavailable = problem('unavailable', 'The server could not start: its storage could not be made', {
     headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
   });
-  return sendFetchResponse(req, res, problemResponse(unavailable));
+  send(req, res, problemAnswer(unavailable));
+  return Promise.resolve();
 }

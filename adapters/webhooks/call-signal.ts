@@ -1,9 +1,6 @@
 /** Why a call's signal was aborted: the engine stopped waiting, or the call's own time-out passed. */
 export type CallAbortCause = 'aborted' | 'timeout';
 
-/** PENDING(hono): for `adapters/http/openapi`'s deep import; delete once it imports `src/domain/webhook-delivery.ts`. */
-export { DEFAULT_WEBHOOK_TIMEOUT_MS } from '../../src/domain/webhook-delivery.js';
-
 /** The signal of one call, and why it was aborted once it is. `dispose` lets go of the timer and listener. */
 export interface CallSignal {
   readonly signal: AbortSignal;

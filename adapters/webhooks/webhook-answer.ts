@@ -3,9 +3,6 @@ import { webhookAnswerOutcome } from '../../src/domain/webhook-delivery.js';
 import type { EventSinkError } from '../../src/ports/event-sink.js';
 import type { CallAbortCause } from './call-signal.js';
 
-/** PENDING(hono): for `adapters/http/openapi`'s deep import; delete once it imports `src/domain/webhook-delivery.ts`. */
-export { webhookAnswerOutcome, type WebhookAnswerOutcome } from '../../src/domain/webhook-delivery.js';
-
 const failure = (message: string, retryable: boolean, notSent?: true): EventSinkError =>
   notSent === undefined
     ? { code: 'unavailable', message, retryable }

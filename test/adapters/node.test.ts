@@ -3,12 +3,11 @@ import { createTestClock } from '../../adapters/memory/index.js';
 import {
   createConsoleLogger,
   createCryptoIdGenerator,
-  createNodeRequestListener,
   redactCardNumbers,
-  sendFetchResponse,
   systemClock,
   type ConsoleLoggerOptions,
 } from '../../adapters/node/index.js';
+import { createNodeRequestListener } from '../../adapters/http/index.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { parseResponses, rawExchange, rawGet } from '../express/support/raw-http.js';
@@ -207,86 +206,6 @@ function recordingLogger() {
   };
   return { logger, errors };
 }
-
-describe('sendFetchResponse', () => {
-  afterEach(closeAll);
-
-  it('answers a response node refuses to write with a logged 500 problem, none of its headers, and the connection goes on', async () => {
-    const { logger, errors } = recordingLogger();
-    const origin = await listenApp((req, res) => {
-      void sendFetchResponse(req, res, refusedResponse(), { logger, problemTypeBase: 'urn:test:' });
-    });
-    const responses = parseResponses(await rawExchange(origin, [rawGet('/a'), rawGet('/b', { close: true })]));
-    expect(responses).toHaveLength(2);
-    for (const response of responses) {
-      expect(response.status).toBe(500);
-      expect(response.reason).toBe('Internal Server Error');
-      expect(response.headers['content-type']).toBe('application/problem+json');
-      expect(JSON.parse(response.body)).toMatchObject({
-        type: 'urn:test:internal_error',
-        status: 500,
-        code: 'internal_error',
-      });
-      expect(response.headers['set-cookie']).toBeUndefined();
-      expect(response.headers['x-note']).toBeUndefined();
-      expect(response.headers['x-odd']).toBeUndefined();
-    }
-    expect(errors.map((line) => line.message)).toEqual([
-      'could not write the response',
-      'could not write the response',
-    ]);
-    expect(errors[0]?.fields).toMatchObject({ method: 'GET', status: 201 });
-  });
-
-  it('never rejects, so a host that does not catch it neither crashes nor leaves the client waiting', async () => {
-    const sent: Promise<void>[] = [];
-    const origin = await listenApp((req, res) => {
-      sent.push(sendFetchResponse(req, res, refusedResponse()));
-    });
-    const [answer] = parseResponses(await rawExchange(origin, [rawGet('/', { close: true })]));
-    expect(answer?.status).toBe(500);
-    expect(JSON.parse(answer?.body ?? '')).toMatchObject({
-      type: 'urn:paystate:problem:internal_error',
-      code: 'internal_error',
-    });
-    await expect(Promise.all(sent)).resolves.toEqual([undefined]);
-  });
-
-  it('answers a HEAD with the 500 head only', async () => {
-    const origin = await listenApp((req, res) => {
-      void sendFetchResponse(req, res, refusedResponse());
-    });
-    const raw = await rawExchange(origin, [rawGet('/', { method: 'HEAD', close: true })]);
-    expect(raw).toMatch(/^HTTP\/1\.1 500 Internal Server Error\r\n/);
-    expect(raw).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/);
-    expect(raw.endsWith('\r\n\r\n')).toBe(true);
-  });
-
-  it('closes the connection when the body fails after the head went out, and logs it', async () => {
-    const { logger, errors } = recordingLogger();
-    const failing = () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(new TextEncoder().encode('partial'));
-          },
-          pull(controller) {
-            controller.error(new Error('the body broke'));
-          },
-        }),
-        { headers: { 'content-type': 'text/plain' } },
-      );
-    const origin = await listenApp((req, res) => {
-      void sendFetchResponse(req, res, failing(), { logger });
-    });
-    // Node may drop the head still in its buffer when the socket is destroyed: what matters is that
-    // the connection closes (no timeout) without a complete answer (no last chunk).
-    const raw = await rawExchange(origin, [rawGet('/')]);
-    expect(raw).not.toContain('[timeout]');
-    expect(raw).not.toContain('0\r\n\r\n');
-    expect(errors.map((line) => line.message)).toEqual(['could not write the response']);
-  });
-});
 
 describe('createNodeRequestListener', () => {
   afterEach(closeAll);

@@ -10,65 +10,14 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * on an import cycle, while the `hono` branch rebuilds them. This list must be EMPTY when `hono`
  * merges. It only shrinks: a listed file that no longer breaks a rule (or is gone) fails the test.
  */
-const PENDING: readonly string[] = [
-  'adapters/express/client-address.ts',
-  'adapters/express/consumed-body.ts',
-  'adapters/express/create-server.ts',
-  'adapters/express/express-router.ts',
-  'adapters/express/paystate.ts',
-  'adapters/express/problem-error-handler.ts',
-  'adapters/hosted-page/form-body.ts',
-  'adapters/hosted-page/hosted-page-handler.ts',
-  'adapters/http/api-handler.ts',
-  'adapters/http/auth.ts',
-  'adapters/http/content-negotiation.ts',
-  'adapters/http/fetch-handler.ts',
-  'adapters/http/http-answer.ts',
-  'adapters/http/idempotency.ts',
-  'adapters/http/json-body.ts',
-  'adapters/http/node-listener.ts',
-  'adapters/http/openapi/webhook-operations.ts',
-  'adapters/http/openapi/webhook-schemas.ts',
-  'adapters/http/page-link-seal.ts',
-  'adapters/http/problem-details.ts',
-  'adapters/http/query-params.ts',
-  'adapters/http/rate-limit.ts',
-  'adapters/http/request-id.ts',
-  'adapters/http/route-context.ts',
-  'adapters/http/routes/create-payment.ts',
-  'adapters/http/routes/get-payment.ts',
-  'adapters/http/routes/get-profile.ts',
-  'adapters/http/routes/list-payments.ts',
-  'adapters/http/routes/route-table.ts',
-  'adapters/http/store-deadline.ts',
-  'adapters/http/tenancy.ts',
-  'adapters/node/fetch-bridge.ts',
-  'adapters/sandbox-server/client-errors.ts',
-  'adapters/sandbox-server/health-pages.ts',
-  'adapters/sandbox-server/issuer-page.ts',
-  'adapters/sandbox-server/pages.ts',
-  'adapters/sandbox-server/return-links.ts',
-  'adapters/sandbox-server/return-page.ts',
-  'adapters/sandbox-server/sandbox-app.ts',
-  'adapters/sandbox-server/sandbox-config.ts',
-  'adapters/sandbox-server/sandbox-rate-limit.ts',
-  'adapters/sandbox-server/sandbox-schedules.ts',
-  'adapters/sandbox-server/sandbox-secrets.ts',
-  'adapters/sandbox-server/sandbox-server.ts',
-  'adapters/sandbox-server/start-up-answers.ts',
-];
+const PENDING: readonly string[] = [];
 
 /**
  * PENDING(hono): modules (or re-exports in them, marked `PENDING(hono)`) kept only because a
  * PENDING file imports them by their old path. Delete each once nothing else imports it; this list
  * must be EMPTY when `hono` merges, and a listed module that no other adapter imports fails the test.
  */
-const PENDING_OLD_PATHS: readonly string[] = [
-  'adapters/node/system-clock.ts',
-  'adapters/webhooks/call-signal.ts',
-  'adapters/webhooks/webhook-answer.ts',
-  'adapters/webhooks/webhook-headers.ts',
-];
+const PENDING_OLD_PATHS: readonly string[] = [];
 
 const pending = new Set(PENDING);
 

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { IncomingMessage } from 'node:http';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { paystate, paystateErrorHandler } from '../../adapters/express/index.js';
+import { paystate, paystateErrorHandler } from '../../adapters/http/express/index.js';
 import { makeApi, TOKENS, type ApiHarness } from '../http/support/api-harness.js';
 import { call, jsonHeaders } from '../http/support/client.js';
 import { expectProblem } from '../http/support/expect-problem.js';

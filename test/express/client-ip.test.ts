@@ -1,9 +1,13 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExpressRouter, createServer, paystate } from '../../adapters/express/index.js';
-import { createFetchHandler, createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/node/index.js';
+import { createExpressRouter, createServer, paystate } from '../../adapters/http/express/index.js';
+import {
+  createNodeRequestListener,
+  createFetchHandler,
+  createNodeListener,
+  type FetchHandlerOptions,
+} from '../../adapters/http/index.js';
 import { makeApi, type ApiHarness } from '../http/support/api-harness.js';
 import { closeAll, listenApp, payOnHostedPage, withHostedPage } from './support/express-host.js';
 

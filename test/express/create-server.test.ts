@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer } from '../../adapters/express/index.js';
+import { createServer } from '../../adapters/http/express/index.js';
 import { createFetchHandler, type FetchHandler } from '../../adapters/http/index.js';
 import type { Logger } from '../../src/index.js';
 import { makeApi, TOKENS, type LogLine } from '../http/support/api-harness.js';
@@ -105,7 +105,7 @@ describe('createServer(options)', () => {
     expectProblem(answer, 500, 'internal_error');
     expect(answer.json.type).toBe('urn:test:internal_error');
     expect(api.logs.filter((line) => line.level === 'error').map((line) => line.message)).toEqual([
-      'unhandled error in the Express app',
+      'unhandled error in the HTTP handler',
     ]);
   });
 });

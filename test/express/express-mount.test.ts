@@ -3,7 +3,12 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExpressRouter, createServer, paystate, paystateErrorHandler } from '../../adapters/express/index.js';
+import {
+  createExpressRouter,
+  createServer,
+  paystate,
+  paystateErrorHandler,
+} from '../../adapters/http/express/index.js';
 import { createFetchHandler } from '../../adapters/http/index.js';
 import { hostedRequest } from '../support/requests.js';
 import { makeApi, TOKENS, type ApiHarness } from '../http/support/api-harness.js';

@@ -1,10 +1,10 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExpressRouter, paystate, paystateErrorHandler } from '../../adapters/express/index.js';
+import { createExpressRouter, paystate, paystateErrorHandler } from '../../adapters/http/express/index.js';
 import { makeApi, TOKENS } from '../http/support/api-harness.js';
 import { call, post } from '../http/support/client.js';
 import { expectProblem } from '../http/support/expect-problem.js';
-import { parseFormBody } from '../../adapters/hosted-page/form-body.js';
+import { parseFormBody } from '../../adapters/http/hosted-page/form-body.js';
 import { cardFields, formTarget, openPage } from '../hosted-page/support/page-session.js';
 import { hostedRequest } from '../support/requests.js';
 import {

@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { paystate } from '../../adapters/express/index.js';
+import { paystate } from '../../adapters/http/express/index.js';
 import { makeApi } from '../http/support/api-harness.js';
 import { call } from '../http/support/client.js';
 import { closeAll, listenApp, payOnHostedPage, RETURN_URL, withHostedPage } from './support/express-host.js';

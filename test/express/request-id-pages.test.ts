@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, paystate } from '../../adapters/express/index.js';
+import { createServer, paystate } from '../../adapters/http/express/index.js';
 import type { PagesHandler } from '../../adapters/http/index.js';
 import { makeApi } from '../http/support/api-harness.js';
 import { call } from '../http/support/client.js';
@@ -77,7 +77,7 @@ describe('paystate(): Request-Id on the answers of pages', () => {
     expectProblem(failed, 500, 'internal_error');
     expect(given).toEqual(['host-id:1']);
     expect(idOf(failed)).toBe('host-id:1');
-    const logged = api.logs.filter((line) => line.message === 'unhandled error in the Express app');
+    const logged = api.logs.filter((line) => line.message === 'unhandled error in the HTTP handler');
     expect(logged.map((line) => line.fields['requestId'])).toEqual(['host-id:1']);
   });
 

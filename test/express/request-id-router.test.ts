@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExpressRouter, createServer, type ExpressRouterOptions } from '../../adapters/express/index.js';
+import { createExpressRouter, createServer, type ExpressRouterOptions } from '../../adapters/http/express/index.js';
 import { createFetchHandler } from '../../adapters/http/index.js';
 import { makeApi } from '../http/support/api-harness.js';
 import { call } from '../http/support/client.js';

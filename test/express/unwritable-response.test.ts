@@ -1,9 +1,13 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExpressRouter, paystate } from '../../adapters/express/index.js';
-import { createFetchHandler, createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/node/index.js';
+import { createExpressRouter, paystate } from '../../adapters/http/express/index.js';
+import {
+  createNodeRequestListener,
+  createFetchHandler,
+  createNodeListener,
+  type FetchHandlerOptions,
+} from '../../adapters/http/index.js';
 import { makeApi, type LogLine } from '../http/support/api-harness.js';
 import { closeAll, listenApp } from './support/express-host.js';
 import { parseResponses, rawExchange, rawGet } from './support/raw-http.js';

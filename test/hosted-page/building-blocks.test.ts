@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { collectBrowserData } from '../../adapters/hosted-page/browser-data.js';
-import { parseExpiry, validateCardForm } from '../../adapters/hosted-page/card-form.js';
-import { CARD_MESSAGES } from '../../adapters/hosted-page/card-messages.js';
-import { createCsrfGuard } from '../../adapters/hosted-page/csrf.js';
-import { parseFormBody } from '../../adapters/hosted-page/form-body.js';
-import { escapeHtml } from '../../adapters/hosted-page/html.js';
+import { collectBrowserData } from '../../adapters/http/hosted-page/browser-data.js';
+import { parseExpiry, validateCardForm } from '../../adapters/http/hosted-page/card-form.js';
+import { CARD_MESSAGES } from '../../adapters/http/hosted-page/card-messages.js';
+import { createCsrfGuard } from '../../adapters/http/hosted-page/csrf.js';
+import { parseFormBody } from '../../adapters/http/hosted-page/form-body.js';
+import { escapeHtml } from '../../adapters/http/hosted-page/html.js';
 import {
   CLIENT_IP_HEADER,
   contentSecurityPolicy,
@@ -13,7 +13,7 @@ import {
   formatAmount,
   normalizeClientIp,
   stampClientIp,
-} from '../../adapters/hosted-page/index.js';
+} from '../../adapters/http/hosted-page/index.js';
 import { browserDataSchema } from '../../src/schemas/browser-data.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12);

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { CARD_MESSAGES } from '../../adapters/hosted-page/card-messages.js';
-import { CARD_RULES_SCRIPT } from '../../adapters/hosted-page/card-rules-script.js';
-import { PAGE_ASSETS } from '../../adapters/hosted-page/assets.js';
-import { validateCardForm, type CardFormInput } from '../../adapters/hosted-page/card-form.js';
+import { CARD_MESSAGES } from '../../adapters/http/hosted-page/card-messages.js';
+import { CARD_RULES_SCRIPT } from '../../adapters/http/hosted-page/card-rules-script.js';
+import { PAGE_ASSETS } from '../../adapters/http/hosted-page/assets.js';
+import { validateCardForm, type CardFormInput } from '../../adapters/http/hosted-page/card-form.js';
 import { cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
 import { NUM_RUNS } from '../support/property-runs.js';
 import { splitCardNumber } from '../support/separators.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PAGE_ASSETS } from '../../adapters/hosted-page/assets.js';
+import { PAGE_ASSETS } from '../../adapters/http/hosted-page/assets.js';
 import { createTestClock } from '../../adapters/memory/index.js';
 import {
   startSandboxServer,

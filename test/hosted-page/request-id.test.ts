@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PAGE_ASSETS } from '../../adapters/hosted-page/assets.js';
-import { clientIpFromHeader, createHostedPageHandler } from '../../adapters/hosted-page/index.js';
-import { createFetchHandler, createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/node/index.js';
+import { PAGE_ASSETS } from '../../adapters/http/hosted-page/assets.js';
+import { clientIpFromHeader, createHostedPageHandler } from '../../adapters/http/hosted-page/index.js';
+import {
+  createNodeRequestListener,
+  createFetchHandler,
+  createNodeListener,
+  type FetchHandlerOptions,
+} from '../../adapters/http/index.js';
 import { startSandboxServer, type SandboxServer } from '../../adapters/sandbox-server/index.js';
 import { closeAll, listenApp, MAIN_PROFILE, RETURN_URL, withHostedPage } from '../express/support/express-host.js';
 import { makeApi, TOKENS, type ApiHarness, type LogLine } from '../http/support/api-harness.js';

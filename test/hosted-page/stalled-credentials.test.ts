@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHostedPageHandler } from '../../adapters/hosted-page/index.js';
+import { createHostedPageHandler } from '../../adapters/http/hosted-page/index.js';
 import { createTestClock } from '../../adapters/memory/index.js';
 import { startSandboxServer, type SandboxServer } from '../../adapters/sandbox-server/index.js';
 import type { CredentialStore } from '../../src/index.js';

@@ -2,9 +2,13 @@ import { createServer as createHttpServer, type IncomingMessage, type RequestLis
 import { connect, type AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createExpressRouter, paystate } from '../../adapters/express/index.js';
-import { createFetchHandler, createNodeListener, type FetchHandlerOptions } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/node/index.js';
+import { createExpressRouter, paystate } from '../../adapters/http/express/index.js';
+import {
+  createNodeRequestListener,
+  createFetchHandler,
+  createNodeListener,
+  type FetchHandlerOptions,
+} from '../../adapters/http/index.js';
 import type { CredentialStore } from '../../src/ports/credential-store.js';
 import { withHostedPage } from '../express/support/express-host.js';
 import { makeApi, TOKENS, type ApiHarness } from './support/api-harness.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeRequestListener, originFormTarget } from '../../adapters/node/fetch-bridge.js';
+import { createNodeRequestListener } from '../../adapters/http/index.js';
 import { makeApi, serve, TOKENS, type RunningServer, type ServerKind } from './support/api-harness.js';
 
 const LIST = '/v1/profiles/profile_alpha_main/payments';
@@ -17,22 +17,6 @@ function raw(port: number, bytes: string): Promise<{ readonly status: number; re
     socket.write(bytes);
   });
 }
-
-describe('originFormTarget', () => {
-  it.each([
-    ['/v1/x?a=1', '/v1/x?a=1'],
-    ['http://h:1/v1/x?a=1', '/v1/x?a=1'],
-    ['HTTPS://h/v1/x', '/v1/x'],
-    ['http://h', '/'],
-    ['http://h?a=1', '/?a=1'],
-    ['http://user@h:8080//v1/x', '//v1/x'],
-    ['*', '*'],
-    ['h:80', 'h:80'],
-    ['ftp://h/v1/x', 'ftp://h/v1/x'],
-  ])('%s -> %s', (target, expected) => {
-    expect(originFormTarget(target)).toBe(expected);
-  });
-});
 
 describe('the fetch bridge and an absolute-form target', () => {
   it('builds the Request URL from the Host header and the path and query of the target', async () => {

@@ -1,14 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { apiPath } from '../../adapters/http/api-handler.js';
 import { bearerToken } from '../../adapters/http/auth.js';
-import { normalizeBasePath, stripBasePath } from '../../adapters/http/base-path.js';
+import { normalizeBasePath } from '../../adapters/http/base-path.js';
 import { canonicalJson } from '../../adapters/http/canonical-json.js';
 import { acceptsJson, isJsonContentType } from '../../adapters/http/content-negotiation.js';
 import { idempotencyKeyOf, requestFingerprint } from '../../adapters/http/idempotency.js';
 import { parseJsonBody } from '../../adapters/http/json-body.js';
 import { problemDocument, safeText } from '../../adapters/http/problem-details.js';
-import { createRouter, pathSegments } from '../../adapters/http/router.js';
 import { NUM_RUNS } from '../support/property-runs.js';
 
 describe('content negotiation', () => {
@@ -60,41 +58,11 @@ describe('bearer tokens', () => {
   });
 });
 
-describe('router', () => {
-  const router = createRouter([
-    { method: 'GET', pattern: ['v1', 'items', ':id'], name: 'get', handler: 'get' },
-    { method: 'POST', pattern: ['v1', 'items'], name: 'create', handler: 'create' },
-  ]);
-
-  it('matches, decodes parameters, and tells 404 from 405', () => {
-    expect(router.match('GET', pathSegments('/v1/items/a%20b') ?? [])).toMatchObject({
-      kind: 'found',
-      params: { id: 'a b' },
-    });
-    expect(router.match('HEAD', ['v1', 'items', 'x'])).toMatchObject({ kind: 'found' });
-    expect(router.match('DELETE', ['v1', 'items', 'x'])).toEqual({
-      kind: 'method_not_allowed',
-      allow: ['GET', 'HEAD'],
-    });
-    expect(router.match('GET', ['v1', 'items', ''])).toEqual({ kind: 'not_found' });
-    expect(router.match('GET', ['v1', 'items', 'x', 'y'])).toEqual({ kind: 'not_found' });
-    expect(pathSegments('/v1/%E0%A4%A')).toBeNull();
-  });
-});
-
 describe('base path', () => {
-  it('normalises prefixes and strips them from paths that carry them', () => {
+  it('normalises prefixes', () => {
     expect(['', '/', undefined].map(normalizeBasePath)).toEqual(['', '', '']);
     expect(normalizeBasePath('api/')).toBe('/api');
     expect(() => normalizeBasePath('/a?b')).toThrow(TypeError);
-    expect(stripBasePath('/api/v1/x', '/api')).toBe('/v1/x');
-    expect(stripBasePath('/v1/x', '/api')).toBe('/v1/x');
-    expect(stripBasePath('/apiv1/x', '/api')).toBe('/apiv1/x');
-    expect(apiPath('/api/v1/x?y=1', '/api')).toBe('/v1/x');
-    expect(apiPath('/v1', '')).toBe('/v1');
-    expect(apiPath('/v10/x', '')).toBeNull();
-    expect(apiPath('http://evil/v1/x', '')).toBeNull();
-    expect(apiPath('//v1/x', '')).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectBrowserData } from '../../adapters/hosted-page/browser-data.js';
+import { collectBrowserData } from '../../adapters/http/hosted-page/browser-data.js';
 import { parseCreatePaymentRequest } from '../../src/schemas/index.js';
 import { browser, directRequest } from '../support/requests.js';
 

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { paystate } from '../../adapters/express/index.js';
+import { paystate } from '../../adapters/http/express/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { makeApi, serve, SERVER_KINDS, TOKENS, type RunningServer } from './support/api-harness.js';
 

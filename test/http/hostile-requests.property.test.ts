@@ -381,7 +381,7 @@ describe.each(KINDS)('hostile requests, served by %s', (kind) => {
         };
         const answer = await call(`${server.base}${request.path}`, options);
         if (request.method === 'TRACE' && genericBridge) {
-          // No fetch Request can carry TRACE: the generic bridge answers 501 (see fetch-bridge.ts).
+          // No fetch Request can carry TRACE: the generic bridge answers 501 (see adapters/http/node-server.ts).
           expect(answer.status).toBe(501);
         } else {
           expect(answer.status).toBeGreaterThanOrEqual(400);

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFetchHandler, createNodeListener } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/node/index.js';
+import { createNodeRequestListener, createFetchHandler, createNodeListener } from '../../adapters/http/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { parseResponses, rawExchange, rawGet } from '../express/support/raw-http.js';
 import {

@@ -1,13 +1,13 @@
 import type { RequestListener } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  createNodeRequestListener,
   composePages,
   createFetchHandler,
   createNodeListener,
   type FetchHandlerOptions,
   type PagesHandler,
 } from '../../adapters/http/index.js';
-import { createNodeRequestListener } from '../../adapters/node/index.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { makeApi } from './support/api-harness.js';
 import { call } from './support/client.js';

@@ -24,7 +24,6 @@ import {
 } from 'paystate';
 import {
   DEFAULT_OPENAPI_SERVERS,
-  writeAnswer,
   type BodyReadFailure,
   type HttpRequest,
   type JsonSchema,
@@ -44,7 +43,6 @@ import {
   type OpenApiSecurityScheme,
   type OpenApiServer,
   type OpenApiTag,
-  type WriteAnswerOptions,
 } from 'paystate/http';
 import type { Result, ResultAsync } from 'neverthrow';
 import type { CredentialInputError, PostgresCredentialStore } from 'paystate/postgres';
@@ -114,7 +112,6 @@ describe('public types', () => {
   });
 
   it('names the types the paystate/http signatures use', () => {
-    expectTypeOf(writeAnswer).parameter(3).toEqualTypeOf<WriteAnswerOptions | undefined>();
     expectTypeOf<HttpRequest['readBody']>().returns.resolves.toEqualTypeOf<Result<Uint8Array, BodyReadFailure>>();
     expectTypeOf<BodyReadFailure>().toEqualTypeOf<'too_large' | 'unreadable'>();
     expectTypeOf(DEFAULT_OPENAPI_SERVERS).toEqualTypeOf<readonly OpenApiServer[]>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSandboxApp } from '../../adapters/sandbox-server/index.js';
-import { createReturnLinks, RETURN_PATH } from '../../adapters/sandbox-server/return-links.js';
+import { createReturnLinks, RETURN_PATH } from '../../adapters/http/sandbox-pages/return-links.js';
 import { directRequest } from '../support/requests.js';
 
 const BASE = 'http://127.0.0.1:4010';

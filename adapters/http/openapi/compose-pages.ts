@@ -1,4 +1,4 @@
-import type { PagesHandler } from '../fetch-handler.js';
+import type { PagesHandler } from '../page-context.js';
 
 /**
  * One `pages` handler from several: each is asked in turn, with the request's `PageContext`, and

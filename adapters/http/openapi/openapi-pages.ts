@@ -1,5 +1,5 @@
 import { normalizeBasePath, stripBasePath } from '../base-path.js';
-import type { PagesHandler } from '../fetch-handler.js';
+import type { PagesHandler } from '../page-context.js';
 import { createOpenApiDocument, type OpenApiOptions } from './openapi-document.js';
 import type { OpenApiDocument } from './openapi-types.js';
 import { REFERENCE_PAGE_STYLE, renderReferencePage } from './reference-page.js';

@@ -1,14 +1,17 @@
 import type { z } from 'zod';
 import { DOMAIN_EVENT_TYPES, type DomainEventType } from '../../../src/domain/domain-event.js';
-import { DEFAULT_WEBHOOK_TIMEOUT_MS } from '../../webhooks/call-signal.js';
-import { webhookAnswerOutcome, type WebhookAnswerOutcome } from '../../webhooks/webhook-answer.js';
+import {
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  webhookAnswerOutcome,
+  type WebhookAnswerOutcome,
+} from '../../../src/domain/webhook-delivery.js';
 import {
   DEFAULT_WEBHOOK_USER_AGENT,
   WEBHOOK_EVENT_ID_HEADER,
   WEBHOOK_EVENT_TYPE_HEADER,
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
-} from '../../webhooks/webhook-headers.js';
+} from '../../../src/domain/webhook-headers.js';
 import { componentRef, inlineSchema, type SchemaRegistry } from './json-schema.js';
 import type {
   OpenApiOperation,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DOMAIN_EVENT_TYPES } from '../../../src/domain/domain-event.js';
 import { paymentSchema } from '../../../src/schemas/payment-response.js';
-import { WEBHOOK_EVENT_ID_PATTERN } from '../../webhooks/webhook-headers.js';
+import { WEBHOOK_EVENT_ID_PATTERN } from '../../../src/domain/webhook-headers.js';
 
 /**
  * The zod schemas of what the webhook sink (`paystate/webhooks`) sends: the body of a webhook

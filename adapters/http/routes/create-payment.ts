@@ -22,7 +22,7 @@ import { sealPageLink, unsealPageLink } from '../page-link-seal.js';
 import { problem, problemAnswer, problemFromPaymentError, RETRY_AFTER_SECONDS } from '../problem-details.js';
 import { readQuery } from '../query-params.js';
 import { MAX_BODY_BYTES } from '../read-body.js';
-import { param, type RouteContext, type RouteHandler } from '../route-context.js';
+import { param, type RouteContext, type RouteDefinition, type RouteHandler } from '../route-context.js';
 import { checkDirectFlow, checkProfile } from '../tenancy.js';
 
 /**
@@ -60,7 +60,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
     return err(direct.error);
   }
 
-  if (key.value === null) return ok((await createPayment(context, profileId, body.value, null)).answer);
+  if (key.value === null) return ok((await createOnce(context, profileId, body.value, null)).answer);
   // The resource, not its spelling: /profiles/profile_w%65bshop/payments is the same one.
   const resource = `/v1/profiles/${encodeURIComponent(profileId)}/payments`;
   const fingerprint = await requestFingerprint(request.method, resource, body.value);
@@ -79,7 +79,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
       },
       // The payment's id is reserved with the key, so that a retry after a crash finds it.
       { clientId: client.id, key: key.value, fingerprint, reservedId: deps.engine.newPaymentId() },
-      (start) => createPayment(context, profileId, body.value, start),
+      (start) => createOnce(context, profileId, body.value, start),
     ),
   );
 };
@@ -102,7 +102,7 @@ function cardNumberInKey() {
  * is created or authorized again. So it is when the create finds the id taken (that request was
  * slow, not dead, and stored it meanwhile).
  */
-async function createPayment(
+async function createOnce(
   context: RouteContext,
   profileId: string,
   body: unknown,
@@ -196,3 +196,11 @@ async function storedPayment(
   const answer = problemAnswer(problemFromPaymentError(found.error), deps.problemTypeBase);
   return { answer, settle: found.error.code === 'internal_error' ? 'complete' : 'leave' };
 }
+
+/** `POST /v1/profiles/{profile_id}/payments`. */
+export const createPayment: RouteDefinition = {
+  method: 'POST',
+  pattern: ['v1', 'profiles', ':profile_id', 'payments'],
+  name: 'POST /v1/profiles/{profile_id}/payments',
+  handler: createPaymentRoute,
+};

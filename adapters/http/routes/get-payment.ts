@@ -3,7 +3,7 @@ import { paymentUnder } from '../base-path.js';
 import { jsonAnswer } from '../http-answer.js';
 import { problemFromPaymentError } from '../problem-details.js';
 import { readQuery } from '../query-params.js';
-import { param, type RouteHandler } from '../route-context.js';
+import { param, type RouteDefinition, type RouteHandler } from '../route-context.js';
 import { checkPartner, checkProfile } from '../tenancy.js';
 
 /**
@@ -34,4 +34,20 @@ export const getPaymentRoute: RouteHandler = async (context) => {
   });
   if (found.isErr()) return err(problemFromPaymentError(found.error));
   return ok(jsonAnswer(200, paymentUnder(context.basePath, found.value)));
+};
+
+/** `GET /v1/profiles/{profile_id}/payments/{payment_id}`. */
+export const getPayment: RouteDefinition = {
+  method: 'GET',
+  pattern: ['v1', 'profiles', ':profile_id', 'payments', ':payment_id'],
+  name: 'GET /v1/profiles/{profile_id}/payments/{payment_id}',
+  handler: getPaymentRoute,
+};
+
+/** `GET /v1/partners/{partner_id}/profiles/{profile_id}/payments/{payment_id}`. */
+export const getPartnerPayment: RouteDefinition = {
+  method: 'GET',
+  pattern: ['v1', 'partners', ':partner_id', 'profiles', ':profile_id', 'payments', ':payment_id'],
+  name: 'GET /v1/partners/{partner_id}/profiles/{profile_id}/payments/{payment_id}',
+  handler: getPaymentRoute,
 };

@@ -3,7 +3,7 @@ import { profilePath } from '../../../src/domain/payment.js';
 import { jsonAnswer } from '../http-answer.js';
 import { problem } from '../problem-details.js';
 import { readQuery } from '../query-params.js';
-import { param, type RouteHandler } from '../route-context.js';
+import { param, type RouteDefinition, type RouteHandler } from '../route-context.js';
 import { callCredentialStore, credentialStoreUnavailable } from '../store-deadline.js';
 import { checkPartner, checkProfile } from '../tenancy.js';
 
@@ -45,4 +45,12 @@ export const getProfileRoute: RouteHandler = async (context) => {
     },
   };
   return ok(jsonAnswer(200, resource));
+};
+
+/** `GET /v1/partners/{partner_id}/profiles/{profile_id}`. */
+export const getProfile: RouteDefinition = {
+  method: 'GET',
+  pattern: ['v1', 'partners', ':partner_id', 'profiles', ':profile_id'],
+  name: 'GET /v1/partners/{partner_id}/profiles/{profile_id}',
+  handler: getProfileRoute,
 };

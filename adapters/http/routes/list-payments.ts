@@ -4,7 +4,7 @@ import { paymentListUnder } from '../base-path.js';
 import { jsonAnswer } from '../http-answer.js';
 import { problemFromPaymentError } from '../problem-details.js';
 import { parseLimit, readQuery } from '../query-params.js';
-import { param, type RouteHandler } from '../route-context.js';
+import { param, type RouteDefinition, type RouteHandler } from '../route-context.js';
 import { checkProfile } from '../tenancy.js';
 
 type Link = { readonly href: string; readonly type: 'application/json' };
@@ -61,4 +61,12 @@ export const listPaymentsRoute: RouteHandler = async (context) => {
     },
   };
   return ok(jsonAnswer(200, resource));
+};
+
+/** `GET /v1/profiles/{profile_id}/payments`. */
+export const listPayments: RouteDefinition = {
+  method: 'GET',
+  pattern: ['v1', 'profiles', ':profile_id', 'payments'],
+  name: 'GET /v1/profiles/{profile_id}/payments',
+  handler: listPaymentsRoute,
 };

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clientIpFromHeader, createHostedPageHandler } from '../../../adapters/hosted-page/index.js';
+import { clientIpFromHeader, createHostedPageHandler } from '../../../adapters/http/hosted-page/index.js';
 import type { FetchHandlerOptions } from '../../../adapters/http/index.js';
 import { TOKENS, type ApiHarness } from '../../http/support/api-harness.js';
 import { post } from '../../http/support/client.js';

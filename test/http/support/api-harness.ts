@@ -11,13 +11,17 @@ import {
   createTestClock,
   type SandboxConfig,
 } from '../../../adapters/memory/index.js';
-import { createFetchHandler, createNodeListener, type FetchHandlerOptions } from '../../../adapters/http/index.js';
+import {
+  createNodeRequestListener,
+  createFetchHandler,
+  createNodeListener,
+  type FetchHandlerOptions,
+} from '../../../adapters/http/index.js';
 import {
   createServer as createExpressServer,
   paystate,
   paystateErrorHandler,
-} from '../../../adapters/express/index.js';
-import { createNodeRequestListener } from '../../../adapters/node/index.js';
+} from '../../../adapters/http/express/index.js';
 import {
   createChallengeResponse,
   createSandboxAcquirer,

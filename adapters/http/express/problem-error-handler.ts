@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
-import { guardLogger, type Logger } from '../../src/ports/logger.js';
-import { requestIdSource } from '../http/request-id.js';
-import { problem, problemAnswer, type Problem } from '../http/problem-details.js';
-import { writeAnswer } from '../http/node-listener.js';
+import { guardLogger, type Logger } from '../../../src/ports/logger.js';
+import { requestIdSource } from '../request-id.js';
+import { problem, problemAnswer, type Problem } from '../problem-details.js';
+import { sendAnswer } from '../node-answer.js';
 
 const UNREADABLE = 'The request body could not be read';
 
@@ -94,6 +94,6 @@ export function paystateErrorHandler(options: PaystateErrorHandlerOptions = {}):
       const { type } = error as ParserError;
       logger?.error({ method: req.method, type, requestId }, 'a body parser before paystate failed');
     }
-    writeAnswer(req, res, problemAnswer(found, options.problemTypeBase), { requestId });
+    sendAnswer(req, res, problemAnswer(found, options.problemTypeBase), requestId, options.problemTypeBase);
   };
 }

@@ -1,4 +1,4 @@
-import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import type { PaymentRecord } from '../../../src/domain/payment-record.js';
 import type { PaymentSummary } from './page-parts.js';
 import type { StatusPageView } from './status-page.js';
 

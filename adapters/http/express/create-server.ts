@@ -1,11 +1,12 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import type { Logger } from '../../src/ports/logger.js';
-import type { FetchHandler, FetchHandlerOptions } from '../http/fetch-handler.js';
-import { writeAnswer } from '../http/node-listener.js';
-import { problem, problemAnswer } from '../http/problem-details.js';
-import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource } from '../http/request-id.js';
-import { logQuietly } from '../node/fetch-bridge.js';
+import type { Logger } from '../../../src/ports/logger.js';
+import { guardLogger, silentLogger } from '../../../src/ports/logger.js';
+import type { FetchHandlerOptions } from '../app.js';
+import type { FetchHandler } from '../page-context.js';
+import { problem, problemAnswer } from '../problem-details.js';
+import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource } from '../request-id.js';
 import { createExpressRouter } from './express-router.js';
+import { sendAnswer } from '../node-answer.js';
 import { paystate } from './paystate.js';
 import { paystateErrorHandler } from './problem-error-handler.js';
 
@@ -37,13 +38,16 @@ function internalErrorHandler(options: CreateServerOptions, requestIds: () => st
   return (error: unknown, req, res, _next) => {
     const given = res.getHeader(REQUEST_ID_HEADER);
     const requestId = typeof given === 'string' && isRequestIdToken(given) ? given : requestIds();
-    logQuietly(options.logger, { method: req.method, error, requestId }, 'unhandled error in the Express app');
+    guardLogger(options.logger ?? silentLogger).error(
+      { method: req.method, error, requestId },
+      'unhandled error in the Express app',
+    );
     if (res.headersSent) {
       res.destroy();
       return;
     }
     const answer = problemAnswer(problem('internal_error', 'An unexpected error occurred'), options.problemTypeBase);
-    writeAnswer(req, res, answer, { ...options, requestId });
+    sendAnswer(req, res, answer, requestId, options.problemTypeBase);
   };
 }
 
@@ -87,9 +91,8 @@ export function createServer(
   } else {
     app.use(paystate(source));
     app.use((req, res) => {
-      writeAnswer(req, res, problemAnswer(problem('not_found', 'No such resource'), options.problemTypeBase), {
-        requestId: requestIds(),
-      });
+      const answer = problemAnswer(problem('not_found', 'No such resource'), options.problemTypeBase);
+      sendAnswer(req, res, answer, requestIds(), options.problemTypeBase);
     });
   }
   app.use(paystateErrorHandler(options));

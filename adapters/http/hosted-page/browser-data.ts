@@ -1,5 +1,5 @@
-import type { BrowserData } from '../../src/domain/contact.js';
-import { browserDataSchema, COLOR_DEPTHS } from '../../src/schemas/browser-data.js';
+import type { BrowserData } from '../../../src/domain/contact.js';
+import { browserDataSchema, COLOR_DEPTHS } from '../../../src/schemas/browser-data.js';
 
 /** Hidden form fields the page script fills with the browser's 3DS data. */
 export const BROWSER_FIELDS = [

@@ -1,7 +1,7 @@
-import type { PaymentRecord } from '../../src/domain/payment-record.js';
-import { errorHeadline } from '../../src/engine/describe-defect.js';
-import { loggableId } from '../../src/engine/loggable-id.js';
-import { guardLogger, type Logger } from '../../src/ports/logger.js';
+import type { PaymentRecord } from '../../../src/domain/payment-record.js';
+import { errorHeadline } from '../../../src/engine/describe-defect.js';
+import { loggableId } from '../../../src/engine/loggable-id.js';
+import { guardLogger, type Logger } from '../../../src/ports/logger.js';
 import { formatAmount } from '../hosted-page/amount-format.js';
 import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
 import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
@@ -9,12 +9,11 @@ import { readFormBody } from '../hosted-page/form-body.js';
 import { html, raw, type SafeHtml } from '../hosted-page/html.js';
 import { seeOther } from '../hosted-page/page-response.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
-import type { PagesHandler } from '../http/fetch-handler.js';
-import { requestIdSource, servePageRequest } from '../http/request-id.js';
-import { profileNameOf } from '../http/store-deadline.js';
-import type { ChallengeDecision } from '../sandbox/challenge-response.js';
-import type { SandboxChallenge } from '../sandbox/challenge-store.js';
-import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
+import type { PagesHandler } from '../page-context.js';
+import { requestIdSource, servePageRequest } from '../request-id.js';
+import { profileNameOf } from '../store-deadline.js';
+import type { ChallengeDecision, SandboxChallenge } from '../../sandbox/index.js';
+import type { SandboxPageDeps } from './sandbox-page-deps.js';
 
 const ISSUER_PAGE = /^\/sandbox\/issuer\/challenge\/([^/]+)\/([^/]+)$/;
 
@@ -144,7 +143,7 @@ export interface IssuerPageOptions {
  * command) and leaves the `Request-Id` header to the caller; without a context it makes the id
  * (`requestId` option) and every answer carries it.
  */
-export function createIssuerPageHandler(app: SandboxApp<SandboxStorage>, options: IssuerPageOptions): PagesHandler {
+export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPageOptions): PagesHandler {
   const csrf = createCsrfGuard({ secret: options.csrfSecret });
   const logger = guardLogger(app.logger);
   const requestIds = requestIdSource(options.requestId, logger);

@@ -1,10 +1,10 @@
 import { clientIpFromHeader } from '../hosted-page/client-ip.js';
 import { createHostedPageHandler } from '../hosted-page/hosted-page-handler.js';
-import type { PagesHandler } from '../http/fetch-handler.js';
+import type { PagesHandler } from '../page-context.js';
 import { createIssuerPageHandler } from './issuer-page.js';
 import { createReturnLinks } from './return-links.js';
 import { createReturnPage } from './return-page.js';
-import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
+import type { SandboxPageDeps } from './sandbox-page-deps.js';
 
 /** The test cards the sandbox's hosted page lists, one per outcome a newcomer wants to see. */
 const LISTED_CARDS: Readonly<Record<string, string>> = {
@@ -36,7 +36,7 @@ function rootToReference(request: Request): Response | undefined {
  * `PageContext`'s request id goes to both pages (their log lines and engine commands); the entry
  * point writes it on the answers.
  */
-export function createSandboxPages(app: SandboxApp<SandboxStorage>): PagesHandler {
+export function createSandboxPages(app: SandboxPageDeps): PagesHandler {
   const csrfSecret = app.secrets.csrf;
   const hosted = createHostedPageHandler({
     engine: app.engine,

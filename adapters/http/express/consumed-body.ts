@@ -1,9 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { decodeFormComponent } from '../hosted-page/form-body.js';
-import { MAX_JSON_DEPTH } from '../http/json-body.js';
-import { isBodyConsumed } from '../node/fetch-bridge.js';
+import { MAX_JSON_DEPTH } from '../json-body.js';
 
 const encoder = new TextEncoder();
+
+/** True when a host's body parser (or anything else) has read the request stream to its end. */
+function isBodyConsumed(req: IncomingMessage): boolean {
+  return req.readableEnded || (req.complete && !req.readable);
+}
 
 /** Deepest form field (`a[b][c]…`) put back together: body-parser's own default `depth` is 32. */
 const MAX_FORM_DEPTH = 32;

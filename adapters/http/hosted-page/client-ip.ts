@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIpAddress } from '../../src/schemas/ip-address.js';
+import { isIpAddress } from '../../../src/schemas/ip-address.js';
 
 /**
  * The request header through which a node:http host hands the socket's address to the hosted

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
-import { characterCount } from '../../src/domain/character-count.js';
-import { containsCardNumber, cvcLength, detectScheme, luhnValid } from '../../src/domain/card-number.js';
+import { characterCount } from '../../../src/domain/character-count.js';
+import { containsCardNumber, cvcLength, detectScheme, luhnValid } from '../../../src/domain/card-number.js';
 import { CARD_MESSAGES, type CardField } from './card-messages.js';
 
 /** What the cardholder typed, as the form posts it. */

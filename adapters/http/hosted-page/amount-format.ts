@@ -1,4 +1,4 @@
-import { currencyExponent } from '../../src/domain/currency.js';
+import { currencyExponent } from '../../../src/domain/currency.js';
 
 /**
  * An amount in minor units, formatted for people: `formatAmount(1999, 'EUR')` is `€19.99`,

@@ -1,8 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { serverProblemDocument, type ServerProblemCode } from '../http/problem-details.js';
-import { REQUEST_ID_HEADER } from '../http/request-id.js';
-import { sendServerProblem } from '../node/fetch-bridge.js';
+import { serverProblemAnswer, serverProblemDocument, type ServerProblemCode } from './problem-details.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -46,8 +45,15 @@ function endWithProblem(socket: Duplex, code: ServerProblemCode, detail: string,
 export function answerClientErrors(server: Server, requestIds: () => string): void {
   // Node's own answer to an unmet `Expect` is a bare 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    res.setHeader(REQUEST_ID_HEADER, requestIds());
-    sendServerProblem(req, res, 'expectation_failed', 'The only expectation this server meets is 100-continue');
+    const answer = serverProblemAnswer('expectation_failed', 'The only expectation this server meets is 100-continue');
+    // The body is never read: the connection closes after the answer.
+    res.writeHead(answer.status, {
+      ...answer.headers,
+      'content-length': Buffer.byteLength(answer.body),
+      [REQUEST_ID_HEADER]: requestIds(),
+      connection: 'close',
+    });
+    res.end(req.method === 'HEAD' ? undefined : answer.body);
   });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     if (!socket.writable) {

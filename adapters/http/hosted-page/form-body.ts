@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import { readFetchBody } from '../http/read-body.js';
+import { readFetchBody } from '../read-body.js';
 
 /** Largest form post the page accepts: the card form is well under 2 KiB. */
 export const MAX_FORM_BYTES = 16 * 1024;

@@ -1,19 +1,19 @@
-import type { PaymentRecord } from '../../src/domain/payment-record.js';
-import type { PublicState } from '../../src/domain/payment-state.js';
-import { errorHeadline } from '../../src/engine/describe-defect.js';
-import { toPublicPayment } from '../../src/engine/to-public-payment.js';
-import { guardLogger } from '../../src/ports/logger.js';
+import type { PaymentRecord } from '../../../src/domain/payment-record.js';
+import type { PublicState } from '../../../src/domain/payment-state.js';
+import { errorHeadline } from '../../../src/engine/describe-defect.js';
+import { toPublicPayment } from '../../../src/engine/to-public-payment.js';
+import { guardLogger } from '../../../src/ports/logger.js';
 import { formatAmount } from '../hosted-page/amount-format.js';
 import { html, type SafeHtml } from '../hosted-page/html.js';
 import { renderLayout } from '../hosted-page/page-layout.js';
 import { icon, renderSummary, type IconName } from '../hosted-page/page-parts.js';
 import { htmlResponse } from '../hosted-page/page-response.js';
 import { pageSecurityHeaders } from '../hosted-page/security-headers.js';
-import type { PagesHandler } from '../http/fetch-handler.js';
-import { requestIdSource, servePageRequest } from '../http/request-id.js';
-import { profileNameOf } from '../http/store-deadline.js';
+import type { PagesHandler } from '../page-context.js';
+import { requestIdSource, servePageRequest } from '../request-id.js';
+import { profileNameOf } from '../store-deadline.js';
 import { RETURN_PATH, type ReturnLinks } from './return-links.js';
-import type { SandboxApp, SandboxStorage } from './sandbox-app.js';
+import type { SandboxPageDeps } from './sandbox-page-deps.js';
 
 /** The hosted page's style sheet and script, from `/sandbox/return`. */
 const ASSET_PREFIX = '../pay/assets/';
@@ -91,7 +91,7 @@ function paymentView(record: PaymentRecord, merchantName: string, href: string):
  * browser was sent back from that payment's own pages; without both it shows nothing. The hosted
  * page's style sheet and security headers (no referrer: the URL holds the proof; never cached).
  */
-export function createReturnPage(app: SandboxApp<SandboxStorage>, links: ReturnLinks): PagesHandler {
+export function createReturnPage(app: SandboxPageDeps, links: ReturnLinks): PagesHandler {
   const logger = guardLogger(app.logger);
   const requestIds = requestIdSource(undefined, logger);
 

@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import type { Router } from 'express';
+import { createApp, type FetchHandlerOptions } from '../app.js';
+import { normalizeBasePath } from '../base-path.js';
+import { nodeListener } from '../node-server.js';
+import { expressBridge, expressClientAddress, handOn } from './express-router.js';
+
+/** Whether a request target, as written (before dot segments resolve), is `/v1` or below it. */
+function underV1(target: string): boolean {
+  const path = target.split(/[?#]/, 1)[0] ?? '';
+  return path === '/v1' || path.startsWith('/v1/');
+}
+
+/** Options of `paystate()`: those of `createFetchHandler`. */
+export type PaystateExpressOptions = FetchHandlerOptions;
+
+/**
+ * The v1 API as Express 5 middleware, to mount in an existing app under any path:
+ * `app.use('/payments', paystate({ engine, credentials, idempotency, clock }))`. It is the app of
+ * `createApp` served by `@hono/node-server`.
+ *
+ * - Requests under `/v1` below the mount point are answered; anything else goes to `pages`
+ *   when given, and otherwise on to the host's next middleware, with its body unread.
+ * - Links and `Location` are written under the mount point (`req.baseUrl`), unless `basePath`
+ *   is given.
+ * - The client's address for the hosted page (`clientIpFromHeader`) is `req.ip`, which follows
+ *   the app's `trust proxy` setting; a value the client sent in that header is replaced.
+ * - Works whether or not the host registered `express.json()` before it (see `consumedBody`).
+ * - Every answer of the API and of `pages` carries the request's `Request-Id`.
+ */
+export function paystate(options: PaystateExpressOptions): Router {
+  const app = createApp(options);
+  const fixedBase = options.basePath === undefined ? undefined : normalizeBasePath(options.basePath);
+  const listener = nodeListener(
+    async (request, env) => {
+      const req = env.incoming as IncomingMessage & { baseUrl?: string };
+      let handed = false;
+      const response = await app.fetch(request, {
+        basePath: fixedBase ?? req.baseUrl ?? '',
+        // A target under /v1 as the client wrote it (`/v1/..` too, which the URL resolves) is the API's.
+        ...(!underV1(req.url ?? '/') && {
+          passThrough: () => {
+            handed = true;
+          },
+        }),
+      });
+      // Neither the API nor a page answered: the host's next middleware does, body unread.
+      return handed ? handOn(req) : response;
+    },
+    {
+      clientAddress: expressClientAddress,
+      ...(options.logger !== undefined && { logger: options.logger }),
+      ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
+      ...(options.requestId !== undefined && { requestId: options.requestId }),
+    },
+  );
+  return expressBridge(listener);
+}
