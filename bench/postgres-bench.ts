@@ -532,7 +532,7 @@ export async function runPostgresBench(options: PostgresBenchOptions = {}): Prom
     const vault = await runCardVaultBench(database.connectionString, options.vaultPairs);
 
     const template = (await templates(admin)).outcome;
-    await admin.query('TRUNCATE paystate_payments, paystate_outbox');
+    await admin.query('TRUNCATE paystate_operations, paystate_payments, paystate_outbox');
     log(`(c) bulk-loading 1,000 and ${largeCount.toLocaleString('en-US')} payments …`);
     const smallReads = await sizedReads(database.connectionString, 'paystate_bench_small', template, 1_000, log);
     let latencies: { small: ReadLatency; large: ReadLatency };

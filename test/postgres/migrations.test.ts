@@ -66,6 +66,7 @@ describe('migrate', () => {
       'paystate_clients',
       'paystate_idempotency_keys',
       'paystate_migrations',
+      'paystate_operations',
       'paystate_outbox',
       'paystate_outbox_lease',
       'paystate_payments',
