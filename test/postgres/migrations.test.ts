@@ -74,6 +74,7 @@ describe('migrate', () => {
       'paystate_retired_tokens',
       'paystate_sandbox_authorizations',
       'paystate_sandbox_challenges',
+      'paystate_sandbox_operations',
     ]);
 
     const again = (await migrate(pool!))._unsafeUnwrap();

@@ -72,7 +72,9 @@ describe('migration 15 (money operations)', () => {
       expect(COLUMNS_BEFORE_MONEY).toHaveLength(32);
 
       const report = (await migrate(pool))._unsafeUnwrap();
-      expect(report.applied.map((applied) => applied.version)).toEqual([15]);
+      expect(report.applied.map((applied) => applied.version)).toEqual(
+        MIGRATIONS.filter((migration) => migration.version >= 15).map((migration) => migration.version),
+      );
 
       const repository = createPostgresPaymentRepository({ pool });
       expect(await expectOk(repository.load(succeeded.id))).toStrictEqual({

@@ -13,6 +13,7 @@ import { sandboxSimulator } from './0012-sandbox-simulator.js';
 import { shortBins } from './0013-short-bins.js';
 import { tokenIds } from './0014-token-ids.js';
 import { moneyOperations } from './0015-money-operations.js';
+import { sandboxOperations } from './0016-sandbox-operations.js';
 import type { Migration } from './migration.js';
 import { deepFreeze } from '../../../src/domain/immutable.js';
 
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = deepFreeze([
   shortBins,
   tokenIds,
   moneyOperations,
+  sandboxOperations,
 ]);
