@@ -20,7 +20,8 @@ import { directRequest } from '../test/support/requests.js';
 /** Microseconds per refund lifecycle, through the engine and with `pg` alone, their ratio, and the statements in one. */
 export interface RefundFigures {
   readonly lifecycles: number;
-  readonly statements: number;
+  /** The statements of one lifecycle, by name, in order. */
+  readonly statements: readonly string[];
   readonly engineUs: number;
   readonly plainUs: number;
   readonly ratio: number;
@@ -130,7 +131,13 @@ export async function runRefundBench(connectionString: string, lifecycles = 2_00
     const measured = Math.ceil(lifecycles / batch) * batch;
     const engineUs = (spent.engine * 1000) / measured;
     const plainUs = (spent.plain * 1000) / measured;
-    return { lifecycles: measured, statements: script.length, engineUs, plainUs, ratio: engineUs / plainUs };
+    return {
+      lifecycles: measured,
+      statements: script.map((sent) => sent.name ?? 'unnamed'),
+      engineUs,
+      plainUs,
+      ratio: engineUs / plainUs,
+    };
   } finally {
     await repository.close();
     await pool.end();
@@ -140,8 +147,8 @@ export async function runRefundBench(connectionString: string, lifecycles = 2_00
 export function printRefundBench(f: RefundFigures): void {
   console.log(
     `(e) refund lifecycle (create → succeeded, refund → succeeded), one client: engine ${f.engineUs.toFixed(0)} µs; ` +
-      `same ${f.statements} statements with pg alone: ${f.plainUs.toFixed(0)} µs; ratio ${f.ratio.toFixed(2)} ` +
-      `(${f.lifecycles.toLocaleString('en-US')} lifecycles each)`,
+      `same ${f.statements.length} statements with pg alone: ${f.plainUs.toFixed(0)} µs; ratio ${f.ratio.toFixed(2)} ` +
+      `(${f.lifecycles.toLocaleString('en-US')} lifecycles each)\n    statements: ${f.statements.join(', ')}`,
   );
 }
 
