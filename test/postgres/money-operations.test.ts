@@ -3,58 +3,13 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createPostgresPaymentRepository, MIGRATIONS, migrate } from '../../adapters/postgres/index.js';
 import type { OperationRecord } from '../../src/domain/money-operation.js';
-import type { PaymentRecord } from '../../src/domain/payment-record.js';
-import {
-  makeEvent,
-  makeRecord,
-  makeSucceededRecord,
-  MINUTE,
-  nextVersion,
-  T0,
-  uniqueHex,
-} from '../contracts/fixtures.js';
+import { makeEvent, makeRecord, makeSucceededRecord, MINUTE, nextVersion, T0 } from '../contracts/fixtures.js';
 import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
+import { count, refund, reserving, sale } from './support/money-fixtures.js';
 import { COLUMNS_BEFORE_MONEY, insertAsBeforeMoney } from './support/version-14-rows.js';
 
 const db = useMigratedDatabase();
-
-/** A succeeded automatic payment of 100 that captured it all. */
-const sale = (overrides: Partial<PaymentRecord> = {}): PaymentRecord =>
-  makeSucceededRecord({ amount: 100, captureReserved: 100, amountCaptured: 100, ...overrides });
-
-/** A `processing` refund of `amount` on `payment`. */
-const refund = (payment: PaymentRecord, amount: number, overrides: Partial<OperationRecord> = {}): OperationRecord => ({
-  id: `refund_${uniqueHex()}`,
-  kind: 'refund',
-  paymentId: payment.id,
-  partnerId: payment.partnerId,
-  profileId: payment.profileId,
-  amount,
-  currency: payment.currency,
-  final: true,
-  state: 'processing',
-  failureReason: null,
-  reference: 'rma-7',
-  description: 'Returned: “crème brûlée” ✓',
-  acquirerReference: null,
-  status: 'requested',
-  nextInquiryAt: null,
-  inquiryAttempts: 0,
-  notFoundAnswers: 0,
-  version: 1,
-  writeId: `wr_${uniqueHex()}`,
-  createdAt: T0 + MINUTE,
-  updatedAt: T0 + MINUTE,
-  ...overrides,
-});
-
-/** The payment's next version with `amount` more reserved for refunds. */
-const reserving = (payment: PaymentRecord, amount: number): PaymentRecord =>
-  nextVersion(payment, { refundReserved: payment.refundReserved + amount });
-
-const count = async (pool: pg.Pool, sql: string, values: unknown[] = []): Promise<number> =>
-  (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, values)).rows[0]!.n;
 
 describe('migration 15 (money operations)', () => {
   it('upgrades a database populated at version 14: a succeeded payment captured its amount, others nothing', async () => {
@@ -288,83 +243,5 @@ describe('postgres money operations', () => {
     expect(due.authorizationExpiries.map((record) => record.id)).toEqual([open.id]);
     expect(due.expiries).toEqual([]);
     await repository.close();
-  });
-});
-
-describe('postgres money operations under concurrency and interruption', () => {
-  it('two concurrent refunds of 60 on 100 from two pools: exactly one lands, every time', async () => {
-    await resetTables(db.pool);
-    const pools = [0, 1].map(() => {
-      const pool = new pg.Pool({ connectionString: db.connectionString, max: 2 });
-      pool.on('error', () => undefined);
-      return pool;
-    });
-    const [one, two] = pools.map((pool) => createPostgresPaymentRepository({ pool }));
-    try {
-      for (let round = 0; round < 20; round++) {
-        const payment = sale();
-        await expectOk(one!.insert(payment, []));
-        const [a, b] = await Promise.all(
-          [one!, two!].map((repository) =>
-            repository.insertOperation({
-              operation: refund(payment, 60),
-              payment: reserving(payment, 60),
-              events: [makeEvent(payment, 'refund.succeeded')],
-            }),
-          ),
-        );
-        expect([a!.isOk(), b!.isOk()].sort()).toEqual([false, true]);
-        const lost = (a!.isErr() ? a : b)!;
-        expect(lost._unsafeUnwrapErr().code).toBe('conflict');
-        expect((await expectOk(one!.load(payment.id)))?.refundReserved).toBe(60);
-        expect(await count(db.pool, 'paystate_operations WHERE payment_id = $1', [payment.id])).toBe(1);
-        expect(await count(db.pool, 'paystate_outbox WHERE payment_id = $1', [payment.id])).toBe(1);
-      }
-    } finally {
-      await one!.close();
-      await two!.close();
-      await Promise.all(pools.map((pool) => pool.end()));
-    }
-  });
-
-  it('a statement cut off half-way (its connection killed while it waits) leaves nothing', async () => {
-    await resetTables(db.pool);
-    const pool = new pg.Pool({ connectionString: db.connectionString, max: 2, application_name: 'interrupted_refund' });
-    pool.on('error', () => undefined);
-    const repository = createPostgresPaymentRepository({ pool });
-    const payment = sale();
-    await expectOk(repository.insert(payment, []));
-    const blocker = await db.pool.connect();
-    try {
-      // The outbox is locked: the refund's statement has locked the payment and may have written
-      // the operation and the payment when it waits for it.
-      await blocker.query('BEGIN');
-      await blocker.query('LOCK TABLE paystate_outbox IN ACCESS EXCLUSIVE MODE');
-      const pending = repository.insertOperation({
-        operation: refund(payment, 60),
-        payment: reserving(payment, 60),
-        events: [makeEvent(payment)],
-      });
-      let killed = 0;
-      for (let attempt = 0; attempt < 100 && killed === 0; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        killed = await count(
-          db.pool,
-          `(SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE application_name = 'interrupted_refund' AND wait_event_type = 'Lock') AS t`,
-        );
-      }
-      expect(killed).toBe(1);
-      const error = await expectErr(pending);
-      expect(error).toMatchObject({ code: 'unavailable', retryable: true });
-      await blocker.query('ROLLBACK');
-    } finally {
-      blocker.release();
-    }
-    expect(await expectOk(repository.load(payment.id))).toStrictEqual(payment);
-    expect(await count(db.pool, 'paystate_operations')).toBe(0);
-    expect(await count(db.pool, 'paystate_outbox')).toBe(0);
-    await repository.close();
-    await pool.end();
   });
 });
