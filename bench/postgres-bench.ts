@@ -8,7 +8,8 @@
  * (c) latency of loading a payment by id with 1,000 and with 1,000,000 payments stored
  *     (bulk-loaded with generate_series, not through the engine), each size in a schema of its
  *     own on the same server, read in alternating batches;
- * (d) the card vault's put + take beside the same statements with `pg` alone (`card-vault-bench.ts`).
+ * (d) the card vault's put + take beside the same statements with `pg` alone (`card-vault-bench.ts`);
+ * (e) a refund lifecycle through the engine beside the same statements with `pg` alone (`refund-bench.ts`).
  *
  * Runs on `DATABASE_URL` when set (it creates and drops a database of its own there), else on
  * an embedded Postgres with default durability. Standalone: `npx tsx bench/postgres-bench.ts`.
@@ -30,6 +31,7 @@ import { countingRepository } from '../test/postgres/support/postgres-engine.js'
 import { directRequest } from '../test/support/requests.js';
 import { printCardVaultBench, runCardVaultBench, type CardVaultFigures } from './card-vault-bench.js';
 import { collectGarbage, percentile } from './measure.js';
+import { printRefundBench, runRefundBench, type RefundFigures } from './refund-bench.js';
 
 export interface PostgresBenchOptions {
   /** Seconds each of (a) and (b) is measured, in total. Default 12. */
@@ -44,6 +46,8 @@ export interface PostgresBenchOptions {
   readonly reads?: number;
   /** Card vault put + take pairs, each way. Default 4,000. */
   readonly vaultPairs?: number;
+  /** Refund lifecycles each way in (e); default 2,000. */
+  readonly refundLifecycles?: number;
   /** Progress lines; default none. */
   readonly log?: (line: string) => void;
 }
@@ -81,6 +85,7 @@ export interface PostgresBenchFigures {
   };
   /** (d) */
   readonly vault: CardVaultFigures;
+  readonly refund: RefundFigures;
 }
 
 /** Before each throughput run: JIT, prepared statements, caches. */
@@ -530,9 +535,11 @@ export async function runPostgresBench(options: PostgresBenchOptions = {}): Prom
     const { engine, direct } = await throughputs(database.connectionString, admin, clients, seconds, rounds);
     log('(d) card vault put + take beside pg alone …');
     const vault = await runCardVaultBench(database.connectionString, options.vaultPairs);
+    log('(e) refund lifecycle beside pg alone …');
+    const refund = await runRefundBench(database.connectionString, options.refundLifecycles);
 
     const template = (await templates(admin)).outcome;
-    await admin.query('TRUNCATE paystate_payments, paystate_outbox');
+    await admin.query('TRUNCATE paystate_operations, paystate_payments, paystate_outbox');
     log(`(c) bulk-loading 1,000 and ${largeCount.toLocaleString('en-US')} payments …`);
     const smallReads = await sizedReads(database.connectionString, 'paystate_bench_small', template, 1_000, log);
     let latencies: { small: ReadLatency; large: ReadLatency };
@@ -557,6 +564,7 @@ export async function runPostgresBench(options: PostgresBenchOptions = {}): Prom
       ratio: engine.lifecyclesPerSecond / direct.lifecyclesPerSecond,
       read: { small, large, p50Ratio: large.p50Ms / small.p50Ms, p99Ratio: large.p99Ms / small.p99Ms },
       vault,
+      refund,
     };
   } finally {
     await admin.end();
@@ -589,6 +597,7 @@ export function printPostgresBench(f: PostgresBenchFigures): void {
     `    server execution time (EXPLAIN ANALYZE, median): ${ms(f.read.small.serverP50Ms)} and ${ms(f.read.large.serverP50Ms)}`,
   );
   printCardVaultBench(f.vault);
+  printRefundBench(f.refund);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -6,6 +6,9 @@ export type PostgresFailure = PortFailure<'conflict' | 'unavailable'>;
 /** What `pg-pool` answers when it was ended (`pool.end()`): nothing more is sent through it. */
 const POOL_ENDED = 'Cannot use a pool after calling end on the pool';
 
+/** The prefix of the CHECK constraints that restate the money invariants on a payment row. */
+const MONEY_CHECK = 'paystate_payments_money_';
+
 /** Node socket errors that mean the connection could not be made or was lost. */
 const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED',
@@ -187,6 +190,8 @@ export function classifyStatementFailure(error: unknown, stage: 'connect' | 'que
 /**
  * Classifies anything the `pg` driver threw, in this one place:
  * - `23505` unique violation → `conflict` (another writer was first);
+ * - `23514` on a money invariant of the payments (`paystate_payments_money_…`, migration 15) →
+ *   `conflict` (the counters someone computed would go past what the payment allows);
  * - serialization failures, deadlocks, lock and statement time-outs, server restarts, sessions
  *   ended by a time-out (idle, idle in a transaction, transaction), a full disk, the server out
  *   of memory, too many connections and lost connections → `unavailable`, retryable (a bounded
@@ -201,6 +206,13 @@ export function classifyPostgresError(error: unknown): PostgresFailure {
   const code = fields.code;
   if (code === '23505') {
     return { code: 'conflict', message: `Postgres unique violation (23505)${where(fields)}`, retryable: false };
+  }
+  if (code === '23514' && typeof fields.constraint === 'string' && fields.constraint.startsWith(MONEY_CHECK)) {
+    return {
+      code: 'conflict',
+      message: `Postgres money invariant refused the write (23514)${where(fields)}`,
+      retryable: false,
+    };
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     // Retryable: names can stop resolving for a moment during a fail-over.

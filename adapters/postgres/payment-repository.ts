@@ -31,6 +31,7 @@ import {
   UPDATE,
 } from './payment-statements.js';
 import { runStatement, type Statement } from './run-statement.js';
+import { createOperationMethods } from './operation-methods.js';
 
 /** How a Postgres repository shares work with other instances; every field has a default. */
 export interface PostgresPaymentRepositoryTuning {
@@ -129,13 +130,6 @@ const byDue =
   (time: (record: PaymentRecord) => number | null) =>
   (a: PaymentRecord, b: PaymentRecord): number =>
     (time(a) ?? 0) - (time(b) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** The answer of the operation methods until they are built (branch ops-pg). */
-const notYet = (): RepositoryError => ({
-  code: 'unavailable',
-  message: 'Money operations are not stored on Postgres yet',
-  retryable: false,
-});
 
 /**
  * A `PaymentRepository` on Postgres (schema: `migrate`).
@@ -268,7 +262,7 @@ export function createRepositoryOn(
     async findDue(query) {
       const limit = pageSize(query.limit);
       if (limit === 0) return ok({ expiries: [], inquiries: [], authorizationExpiries: [] });
-      const result = await run<PaymentRow & { kind: 'expiry' | 'inquiry' }>(FIND_DUE, [
+      const result = await run<PaymentRow & { kind: 'expiry' | 'inquiry' | 'authorization_expiry' }>(FIND_DUE, [
         new Date(query.now).toISOString(),
         limit,
         instanceId,
@@ -279,20 +273,17 @@ export function createRepositoryOn(
       return readRows((): DuePayments => {
         const expiries: PaymentRecord[] = [];
         const inquiries: PaymentRecord[] = [];
-        for (const row of rows) (row.kind === 'expiry' ? expiries : inquiries).push(paymentFromRow(row));
+        const authorizationExpiries: PaymentRecord[] = [];
+        const lists = { expiry: expiries, inquiry: inquiries, authorization_expiry: authorizationExpiries };
+        for (const row of rows) lists[row.kind].push(paymentFromRow(row));
         expiries.sort(byDue((record) => record.expiresAt));
         inquiries.sort(byDue((record) => record.nextInquiryAt));
-        // Authorization expiries: branch ops-pg adds the query.
-        return { expiries, inquiries, authorizationExpiries: [] };
+        authorizationExpiries.sort(byDue((record) => record.authorizationExpiresAt));
+        return { expiries, inquiries, authorizationExpiries };
       });
     },
 
-    // Money operations: branch ops-pg implements them; until then they are refused.
-    insertOperation: () => err(notYet()),
-    updateOperation: () => err(notYet()),
-    loadOperation: () => err(notYet()),
-    listOperations: () => err(notYet()),
-    findDueOperations: () => err(notYet()),
+    ...createOperationMethods({ run, instanceId, claimLeaseMs, pageSize, readRows }),
 
     async readOutbox(query) {
       const count = pageSize(query.limit);

@@ -42,11 +42,25 @@ export const PAYMENT_WRITE_COLUMNS = [
   'inquiry_attempts',
   'not_found_answers',
   'write_id',
+  'capture_method',
+  'capture_reserved',
+  'amount_captured',
+  'refund_reserved',
+  'amount_refunded',
+  'capture_closed_by',
+  'authorization_expires_at',
 ] as const;
 
-const TIME_COLUMNS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'expires_at', 'next_inquiry_at']);
+const TIME_COLUMNS: ReadonlySet<string> = new Set([
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'next_inquiry_at',
+  'authorization_expires_at',
+]);
 
-const epochMs = (column: string, table: string): string =>
+/** A `timestamptz` column as epoch ms (`<column>_ms`, int8). */
+export const epochMs = (column: string, table: string): string =>
   `(extract(epoch from ${table}.${column}) * 1000)::int8 AS ${column}_ms`;
 
 /** The select list that `paymentFromRow` reads, for a table aliased `table`. */
@@ -93,6 +107,13 @@ export interface PaymentRow {
   readonly inquiry_attempts: number;
   readonly not_found_answers: number;
   readonly write_id: string | null;
+  readonly capture_method: PaymentRecord['captureMethod'];
+  readonly capture_reserved: string;
+  readonly amount_captured: string;
+  readonly refund_reserved: string;
+  readonly amount_refunded: string;
+  readonly capture_closed_by: string | null;
+  readonly authorization_expires_at_ms: string | null;
 }
 
 /** Thrown when a stored value cannot be a record field (a bigint beyond 2^53); the repository reports it. */
@@ -107,10 +128,12 @@ export function safeNumber(text: string, what: string): number {
   return value;
 }
 
-const optionalNumber = (text: string | null, what: string): number | null =>
+/** An int8 or null as a JS number or null (see `safeNumber`). */
+export const optionalNumber = (text: string | null, what: string): number | null =>
   text === null ? null : safeNumber(text, what);
 
-const timestamp = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
+/** Epoch ms as an ISO timestamp for a `timestamptz` parameter; null stays null. */
+export const timestamp = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
 
 const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
@@ -150,6 +173,13 @@ export function paymentParams(record: PaymentRecord): unknown[] {
     record.inquiryAttempts,
     record.notFoundAnswers,
     record.writeId,
+    record.captureMethod,
+    record.captureReserved,
+    record.amountCaptured,
+    record.refundReserved,
+    record.amountRefunded,
+    record.captureClosedBy,
+    timestamp(record.authorizationExpiresAt),
   ];
 }
 
@@ -196,13 +226,12 @@ export function paymentFromRow(row: PaymentRow): PaymentRecord {
     inquiryAttempts: row.inquiry_attempts,
     notFoundAnswers: row.not_found_answers,
     writeId: row.write_id,
-    // Until the money columns exist (branch ops-pg): every stored payment was an automatic sale.
-    captureMethod: 'automatic',
-    captureReserved: row.state === 'succeeded' ? safeNumber(row.amount, 'amount') : 0,
-    amountCaptured: row.state === 'succeeded' ? safeNumber(row.amount, 'amount') : 0,
-    refundReserved: 0,
-    amountRefunded: 0,
-    captureClosedBy: null,
-    authorizationExpiresAt: null,
+    captureMethod: row.capture_method,
+    captureReserved: safeNumber(row.capture_reserved, 'capture_reserved'),
+    amountCaptured: safeNumber(row.amount_captured, 'amount_captured'),
+    refundReserved: safeNumber(row.refund_reserved, 'refund_reserved'),
+    amountRefunded: safeNumber(row.amount_refunded, 'amount_refunded'),
+    captureClosedBy: row.capture_closed_by,
+    authorizationExpiresAt: optionalNumber(row.authorization_expires_at_ms, 'authorization_expires_at'),
   };
 }

@@ -126,8 +126,9 @@ LIMIT $2`,
 };
 
 /**
- * Claims due payments: the oldest due of each kind that no other instance holds a lease on,
- * skipping rows another transaction has locked, and leases them to this instance. Parameters:
+ * Claims due payments: the oldest due of each kind (expiry, inquiry, expiry of an open manual
+ * authorization) that no other instance holds a lease on, skipping rows another transaction has
+ * locked, and leases them to this instance. Parameters:
  * $1 now (the engine's clock), $2 limit, $3 instance, $4 lease in ms.
  */
 export const FIND_DUE: Statement = {
@@ -147,11 +148,19 @@ WITH expiries AS (
   ORDER BY next_inquiry_at, id
   LIMIT $2
   FOR UPDATE SKIP LOCKED
+), authorization_expiries AS (
+  SELECT id, 'authorization_expiry' AS kind FROM paystate_payments
+  WHERE state = 'succeeded' AND capture_method = 'manual' AND capture_closed_by IS NULL
+    AND authorization_expires_at <= $1
+    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
+  ORDER BY authorization_expires_at, id
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED
 )
 UPDATE paystate_payments p
 SET claimed_by = CASE WHEN $4::int > 0 THEN $3 END,
     claimed_until = CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 millisecond' END
-FROM (SELECT * FROM expiries UNION ALL SELECT * FROM inquiries) AS due
+FROM (SELECT * FROM expiries UNION ALL SELECT * FROM inquiries UNION ALL SELECT * FROM authorization_expiries) AS due
 WHERE p.id = due.id
 RETURNING due.kind, ${SELECT_P}`,
 };

@@ -6,14 +6,18 @@ import type {
   SandboxAuthorizationStore,
   SandboxChallenge,
   SandboxChallengeStore,
+  SandboxOperationStore,
 } from '../sandbox/index.js';
 import { asUnavailable } from './classify-error.js';
 import { runStatement, type Statement } from './run-statement.js';
+import { createPostgresSandboxOperationStore } from './sandbox-operation-store.js';
 
-/** The simulated acquirer's and issuer's state on one database (migration 12), shared by every sandbox instance. */
+/** The simulated acquirer's and issuer's state on one database (migrations 12, 16), shared by every sandbox instance. */
 export interface PostgresSandboxStores {
   readonly authorizations: SandboxAuthorizationStore;
   readonly challenges: SandboxChallengeStore;
+  /** The simulated acquirer's captures, cancels and refunds (migration 16). */
+  readonly operations: SandboxOperationStore;
   /** Deletes challenges started before `before` (epoch ms); answers how many. */
   purgeChallenges(before: number): Promise<Result<number, PortFailure>>;
 }
@@ -55,7 +59,7 @@ interface ChallengeRow {
 const asChallenge = (row: ChallengeRow | undefined): SandboxChallenge | null =>
   row === undefined ? null : { ...row.challenge, status: row.status };
 
-/** The sandbox stores on `pool` (migrated to version 12 or later). The pool stays the caller's. */
+/** The sandbox stores on `pool` (migrated to version 16 or later). The pool stays the caller's. */
 export function createPostgresSandboxStores(
   pool: Pool,
   options: { readonly preparedStatements?: boolean } = {},
@@ -114,6 +118,7 @@ export function createPostgresSandboxStores(
   return {
     authorizations,
     challenges,
+    operations: createPostgresSandboxOperationStore(pool, prepared),
     async purgeChallenges(before) {
       const purged = await run(PURGE_CHALLENGES, [before]);
       return purged.isErr() ? err(failure(purged.error)) : ok(purged.value.rowCount ?? 0);

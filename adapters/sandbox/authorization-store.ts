@@ -1,4 +1,5 @@
 import { ok } from 'neverthrow';
+import type { CaptureMethod } from '../../src/domain/capture-method.js';
 import type { CardScheme } from '../../src/domain/card.js';
 import type { ThreeDSOutcome } from '../../src/domain/three-ds.js';
 import type { AuthorizationOutcome } from '../../src/ports/acquirer.js';
@@ -10,6 +11,8 @@ export interface SandboxAuthorization {
   readonly profileId: string;
   readonly amount: number;
   readonly currency: string;
+  /** `manual`: only reserved, captures follow. Absent (records made before captures existed): `automatic`. */
+  readonly captureMethod?: CaptureMethod;
   readonly card: { readonly scheme: CardScheme; readonly bin: string; readonly last4: string };
   readonly threeDS: ThreeDSOutcome | null;
   /**

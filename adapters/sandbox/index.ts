@@ -18,6 +18,14 @@ export {
   type SandboxAuthorizationStore,
 } from './authorization-store.js';
 export {
+  createMemorySandboxOperationStore,
+  type KeptOperation,
+  type SandboxOperation,
+  type SandboxOperationDecision,
+  type SandboxOperationKind,
+  type SandboxOperationStore,
+} from './operation-store.js';
+export {
   createMemorySandboxChallengeStore,
   type SandboxChallenge,
   type SandboxChallengeAnswer,

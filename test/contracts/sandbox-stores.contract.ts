@@ -4,6 +4,9 @@ import type {
   SandboxAuthorizationStore,
   SandboxChallenge,
   SandboxChallengeStore,
+  SandboxOperation,
+  SandboxOperationDecision,
+  SandboxOperationStore,
 } from '../../adapters/sandbox/index.js';
 
 /** A pair of stores, and another view of the same state (another instance), when there is one. */
@@ -115,6 +118,118 @@ export function sandboxStoresContract(name: string, make: () => Promise<SandboxS
       const statuses = new Set(answers.map((answer) => answer._unsafeUnwrap()?.status));
       expect(statuses.size).toBe(1);
       expect(['authorised', 'refused']).toContain([...statuses][0]);
+    });
+  });
+}
+
+/** A store of the simulated acquirer's operations, and the same state as a second instance sees it (or itself). */
+export interface SandboxOperationStoreHarness {
+  readonly operations: SandboxOperationStore;
+  readonly other: SandboxOperationStore;
+}
+
+function refund(operationId: string, paymentId: string, amount: number, succeeded: boolean): SandboxOperation {
+  return {
+    operationId,
+    kind: 'refund',
+    paymentId,
+    amount,
+    currency: 'EUR',
+    final: false,
+    outcome: succeeded
+      ? { kind: 'succeeded', reference: `ref-${operationId.slice(-20)}` }
+      : { kind: 'declined', responseCode: '13', reason: 'refund_declined' },
+  };
+}
+
+/** Refunds `amount` when the succeeded refunds so far leave room under `limit`; declines it otherwise. */
+function refundWithin(limit: number, operationId: string, paymentId: string, amount: number): SandboxOperationDecision {
+  return (history) => {
+    const refunded = history
+      .filter((op) => op.kind === 'refund' && op.outcome.kind === 'succeeded')
+      .reduce((sum, op) => sum + op.amount, 0);
+    return refund(operationId, paymentId, amount, refunded + amount <= limit);
+  };
+}
+
+/** The rules every store of the simulated acquirer's captures, cancels and refunds keeps (memory, Postgres). */
+export function sandboxOperationStoreContract(name: string, make: () => Promise<SandboxOperationStoreHarness>): void {
+  describe(`sandbox operation store contract: ${name}`, () => {
+    it('keeps the first decision of an operation id and answers it to every later keep, without deciding again', async () => {
+      const stores = await make();
+      const paymentId = unique('payment');
+      const operationId = unique('refund');
+      const first = (
+        await stores.operations.keep(operationId, paymentId, () => refund(operationId, paymentId, 40, true))
+      )._unsafeUnwrap();
+      expect(first).toEqual({ record: refund(operationId, paymentId, 40, true), created: true });
+      let decidedAgain = false;
+      const second = (
+        await stores.other.keep(operationId, paymentId, () => {
+          decidedAgain = true;
+          return refund(operationId, paymentId, 99, false);
+        })
+      )._unsafeUnwrap();
+      expect(second).toEqual({ record: refund(operationId, paymentId, 40, true), created: false });
+      expect(decidedAgain).toBe(false);
+      expect((await stores.other.find(operationId))._unsafeUnwrap()).toEqual(refund(operationId, paymentId, 40, true));
+      expect((await stores.operations.find(unique('refund')))._unsafeUnwrap()).toBeNull();
+    });
+
+    it("gives the decision the payment's own history, oldest first, declined ones included", async () => {
+      const stores = await make();
+      const paymentId = unique('payment');
+      const ids = [unique('refund'), unique('refund'), unique('refund')];
+      (await stores.operations.keep(ids[0]!, paymentId, () => refund(ids[0]!, paymentId, 10, true)))._unsafeUnwrap();
+      (await stores.other.keep(ids[1]!, paymentId, () => refund(ids[1]!, paymentId, 20, false)))._unsafeUnwrap();
+      const elsewhere = unique('refund');
+      const otherPayment = unique('payment');
+      (
+        await stores.operations.keep(elsewhere, otherPayment, () => refund(elsewhere, otherPayment, 30, true))
+      )._unsafeUnwrap();
+      let seen: readonly SandboxOperation[] = [];
+      (
+        await stores.operations.keep(ids[2]!, paymentId, (history) => {
+          seen = history;
+          return refund(ids[2]!, paymentId, 5, true);
+        })
+      )._unsafeUnwrap();
+      expect(seen).toEqual([refund(ids[0]!, paymentId, 10, true), refund(ids[1]!, paymentId, 20, false)]);
+    });
+
+    it('lets concurrent operations on one payment decide one after the other: two refunds of 60 on 100, one succeeds', async () => {
+      const stores = await make();
+      const paymentId = unique('payment');
+      const kept = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => {
+          const operationId = unique('refund');
+          return (i % 2 === 0 ? stores.operations : stores.other).keep(
+            operationId,
+            paymentId,
+            refundWithin(100, operationId, paymentId, 60),
+          );
+        }),
+      );
+      const answers = kept.map((result) => result._unsafeUnwrap());
+      expect(answers.every((answer) => answer.created)).toBe(true);
+      expect(answers.filter((answer) => answer.record.outcome.kind === 'succeeded')).toHaveLength(1);
+    });
+
+    it('lets exactly one of many concurrent keeps of one operation id decide', async () => {
+      const stores = await make();
+      const paymentId = unique('payment');
+      const operationId = unique('capture');
+      const kept = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 === 0 ? stores.operations : stores.other).keep(operationId, paymentId, () =>
+            refund(operationId, paymentId, 10 + i, true),
+          ),
+        ),
+      );
+      const answers = kept.map((result) => result._unsafeUnwrap());
+      expect(answers.filter((answer) => answer.created)).toHaveLength(1);
+      const winner = answers.find((answer) => answer.created)?.record;
+      for (const answer of answers) expect(answer.record).toEqual(winner);
     });
   });
 }

@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 async function fresh(): Promise<void> {
-  await admin.query(`TRUNCATE paystate_payments, paystate_outbox, paystate_idempotency_keys, paystate_clients,
+  await admin.query(`TRUNCATE paystate_operations, paystate_payments, paystate_outbox, paystate_idempotency_keys, paystate_clients,
     paystate_client_tokens, paystate_profiles; UPDATE paystate_outbox_lease SET holder = NULL, held_until = NULL`);
 }
 

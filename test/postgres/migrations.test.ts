@@ -66,6 +66,7 @@ describe('migrate', () => {
       'paystate_clients',
       'paystate_idempotency_keys',
       'paystate_migrations',
+      'paystate_operations',
       'paystate_outbox',
       'paystate_outbox_lease',
       'paystate_payments',
@@ -73,6 +74,7 @@ describe('migrate', () => {
       'paystate_retired_tokens',
       'paystate_sandbox_authorizations',
       'paystate_sandbox_challenges',
+      'paystate_sandbox_operations',
     ]);
 
     const again = (await migrate(pool!))._unsafeUnwrap();

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 async function chaos(retries: number): Promise<void> {
-  await admin.query(`TRUNCATE paystate_payments, paystate_outbox;
+  await admin.query(`TRUNCATE paystate_operations, paystate_payments, paystate_outbox;
     UPDATE paystate_outbox_lease SET holder = NULL, held_until = NULL`);
   const pools = [0, 1, 2].map((index) =>
     namedPool(db.connectionString, `chaos-${index}`, { max: 4, connectionTimeoutMillis: 3_000 }),

@@ -38,7 +38,7 @@ describe('server-side time-outs hit by a statement that waits for a lock', () =>
       // A record to write: the intent of a direct payment, made by an engine and read back.
       const payment = await createDirect(harness);
       const record = (await harness.engine.getPaymentRecord(payment.id))._unsafeUnwrap();
-      await db.pool.query('TRUNCATE paystate_payments, paystate_outbox');
+      await db.pool.query('TRUNCATE paystate_operations, paystate_payments, paystate_outbox');
       const lock = await holdTableLock(db.connectionString, 'paystate_payments', 'ACCESS EXCLUSIVE');
       try {
         const failure = (await repository.insert(record, []))._unsafeUnwrapErr();

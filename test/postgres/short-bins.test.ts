@@ -6,6 +6,7 @@ import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import { makeSucceededRecord } from '../contracts/fixtures.js';
 import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
 import { useMigratedDatabase } from './support/migrated-database.js';
+import { insertAsBeforeMoney } from './support/version-14-rows.js';
 
 const db = useMigratedDatabase();
 
@@ -51,12 +52,11 @@ describe('migration 13 (short BINs)', () => {
     await inNewSchema(4, async (instances) => {
       const [pool] = instances;
       await migrate(pool, { migrations: MIGRATIONS.filter((migration) => migration.version <= 12) });
-      const before = createPostgresPaymentRepository({ pool });
       const old = [withBin('500000'), withBin('42424242')];
-      for (const record of old) await expectOk(before.insert(record, []));
+      // As version 12 wrote them: without the money columns of migration 15.
+      for (const record of old) await insertAsBeforeMoney(pool, record);
       // Version 12 refuses the short BIN: what migration 13 is for.
-      expect((await expectErr(before.insert(withBin('50'), []))).message).toContain('23514');
-      await before.close();
+      await expect(insertAsBeforeMoney(pool, withBin('50'))).rejects.toMatchObject({ code: '23514' });
 
       const reports = await Promise.all(instances.map((each) => migrate(each)));
       const applied = reports.map((report) => report._unsafeUnwrap().applied.map((migration) => migration.version));
@@ -65,7 +65,14 @@ describe('migration 13 (short BINs)', () => {
       ]);
 
       const after = createPostgresPaymentRepository({ pool: instances[1] as pg.Pool });
-      for (const record of old) expect(await expectOk(after.load(record.id))).toStrictEqual(record);
+      // Succeeded sales: migration 15 counts their whole amount captured.
+      for (const record of old) {
+        expect(await expectOk(after.load(record.id))).toStrictEqual({
+          ...record,
+          captureReserved: record.amount,
+          amountCaptured: record.amount,
+        });
+      }
       const short = withBin('50');
       await expectOk(after.insert(short, []));
       expect((await expectOk(after.load(short.id)))?.card?.bin).toBe('50');

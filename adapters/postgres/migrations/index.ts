@@ -12,6 +12,8 @@ import { cardVault } from './0011-card-vault.js';
 import { sandboxSimulator } from './0012-sandbox-simulator.js';
 import { shortBins } from './0013-short-bins.js';
 import { tokenIds } from './0014-token-ids.js';
+import { moneyOperations } from './0015-money-operations.js';
+import { sandboxOperations } from './0016-sandbox-operations.js';
 import type { Migration } from './migration.js';
 import { deepFreeze } from '../../../src/domain/immutable.js';
 
@@ -33,4 +35,6 @@ export const MIGRATIONS: readonly Migration[] = deepFreeze([
   sandboxSimulator,
   shortBins,
   tokenIds,
+  moneyOperations,
+  sandboxOperations,
 ]);

@@ -14,7 +14,7 @@ export interface MigratedDatabase {
 /** Empties every paystate table and frees the leases: a fresh store for the next test. */
 export async function resetTables(pool: pg.Pool): Promise<void> {
   await pool.query(`
-    TRUNCATE paystate_payments, paystate_outbox, paystate_idempotency_keys, paystate_clients, paystate_client_tokens,
+    TRUNCATE paystate_operations, paystate_payments, paystate_outbox, paystate_idempotency_keys, paystate_clients, paystate_client_tokens,
       paystate_retired_tokens, paystate_profiles;
     UPDATE paystate_outbox_lease SET holder = NULL, held_until = NULL;`);
 }

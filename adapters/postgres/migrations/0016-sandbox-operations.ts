@@ -1,0 +1,23 @@
+import type { Migration } from './migration.js';
+
+/**
+ * The sandbox's simulated acquirer keeps its captures, cancels and refunds here when it runs on
+ * the database (`createPostgresSandboxStores().operations`), so that every instance checks amounts
+ * against one history and answers an inquiry. One row per operation id; `sequence` orders a
+ * payment's history. Outside the sandbox the table stays empty.
+ */
+export const sandboxOperations: Migration = {
+  version: 16,
+  name: 'sandbox_operations',
+  sql: `
+CREATE TABLE paystate_sandbox_operations (
+  operation_id text COLLATE "C" PRIMARY KEY,
+  payment_id text COLLATE "C" NOT NULL,
+  sequence bigint GENERATED ALWAYS AS IDENTITY,
+  record json NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE INDEX paystate_sandbox_operations_by_payment ON paystate_sandbox_operations (payment_id, sequence);
+`,
+};

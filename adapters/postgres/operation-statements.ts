@@ -1,0 +1,190 @@
+import { OPERATION_WRITE_COLUMNS, operationSelectList } from './operation-row.js';
+import { PAYMENT_WRITE_COLUMNS } from './payment-row.js';
+import type { Statement } from './run-statement.js';
+
+/*
+ * The SQL of money operations (captures, cancels, refunds). Each write is one statement, so one
+ * transaction: the operation, the payment's new version and the events, all or nothing. Parameters
+ * of the writes (`operationWriteParams` in the repository):
+ *   $1 operation id, $2… the operation's columns (OPERATION_WRITE_COLUMNS),
+ *   $P   whether the payment changes, $P+1… its columns (PAYMENT_WRITE_COLUMNS, nulls when not),
+ *   then the payment's stored version expected, the events (a JSON array) and the operation's
+ *   stored version expected (updates).
+ */
+
+const OP_COLUMNS = OPERATION_WRITE_COLUMNS.join(', ');
+const PAY_COLUMNS = PAYMENT_WRITE_COLUMNS.join(', ');
+const OP_FIRST = 2;
+const HAS_PAYMENT = OP_FIRST + OPERATION_WRITE_COLUMNS.length;
+const PAY_FIRST = HAS_PAYMENT + 1;
+const PAYMENT_VERSION = PAY_FIRST + PAYMENT_WRITE_COLUMNS.length;
+const EVENTS = PAYMENT_VERSION + 1;
+const OPERATION_VERSION = EVENTS + 1;
+/** The operation's payment id (its `payment_id` column). */
+const PAYMENT_ID = `$${OP_FIRST + OPERATION_WRITE_COLUMNS.indexOf('payment_id')}::text`;
+
+/** SQL types of the operation columns, for the `INSERT … SELECT` that cannot infer them. */
+const OPERATION_TYPES: Readonly<Record<(typeof OPERATION_WRITE_COLUMNS)[number], string>> = {
+  kind: 'text',
+  payment_id: 'text',
+  partner_id: 'text',
+  profile_id: 'text',
+  amount: 'bigint',
+  currency: 'text',
+  final: 'boolean',
+  state: 'text',
+  failure_reason: 'text',
+  reference: 'text',
+  description: 'text',
+  acquirer_reference: 'text',
+  status: 'text',
+  next_inquiry_at: 'timestamptz',
+  inquiry_attempts: 'int',
+  not_found_answers: 'int',
+  version: 'int',
+  write_id: 'text',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+};
+
+const opValues = (cast: boolean): string =>
+  OPERATION_WRITE_COLUMNS.map(
+    (column, index) => `$${OP_FIRST + index}${cast ? `::${OPERATION_TYPES[column]}` : ''}`,
+  ).join(', ');
+
+/**
+ * The payment's new version when `$HAS_PAYMENT`, only once the operation CTE `op` wrote its row;
+ * any lease on the payment ends (as `UPDATE` of the payment repository).
+ */
+const PAYMENT_WRITE = `
+  UPDATE paystate_payments
+  SET (${PAY_COLUMNS}, claimed_by, claimed_until) =
+      ROW(${PAYMENT_WRITE_COLUMNS.map((_, index) => `$${PAY_FIRST + index}`).join(', ')}, NULL, NULL)
+  WHERE $${HAS_PAYMENT}::boolean AND id = ${PAYMENT_ID} AND version = $${PAYMENT_VERSION}::int
+    AND EXISTS (SELECT 1 FROM op)
+  RETURNING id`;
+
+/**
+ * The events, in array order, once `op` wrote its row; they wait as long as the payment's latest
+ * waiting event (as `INSERT_LATER_EVENTS` of the payment statements).
+ */
+const EVENTS_WRITE = `
+  INSERT INTO paystate_outbox (event_id, payment_id, event_type, event, waits_until)
+  SELECT e.value->>'id', op.payment_id, e.value->>'type', e.value, held.waits_until
+  FROM op
+  CROSS JOIN LATERAL (
+    SELECT max(h.retry_at) AS waits_until FROM paystate_outbox h
+    WHERE h.payment_id = op.payment_id AND h.delivered_at IS NULL
+  ) AS held,
+  json_array_elements($${EVENTS}::json) WITH ORDINALITY AS e(value, ordinal)
+  ORDER BY e.ordinal`;
+
+/**
+ * Insert: locks the payment if it is stored (at the expected version when it changes), then
+ * inserts the operation, writes the payment and the events. No payment row, or another version:
+ * nothing is written and `written` is 0. A taken operation id is a unique violation; counters that
+ * break an invariant fail a `paystate_payments_money_…` CHECK: nothing is written either.
+ */
+export const INSERT_OPERATION: Statement = {
+  name: 'paystate_operation_insert',
+  text: `
+WITH gate AS (
+  SELECT p.id FROM paystate_payments p
+  WHERE p.id = ${PAYMENT_ID} AND (NOT $${HAS_PAYMENT}::boolean OR p.version = $${PAYMENT_VERSION}::int)
+  FOR UPDATE
+), op AS (
+  INSERT INTO paystate_operations (id, ${OP_COLUMNS})
+  SELECT $1::text, ${opValues(true)} FROM gate
+  RETURNING payment_id
+), written AS (${PAYMENT_WRITE}
+), events AS (${EVENTS_WRITE}
+)
+SELECT count(*)::int AS written FROM op`,
+};
+
+/**
+ * Update: locks the operation at the expected version, then its payment (at the expected version
+ * when it changes), in that order, then writes all three; otherwise nothing and `written` is 0.
+ * Any lease on the operation ends.
+ */
+export const UPDATE_OPERATION: Statement = {
+  name: 'paystate_operation_update',
+  text: `
+WITH op_gate AS (
+  SELECT o.payment_id FROM paystate_operations o
+  WHERE o.id = $1 AND o.version = $${OPERATION_VERSION}::int AND o.payment_id = ${PAYMENT_ID}
+  FOR UPDATE
+), gate AS (
+  SELECT p.id FROM paystate_payments p JOIN op_gate g ON g.payment_id = p.id
+  WHERE NOT $${HAS_PAYMENT}::boolean OR p.version = $${PAYMENT_VERSION}::int
+  FOR UPDATE OF p
+), op AS (
+  UPDATE paystate_operations
+  SET (${OP_COLUMNS}, claimed_by, claimed_until) = ROW(${opValues(false)}, NULL, NULL)
+  WHERE id = $1 AND version = $${OPERATION_VERSION}::int AND EXISTS (SELECT 1 FROM gate)
+  RETURNING payment_id
+), written AS (${PAYMENT_WRITE}
+), events AS (${EVENTS_WRITE}
+)
+SELECT count(*)::int AS written FROM op`,
+};
+
+/** How many parameters the writes take: `INSERT_OPERATION` all but the last. */
+export const OPERATION_WRITE_PARAMS = OPERATION_VERSION;
+
+const SELECT_O = operationSelectList('o');
+
+export const LOAD_OPERATION: Statement = {
+  name: 'paystate_operation_load',
+  text: `SELECT ${SELECT_O} FROM paystate_operations o WHERE o.id = $1`,
+};
+
+/** A payment's operations ($1), oldest first, of kind $3 when not null, at most $2. */
+export const LIST_OPERATIONS_FIRST: Statement = {
+  name: 'paystate_operation_list_first',
+  text: `
+SELECT ${SELECT_O} FROM paystate_operations o
+WHERE o.payment_id = $1 AND ($3::text IS NULL OR o.kind = $3)
+ORDER BY o.created_at, o.id
+LIMIT $2`,
+};
+
+const CURSOR = `c.id = $4 AND c.payment_id = $1 AND ($3::text IS NULL OR c.kind = $3)`;
+
+/** After cursor $4, an operation of the same payment (and kind): an unknown one finds no row. */
+export const LIST_OPERATIONS_AFTER: Statement = {
+  name: 'paystate_operation_list_after',
+  text: `
+SELECT ${SELECT_O} FROM paystate_operations o
+WHERE o.payment_id = $1 AND ($3::text IS NULL OR o.kind = $3)
+  AND (o.created_at, o.id) > (
+    (SELECT c.created_at FROM paystate_operations c WHERE ${CURSOR}),
+    (SELECT c.id FROM paystate_operations c WHERE ${CURSOR})
+  )
+ORDER BY o.created_at, o.id
+LIMIT $2`,
+};
+
+/**
+ * Claims `processing` operations due for an inquiry at $1 that no other instance holds a lease on,
+ * skipping rows another transaction locked, and leases them to instance $3 for $4 ms (as
+ * `FIND_DUE` of the payments). At most $2.
+ */
+export const FIND_DUE_OPERATIONS: Statement = {
+  name: 'paystate_operation_find_due',
+  text: `
+WITH due AS (
+  SELECT id FROM paystate_operations
+  WHERE state = 'processing' AND next_inquiry_at <= $1
+    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
+  ORDER BY next_inquiry_at, id
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE paystate_operations o
+SET claimed_by = CASE WHEN $4::int > 0 THEN $3 END,
+    claimed_until = CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 millisecond' END
+FROM due
+WHERE o.id = due.id
+RETURNING ${SELECT_O}`,
+};
