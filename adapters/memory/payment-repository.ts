@@ -9,7 +9,10 @@ import type {
   RepositoryError,
 } from '../../src/ports/payment-repository.js';
 import { isDeepFrozen } from '../../src/domain/immutable.js';
+import { moneyInvariantsHold } from '../../src/domain/money-counters.js';
 import { frozenCopy } from './frozen-copy.js';
+import { createOperationStore } from './operation-store.js';
+import { authorizationExpiryKey, creationKey, expiryKey, inquiryKey, pageSize } from './payment-keys.js';
 import { createSortedIndex, type IndexKey, type SortedIndex } from './sorted-index.js';
 
 /** The name of a `PaymentRepository` method, for fault injection. */
@@ -38,8 +41,6 @@ export interface MemoryPaymentRepository extends PaymentRepository {
   injectFailure(method: RepositoryMethod, error?: RepositoryError): void;
 }
 
-const EXPIRING_STATES: ReadonlySet<PaymentRecord['state']> = new Set(['awaiting_card_data', 'awaiting_challenge']);
-
 const conflict = (message: string): RepositoryError => ({ code: 'conflict', message, retryable: false });
 
 /** The error `injectFailure` uses when none is given. */
@@ -48,16 +49,6 @@ export const injectedUnavailable: RepositoryError = Object.freeze({
   message: 'Injected failure: the payment store is unavailable',
   retryable: true,
 });
-
-const expiryKey = (record: PaymentRecord): IndexKey | null =>
-  EXPIRING_STATES.has(record.state) && record.expiresAt !== null ? { time: record.expiresAt, id: record.id } : null;
-
-const inquiryKey = (record: PaymentRecord): IndexKey | null =>
-  record.state === 'authorizing' && record.nextInquiryAt !== null
-    ? { time: record.nextInquiryAt, id: record.id }
-    : null;
-
-const creationKey = (record: PaymentRecord): IndexKey => ({ time: record.createdAt, id: record.id });
 
 interface ProfileIndexes {
   readonly all: SortedIndex;
@@ -81,10 +72,6 @@ const isListed = (
 const checkedPart = (event: DomainEvent, record: PaymentRecord): Pick<DomainEvent, 'payment'> | undefined =>
   isDeepFrozen(event.payment, record) ? { payment: event.payment } : undefined;
 
-/** Whole, non-negative page size; anything else reads as 0. */
-const pageSize = (limit: number): number =>
-  Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : limit === Infinity ? Number.MAX_SAFE_INTEGER : 0;
-
 /**
  * A `PaymentRepository` in process memory with the guarantees of a database:
  * - optimistic concurrency: `insert` refuses a taken id, `update` only replaces version
@@ -106,6 +93,7 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
   const byProfile = new Map<string, ProfileIndexes>();
   const expiries = createSortedIndex();
   const inquiries = createSortedIndex();
+  const authorizationExpiries = createSortedIndex();
   /** Undelivered entries; a Map iterates in insertion order, which is sequence order. */
   const outbox = new Map<number, OutboxEntry>();
   /** When deferred entries are due again, by sequence. */
@@ -162,15 +150,28 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     }
     reindex(expiries, previous === undefined ? null : expiryKey(previous), expiryKey(record));
     reindex(inquiries, previous === undefined ? null : inquiryKey(previous), inquiryKey(record));
+    reindex(
+      authorizationExpiries,
+      previous === undefined ? null : authorizationExpiryKey(previous),
+      authorizationExpiryKey(record),
+    );
   };
 
-  /** Copies first, then writes: a copy that throws leaves the store untouched. */
-  const write = (previous: PaymentRecord | undefined, record: PaymentRecord, events: readonly DomainEvent[]): void => {
+  /** Copies first, then writes: a copy that throws leaves the store untouched. `record` null: events only. */
+  const write = (
+    previous: PaymentRecord | undefined,
+    record: PaymentRecord | null,
+    events: readonly DomainEvent[],
+  ): void => {
     const copies = new Map<object, object>();
-    const stored = frozenCopy(record, copies, previous);
-    const storedEvents = events.map((event) => frozenCopy(event, copies, checkedPart(event, stored)));
-    records.set(stored.id, stored);
-    updateIndexes(previous, stored);
+    const stored = record === null ? null : frozenCopy(record, copies, previous);
+    const storedEvents = events.map((event) =>
+      frozenCopy(event, copies, stored === null ? undefined : checkedPart(event, stored)),
+    );
+    if (stored !== null) {
+      records.set(stored.id, stored);
+      updateIndexes(previous, stored);
+    }
     for (const event of storedEvents) {
       lastSequence += 1;
       outbox.set(lastSequence, Object.freeze({ sequence: lastSequence, event, attempts: 0 }));
@@ -198,9 +199,12 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
   };
 
   return {
+    ...createOperationStore({ payment: (id) => records.get(id), commit: write, run, pageSize }),
+
     insert: (record, events) =>
       run('insert', [record, events], () => {
         if (records.has(record.id)) return err(conflict(`Payment ${record.id} already exists`));
+        if (!moneyInvariantsHold(record)) return err(conflict(`Payment ${record.id}: the amounts break an invariant`));
         write(undefined, record, events);
         return ok(undefined);
       }),
@@ -212,6 +216,7 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
         if (current.version !== record.version - 1) {
           return err(conflict(`Payment ${record.id} is at version ${current.version}, not ${record.version - 1}`));
         }
+        if (!moneyInvariantsHold(record)) return err(conflict(`Payment ${record.id}: the amounts break an invariant`));
         write(current, record, events);
         return ok(undefined);
       }),
@@ -248,7 +253,11 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     findDue: (query) =>
       run('findDue', [query], (): Result<DuePayments, RepositoryError> => {
         const limit = pageSize(query.limit);
-        return ok({ expiries: due(expiries, query.now, limit), inquiries: due(inquiries, query.now, limit) });
+        return ok({
+          expiries: due(expiries, query.now, limit),
+          inquiries: due(inquiries, query.now, limit),
+          authorizationExpiries: due(authorizationExpiries, query.now, limit),
+        });
       }),
 
     readOutbox: (query) =>

@@ -130,6 +130,13 @@ const byDue =
   (a: PaymentRecord, b: PaymentRecord): number =>
     (time(a) ?? 0) - (time(b) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** The answer of the operation methods until they are built (branch ops-pg). */
+const notYet = (): RepositoryError => ({
+  code: 'unavailable',
+  message: 'Money operations are not stored on Postgres yet',
+  retryable: false,
+});
+
 /**
  * A `PaymentRepository` on Postgres (schema: `migrate`).
  *
@@ -260,7 +267,7 @@ export function createRepositoryOn(
 
     async findDue(query) {
       const limit = pageSize(query.limit);
-      if (limit === 0) return ok({ expiries: [], inquiries: [] });
+      if (limit === 0) return ok({ expiries: [], inquiries: [], authorizationExpiries: [] });
       const result = await run<PaymentRow & { kind: 'expiry' | 'inquiry' }>(FIND_DUE, [
         new Date(query.now).toISOString(),
         limit,
@@ -275,9 +282,17 @@ export function createRepositoryOn(
         for (const row of rows) (row.kind === 'expiry' ? expiries : inquiries).push(paymentFromRow(row));
         expiries.sort(byDue((record) => record.expiresAt));
         inquiries.sort(byDue((record) => record.nextInquiryAt));
-        return { expiries, inquiries };
+        // Authorization expiries: branch ops-pg adds the query.
+        return { expiries, inquiries, authorizationExpiries: [] };
       });
     },
+
+    // Money operations: branch ops-pg implements them; until then they are refused.
+    insertOperation: () => err(notYet()),
+    updateOperation: () => err(notYet()),
+    loadOperation: () => err(notYet()),
+    listOperations: () => err(notYet()),
+    findDueOperations: () => err(notYet()),
 
     async readOutbox(query) {
       const count = pageSize(query.limit);

@@ -196,5 +196,13 @@ export function paymentFromRow(row: PaymentRow): PaymentRecord {
     inquiryAttempts: row.inquiry_attempts,
     notFoundAnswers: row.not_found_answers,
     writeId: row.write_id,
+    // Until the money columns exist (branch ops-pg): every stored payment was an automatic sale.
+    captureMethod: 'automatic',
+    captureReserved: row.state === 'succeeded' ? safeNumber(row.amount, 'amount') : 0,
+    amountCaptured: row.state === 'succeeded' ? safeNumber(row.amount, 'amount') : 0,
+    refundReserved: 0,
+    amountRefunded: 0,
+    captureClosedBy: null,
+    authorizationExpiresAt: null,
   };
 }

@@ -17,6 +17,7 @@ import {
 import { chain, type Eventually } from './chain.js';
 import { afterLatency } from './latency.js';
 import { sandboxFees } from './sandbox-fees.js';
+import { createSandboxOperations } from './sandbox-operations.js';
 import { sandboxCardBehaviour } from './test-cards.js';
 
 /**
@@ -148,6 +149,8 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
   }
 
   return {
+    ...createSandboxOperations(latencyMs),
+
     authorize(request) {
       calls.set(request.paymentId, (calls.get(request.paymentId) ?? 0) + 1);
       const fault = authorizeFaults.shift();

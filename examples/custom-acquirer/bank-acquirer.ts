@@ -120,5 +120,20 @@ export function createBankAcquirer(bank: FakeBank): Acquirer {
         return err(toError(error));
       }
     },
+    // This bank's SDK has no captures, voids or refunds: every payment is a sale that stays.
+    // The engine reads `unavailable` as an unknown outcome and inquires; the inquiry says the
+    // bank never received it, so the operation fails and nothing is reserved any more.
+    capture: async () => err(notOffered),
+    inquireCapture: async () => ok({ kind: 'not_found' }),
+    cancel: async () => err(notOffered),
+    inquireCancel: async () => ok({ kind: 'not_found' }),
+    refund: async () => err(notOffered),
+    inquireRefund: async () => ok({ kind: 'not_found' }),
   };
 }
+
+const notOffered: AcquirerError = {
+  code: 'unavailable',
+  message: 'This bank offers no captures, cancels or refunds',
+  retryable: false,
+};

@@ -1,3 +1,4 @@
+import type { PublicOperation } from './money-operation.js';
 import type { Payment } from './payment.js';
 
 /** Every `DomainEvent` `type`, in lifecycle order. */
@@ -7,6 +8,12 @@ export const DOMAIN_EVENT_TYPES = Object.freeze([
   'payment.succeeded',
   'payment.failed',
   'payment.expired',
+  'payment.captured',
+  'payment.capture_failed',
+  'payment.canceled',
+  'payment.authorization_expired',
+  'refund.succeeded',
+  'refund.failed',
 ] as const);
 /** One of `DOMAIN_EVENT_TYPES`: what happened to the payment. */
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
@@ -31,4 +38,6 @@ export interface DomainEvent {
    * a hosted page link made from the engine's `pageTokens` (the outbox stores events).
    */
   readonly payment: Payment;
+  /** The capture of `payment.captured` / `payment.capture_failed`, the refund of `refund.*`; absent otherwise. */
+  readonly operation?: PublicOperation;
 }

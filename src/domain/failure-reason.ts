@@ -1,4 +1,4 @@
-/** Why a payment ended in `failed` (decisions.md section 1). */
+/** Why a payment ended in `failed` (decisions.md section 1), or a capture or refund (section 8). */
 export const FAILURE_REASONS = Object.freeze([
   'authentication_refused',
   'authentication_rejected',
@@ -7,6 +7,9 @@ export const FAILURE_REASONS = Object.freeze([
   'expired_card',
   'invalid_card',
   'processing_error',
+  'canceled',
+  'capture_declined',
+  'refund_declined',
 ] as const);
 
 /** One of `FAILURE_REASONS`: a failed payment's `failure_reason`. */

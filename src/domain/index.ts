@@ -1,3 +1,16 @@
+export { CAPTURE_METHODS, type CaptureMethod } from './capture-method.js';
+export { amountCapturable, amountRefundable, authorizationOpen, moneyInvariantsHold } from './money-counters.js';
+export {
+  OPERATION_KINDS,
+  OPERATION_STATES,
+  type Capture,
+  type OperationKind,
+  type OperationRecord,
+  type OperationState,
+  type OperationStatus,
+  type PublicOperation,
+  type Refund,
+} from './money-operation.js';
 export { binOf, CARD_REGIONS, CARD_SCHEMES, CARD_TYPES, summarizeCard } from './card.js';
 export { deepFreeze, isDeepFrozen } from './immutable.js';
 export type { CardData, CardProfile, CardRegion, CardScheme, CardSummary, CardType, Fees } from './card.js';

@@ -1,3 +1,4 @@
+import type { CaptureMethod } from './capture-method.js';
 import type { CardProfile, CardSummary, Fees } from './card.js';
 import type { BrowserData, Contact } from './contact.js';
 import type { FailureReason } from './failure-reason.js';
@@ -63,6 +64,26 @@ export interface PaymentRecord {
    * engine reads the payment back: its own `writeId` at its version means the write happened.
    */
   readonly writeId: string | null;
+  /** `automatic` (a sale) or `manual` (decisions.md section 8). */
+  readonly captureMethod: CaptureMethod;
+  /**
+   * Captures not failed (processing or succeeded), minor units; a succeeded automatic payment
+   * counts its whole `amount`. Never above `amount`: the repository refuses a write that would be.
+   */
+  readonly captureReserved: number;
+  /** Succeeded captures (`amount_captured`); `amount` for a succeeded automatic payment. */
+  readonly amountCaptured: number;
+  /** Refunds not failed; never above `amountCaptured`: the repository refuses a write that would be. */
+  readonly refundReserved: number;
+  /** Succeeded refunds (`amount_refunded`). */
+  readonly amountRefunded: number;
+  /**
+   * What closed the authorization to further captures: the id of a final capture or of a cancel
+   * (reopened if that operation fails), or `expiry`; null while it is open.
+   */
+  readonly captureClosedBy: string | null;
+  /** Manual payments: when the open authorization lapses (the sweeper releases it); null otherwise. */
+  readonly authorizationExpiresAt: number | null;
 }
 
 /** A record whose fields may still be set: what {@link copyRecord} returns, filled in before it is frozen. */
@@ -104,5 +125,12 @@ export function copyRecord(record: PaymentRecord): DraftRecord {
     inquiryAttempts: record.inquiryAttempts,
     notFoundAnswers: record.notFoundAnswers,
     writeId: record.writeId,
+    captureMethod: record.captureMethod,
+    captureReserved: record.captureReserved,
+    amountCaptured: record.amountCaptured,
+    refundReserved: record.refundReserved,
+    amountRefunded: record.amountRefunded,
+    captureClosedBy: record.captureClosedBy,
+    authorizationExpiresAt: record.authorizationExpiresAt,
   };
 }

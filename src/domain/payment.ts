@@ -1,3 +1,4 @@
+import type { CaptureMethod } from './capture-method.js';
 import type { CardScheme } from './card.js';
 import type { Contact } from './contact.js';
 import type { FailureReason } from './failure-reason.js';
@@ -43,6 +44,16 @@ export interface Payment {
   /** Extension (decisions.md section 1): present when `state` is `failed`. */
   readonly failure_reason?: FailureReason;
   readonly created: string;
+  /** Extension (decisions.md section 8): `automatic` or `manual`. */
+  readonly capture_method: CaptureMethod;
+  /** What can still be captured: `amount` minus captures not failed; 0 once closed, and for automatic capture. */
+  readonly amount_capturable: number;
+  /** Succeeded captures; `amount` for a succeeded automatic payment. */
+  readonly amount_captured: number;
+  /** Succeeded refunds. */
+  readonly amount_refunded: number;
+  /** A manual payment whose authorization is open: when it lapses (ISO 8601). */
+  readonly authorization_expires_at?: string;
   readonly _links: { readonly self: Link; readonly profile: Link };
 }
 

@@ -109,6 +109,13 @@ export async function createPayment(ctx: EngineContext, command: CreatePaymentCo
     inquiryAttempts: 0,
     notFoundAnswers: 0,
     writeId: null,
+    captureMethod: input.capture_method ?? 'automatic',
+    captureReserved: 0,
+    amountCaptured: 0,
+    refundReserved: 0,
+    amountRefunded: 0,
+    captureClosedBy: null,
+    authorizationExpiresAt: null,
   };
   const working = newWorkingPayment(record, false);
   applyStep(ctx, working, step, now);

@@ -220,6 +220,7 @@ async function authorize(ctx: EngineContext, working: WorkingPayment, source: Ca
         card,
         threeDS: record.threeDS,
         authentication: working.authentication,
+        captureMethod: record.captureMethod,
       }),
     { timeoutMs: ctx.options.acquirerTimeoutMs, ...traced(ctx, 'acquirer.authorize', { paymentId: record.id }) },
   );

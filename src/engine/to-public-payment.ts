@@ -2,6 +2,7 @@ import type { Payment, PublicCreditCard } from '../domain/payment.js';
 import { paymentPath, profilePath } from '../domain/payment.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import { isoTime } from '../domain/iso-time.js';
+import { amountCapturable, authorizationOpen } from '../domain/money-counters.js';
 import { cardholderMustAct, toPublicState } from '../machine/public-state.js';
 
 function creditcardOf(record: PaymentRecord): PublicCreditCard | undefined {
@@ -70,6 +71,13 @@ export function toPublicPayment(record: PaymentRecord, options: PublicPaymentOpt
     state: toPublicState(record.state),
     ...(record.state === 'failed' && record.failureReason !== null ? { failure_reason: record.failureReason } : {}),
     created: isoTime(record.createdAt),
+    capture_method: record.captureMethod,
+    amount_capturable: amountCapturable(record),
+    amount_captured: record.amountCaptured,
+    amount_refunded: record.amountRefunded,
+    ...(authorizationOpen(record) && record.authorizationExpiresAt !== null
+      ? { authorization_expires_at: isoTime(record.authorizationExpiresAt) }
+      : {}),
     _links: freeze({
       self: freeze({ href: paymentPath(record.partnerId, record.profileId, record.id), type: 'application/json' }),
       profile: freeze({ href: profilePath(record.partnerId, record.profileId), type: 'application/json' }),

@@ -1,1 +1,8 @@
-export { paymentError, type PaymentError, type PaymentErrorCode, type ValidationIssue } from './payment-error.js';
+export {
+  MONEY_OPERATION_REFUSALS,
+  paymentError,
+  type MoneyOperationRefusal,
+  type PaymentError,
+  type PaymentErrorCode,
+  type ValidationIssue,
+} from './payment-error.js';

@@ -36,7 +36,24 @@ export type PaymentError =
        */
       readonly outcome?: 'unknown';
     }
+  | {
+      /** 409 (decisions.md section 8): the payment, as it stands, allows no such operation. */
+      readonly code: MoneyOperationRefusal;
+      readonly message: string;
+      readonly retryable: false;
+    }
   | { readonly code: 'internal_error'; readonly message: string; readonly retryable: false };
+
+/** The 409 refusals of captures, cancels and refunds (decisions.md section 8). */
+export const MONEY_OPERATION_REFUSALS = Object.freeze([
+  'payment_not_capturable',
+  'payment_not_cancelable',
+  'payment_not_refundable',
+  'amount_exceeds_capturable',
+  'amount_exceeds_refundable',
+] as const);
+/** One of `MONEY_OPERATION_REFUSALS`. */
+export type MoneyOperationRefusal = (typeof MONEY_OPERATION_REFUSALS)[number];
 
 /** The stable `code` of a `PaymentError`: switch on it, its members never change meaning. */
 export type PaymentErrorCode = PaymentError['code'];
@@ -102,5 +119,7 @@ export const paymentError = Object.freeze({
     retryable: true,
     ...(outcome !== undefined && { outcome }),
   }),
+  /** A 409 refusal of a capture, cancel or refund, with what the payment allows in `message`. */
+  refused: (code: MoneyOperationRefusal, message: string): PaymentError => ({ code, message, retryable: false }),
   internal: (message = 'Internal error'): PaymentError => ({ code: 'internal_error', message, retryable: false }),
 } as const);

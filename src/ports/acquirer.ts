@@ -1,3 +1,4 @@
+import type { CaptureMethod } from '../domain/capture-method.js';
 import type { CardData, CardProfile, Fees } from '../domain/card.js';
 import type { FailureReason } from '../domain/failure-reason.js';
 import type { ThreeDSAuthentication, ThreeDSOutcome } from '../domain/three-ds.js';
@@ -18,6 +19,11 @@ export interface AuthorizationRequest {
    * authentication value lives for this call only: never store or log it.
    */
   readonly authentication: ThreeDSAuthentication | null;
+  /**
+   * `automatic`: a sale, authorized and captured at once (approved means the money is taken).
+   * `manual`: an authorization only; `capture` or `cancel` follow, or it lapses.
+   */
+  readonly captureMethod: CaptureMethod;
 }
 
 /**
@@ -65,6 +71,63 @@ export type InquiryOutcome = AuthorizationOutcome | { readonly kind: 'not_found'
  */
 export type AcquirerError = PortFailure<'unavailable'>;
 
+/** What the acquirer returned for the authorization an operation acts on: its references. */
+export interface AuthorizationReferences {
+  /** The authorization's retrieval reference number. */
+  readonly rrn: string;
+  /** The scheme's trace id of the authorization, when the acquirer gave one. */
+  readonly networkTransactionId?: string;
+}
+
+/**
+ * A capture, cancel (void) or refund the engine asks for: `operationId` is the idempotency key
+ * towards the acquirer (one operation id, one call), `amount` in the currency's minor units.
+ */
+export interface OperationRequest {
+  /** `capture_…`, `cancel_…` or `refund_…`: the acquirer must never act twice on one. */
+  readonly operationId: string;
+  readonly paymentId: string;
+  readonly profileId: string;
+  /** Captured, voided (for a cancel: what is still uncaptured) or refunded. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly authorization: AuthorizationReferences;
+}
+
+/** A capture: `final` says whether the rest of the authorization is released with it. */
+export interface CaptureRequest extends OperationRequest {
+  readonly final: boolean;
+}
+
+/**
+ * The acquirer's answer to `capture`, `cancel` or `refund` (and to their inquiries when it knows).
+ * Checked like authorization answers: a malformed one counts as `unknown`.
+ */
+export type OperationOutcome =
+  | {
+      readonly kind: 'succeeded';
+      /** The acquirer's reference of this operation: 1 to 32 letters, digits, `_` or `-`. */
+      readonly reference: string;
+    }
+  | {
+      readonly kind: 'declined';
+      /** ISO 8583 data element 39: 2 letters or digits. */
+      readonly responseCode: string;
+      /** `capture_declined`, `refund_declined` or `processing_error` (cancels: `declined`). */
+      readonly reason: FailureReason;
+    }
+  /** The acquirer could not say (time-out): the operation may have been done. `detail` is not stored. */
+  | { readonly kind: 'unknown'; readonly detail: string };
+
+/** What an operation inquiry can add: the acquirer never received that operation id. */
+export type OperationInquiryOutcome = OperationOutcome | { readonly kind: 'not_found' };
+
+/** What an operation inquiry names: the operation id (the key) and its payment. */
+export interface OperationInquiry {
+  readonly operationId: string;
+  readonly paymentId: string;
+}
+
 /** The acquirer (or PSP gateway) that authorizes card payments. */
 export interface Acquirer {
   /** Called at most once per payment. A malformed answer is an unknown outcome, reconciled by `inquire`. */
@@ -74,4 +137,16 @@ export interface Acquirer {
    * failed inquiry: asked again on the inquiry schedule.
    */
   inquire(request: { readonly paymentId: string }): PortResult<InquiryOutcome, AcquirerError>;
+  /** Captures (part of) a manual authorization; called at most once per `operationId`. `unavailable` is an unknown outcome. */
+  capture(request: CaptureRequest): PortResult<OperationOutcome, AcquirerError>;
+  /** Asks what became of capture `operationId`; safe to repeat. */
+  inquireCapture(request: OperationInquiry): PortResult<OperationInquiryOutcome, AcquirerError>;
+  /** Voids the uncaptured rest of a manual authorization; called at most once per `operationId`. */
+  cancel(request: OperationRequest): PortResult<OperationOutcome, AcquirerError>;
+  /** Asks what became of cancel `operationId`; safe to repeat. */
+  inquireCancel(request: OperationInquiry): PortResult<OperationInquiryOutcome, AcquirerError>;
+  /** Refunds (part of) what was captured; called at most once per `operationId`. */
+  refund(request: OperationRequest): PortResult<OperationOutcome, AcquirerError>;
+  /** Asks what became of refund `operationId`; safe to repeat. */
+  inquireRefund(request: OperationInquiry): PortResult<OperationInquiryOutcome, AcquirerError>;
 }

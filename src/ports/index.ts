@@ -2,8 +2,14 @@ export type {
   Acquirer,
   AcquirerError,
   AuthorizationOutcome,
+  AuthorizationReferences,
   AuthorizationRequest,
+  CaptureRequest,
   InquiryOutcome,
+  OperationInquiry,
+  OperationInquiryOutcome,
+  OperationOutcome,
+  OperationRequest,
 } from './acquirer.js';
 export type { CardVault, CardVaultError } from './card-vault.js';
 export type { Clock } from './clock.js';
@@ -19,6 +25,9 @@ export type { IdGenerator } from './id-generator.js';
 export { guardLogger, logsAt, silentLogger, withLogFields, type Logger, type LogLevel } from './logger.js';
 export type {
   DuePayments,
+  OperationListQuery,
+  OperationPage,
+  OperationWrite,
   OutboxDeferral,
   OutboxEntry,
   PaymentListQuery,

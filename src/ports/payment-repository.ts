@@ -1,10 +1,11 @@
 import type { DomainEvent } from '../domain/domain-event.js';
+import type { OperationKind, OperationRecord } from '../domain/money-operation.js';
 import type { PaymentRecord } from '../domain/payment-record.js';
 import type { PortFailure, PortResult } from './port-result.js';
 
 /**
- * - `conflict`: the stored version is not the expected one (another writer won), or an insert
- *   found the id taken.
+ * - `conflict`: the stored version is not the expected one (another writer won), an insert
+ *   found the id taken, or a payment write would break a money invariant (`moneyInvariantsHold`).
  * - `unavailable`: the store could not be reached or the transaction failed; `retryable` says
  *   whether the same call may succeed.
  *
@@ -39,6 +40,44 @@ export interface DuePayments {
   readonly expiries: readonly PaymentRecord[];
   /** `authorizing` whose `nextInquiryAt` <= now. */
   readonly inquiries: readonly PaymentRecord[];
+  /**
+   * `succeeded` manual payments whose authorization is still open (`captureClosedBy` null) and
+   * whose `authorizationExpiresAt` <= now.
+   */
+  readonly authorizationExpiries: readonly PaymentRecord[];
+}
+
+/** What `listOperations` reads: one payment's operations, oldest first (createdAt asc, id asc). */
+export interface OperationListQuery {
+  readonly paymentId: string;
+  /** Only operations of this kind; all kinds when absent. */
+  readonly kind?: OperationKind;
+  /** Page size. */
+  readonly limit: number;
+  /** An operation id of a previous page: the operations listed after it. Unknown: an empty page. */
+  readonly after?: string;
+}
+
+/** One page of `listOperations`, oldest first, and the cursor of the next page. */
+export interface OperationPage {
+  readonly items: readonly OperationRecord[];
+  /** Pass as `after` to get the next page; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/**
+ * One atomic write of a money operation: the operation, its payment's new version (counters,
+ * closure, expiry) and the events, stored all together or not at all.
+ */
+export interface OperationWrite {
+  readonly operation: OperationRecord;
+  /**
+   * The payment's new version, stored only if the stored one is `payment.version - 1` and its
+   * counters keep `moneyInvariantsHold`; null when the payment does not change (an inquiry
+   * rescheduled).
+   */
+  readonly payment: PaymentRecord | null;
+  readonly events: readonly DomainEvent[];
 }
 
 /** An undelivered event of the outbox, in the order it was stored (`sequence`). */
@@ -83,8 +122,32 @@ export interface PaymentRepository {
    * never does) lists the payment where it now belongs.
    */
   list(query: PaymentListQuery): PortResult<PaymentPage, RepositoryError>;
-  /** Payments whose deadline (`expiresAt`) or next inquiry (`nextInquiryAt`) is at or before `now`, at most `limit` of each. */
+  /**
+   * Payments whose deadline (`expiresAt`), next inquiry (`nextInquiryAt`) or open manual
+   * authorization (`authorizationExpiresAt`, see `DuePayments`) is at or before `now`, at most `limit` of each.
+   */
   findDue(query: { now: number; limit: number }): PortResult<DuePayments, RepositoryError>;
+  /**
+   * Stores a new operation (its `version` 1, normally `processing`) with the payment's new version
+   * and events in one transaction. `conflict`, nothing written, when the operation id exists, the
+   * payment's stored version is not `payment.version - 1`, or its counters would break an invariant
+   * (checked where the data lives: a concurrent second refund loses and the engine re-checks).
+   */
+  insertOperation(write: OperationWrite): PortResult<void, RepositoryError>;
+  /**
+   * Replaces the operation if its stored version is `operation.version - 1` (and the payment as in
+   * `insertOperation` when given), with the events, in one transaction; otherwise `conflict`.
+   */
+  updateOperation(write: OperationWrite): PortResult<void, RepositoryError>;
+  /** The stored operation `id`, or null when there is none. */
+  loadOperation(id: string): PortResult<OperationRecord | null, RepositoryError>;
+  /** A payment's operations, oldest first (createdAt asc, id asc), at most `limit`, after the cursor. */
+  listOperations(query: OperationListQuery): PortResult<OperationPage, RepositoryError>;
+  /**
+   * `processing` operations whose `nextInquiryAt` is at or before `now` (unknown outcomes to
+   * inquire about), soonest first, at most `limit`.
+   */
+  findDueOperations(query: { now: number; limit: number }): PortResult<readonly OperationRecord[], RepositoryError>;
   /**
    * Undelivered outbox entries that are due at `now`, oldest first: an entry is due unless it
    * was deferred to a later `retryAt`. Order holds per payment, so every entry of a payment that

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
+import { CAPTURE_METHODS, type CaptureMethod } from '../domain/capture-method.js';
 import type { CardData } from '../domain/card.js';
 import { contactInOrder, type BrowserData, type Contact } from '../domain/contact.js';
 import { urlContainsCardNumber } from '../domain/card-number.js';
@@ -87,6 +88,7 @@ export const createPaymentRequestSchema = z
     session: sessionSchema,
     creditcard: creditCardRequestSchema.optional(),
     user: browserDataSchema.optional(),
+    capture_method: z.enum(CAPTURE_METHODS, 'Must be `automatic` or `manual`').optional(),
   })
   .check(
     requiredTogether('creditcard', 'user', (present) =>
@@ -112,6 +114,8 @@ export interface CreatePaymentInput {
   readonly session: { readonly redirect_url: string };
   readonly creditcard?: CardData;
   readonly user?: BrowserData;
+  /** Extension (decisions.md section 8); absent means `automatic`. */
+  readonly capture_method?: CaptureMethod;
 }
 
 /**
@@ -146,5 +150,6 @@ export function parseCreatePaymentRequest(
     value.creditcard = card;
   }
   if (r.user !== undefined) value.user = r.user;
+  if (r.capture_method !== undefined) value.capture_method = r.capture_method;
   return ok(value);
 }

@@ -10,5 +10,12 @@ export {
   type CreatePaymentInput,
 } from './create-payment-request.js';
 export { creditCardRequestSchema } from './credit-card.js';
-export { paymentListSchema, paymentSchema, publicCreditCardSchema } from './payment-response.js';
+export { operationSchema, paymentListSchema, paymentSchema, publicCreditCardSchema } from './payment-response.js';
 export { validationIssueSchema } from './validation-issues.js';
+export {
+  captureRequestSchema,
+  parseOperationRequest,
+  refundRequestSchema,
+  type CaptureRequestBody,
+  type RefundRequestBody,
+} from './operation-requests.js';

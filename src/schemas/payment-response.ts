@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { CAPTURE_METHODS } from '../domain/capture-method.js';
 import { CARD_SCHEMES } from '../domain/card.js';
+import { OPERATION_STATES } from '../domain/money-operation.js';
 import { FAILURE_REASONS } from '../domain/failure-reason.js';
 import { PUBLIC_STATES } from '../domain/payment-state.js';
 import { EXPIRATION_PATTERN } from './card-expiration.js';
@@ -42,7 +44,26 @@ export const paymentSchema = z.object({
   state: z.enum(PUBLIC_STATES),
   failure_reason: z.enum(FAILURE_REASONS).optional(),
   created: z.iso.datetime({ precision: 3 }),
+  capture_method: z.enum(CAPTURE_METHODS),
+  amount_capturable: z.int().min(0),
+  amount_captured: z.int().min(0),
+  amount_refunded: z.int().min(0),
+  authorization_expires_at: z.iso.datetime({ precision: 3 }).optional(),
   _links: z.object({ self: linkSchema, profile: linkSchema }),
+});
+
+/** A capture or refund as the API returns it (src/domain/money-operation.ts, decisions.md section 8). */
+export const operationSchema = z.object({
+  id: z.string().regex(/^(capture|refund)_[0-9a-f]{32}$/),
+  payment_id: z.string().regex(/^payment_[0-9a-f]+$/),
+  amount: z.int().min(1),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  state: z.enum(OPERATION_STATES),
+  failure_reason: z.enum(FAILURE_REASONS).optional(),
+  reference: z.string().optional(),
+  description: z.string().optional(),
+  created: z.iso.datetime({ precision: 3 }),
+  _links: z.object({ self: linkSchema, payment: linkSchema }),
 });
 
 /**

@@ -62,6 +62,7 @@ function request(scenario: AcquirerScenario, id = paymentId()): AuthorizationReq
       dsTransactionId: '2f1e0d9c-8b7a-4695-a4b3-c2d1e0f9a8b7',
       protocolVersion: '2.2.0',
     },
+    captureMethod: 'automatic',
   };
 }
 

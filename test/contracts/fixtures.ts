@@ -95,6 +95,13 @@ export function makeRecord(overrides: Partial<PaymentRecord> = {}): PaymentRecor
     inquiryAttempts: 0,
     notFoundAnswers: 0,
     writeId: null,
+    captureMethod: 'automatic',
+    captureReserved: 0,
+    amountCaptured: 0,
+    refundReserved: 0,
+    amountRefunded: 0,
+    captureClosedBy: null,
+    authorizationExpiresAt: null,
     ...overrides,
   };
 }
@@ -166,6 +173,10 @@ function publicPayment(record: PaymentRecord): Payment {
         ? record.state
         : 'processing',
     created: new Date(record.createdAt).toISOString(),
+    capture_method: record.captureMethod,
+    amount_capturable: 0,
+    amount_captured: record.amountCaptured,
+    amount_refunded: record.amountRefunded,
     _links: {
       self: { href: self, type: 'application/json' },
       profile: { href: `/v1/partners/${record.partnerId}/profiles/${record.profileId}`, type: 'application/json' },

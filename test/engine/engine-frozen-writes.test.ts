@@ -35,6 +35,11 @@ function unfrozenReads(repository: MemoryPaymentRepository, writes: Write[]): Pa
     readOutbox: async (query) => (await repository.readOutbox(query)).map(thaw),
     markDelivered: (sequences) => repository.markDelivered(sequences),
     deferDelivery: (deferrals) => repository.deferDelivery(deferrals),
+    insertOperation: (write) => repository.insertOperation(write),
+    updateOperation: (write) => repository.updateOperation(write),
+    loadOperation: async (id) => (await repository.loadOperation(id)).map(thaw),
+    listOperations: async (query) => (await repository.listOperations(query)).map(thaw),
+    findDueOperations: async (query) => (await repository.findDueOperations(query)).map(thaw),
   };
   return wrapped;
 }

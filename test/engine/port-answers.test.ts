@@ -7,6 +7,7 @@ import {
   createSandboxThreeDSProvider,
 } from '../../adapters/sandbox/index.js';
 import type { CardData } from '../../src/domain/card.js';
+import type { AuthorizationRequest } from '../../src/ports/acquirer.js';
 import { detectScheme } from '../../src/domain/card-number.js';
 import {
   checkAuthenticationResult,
@@ -166,7 +167,7 @@ describe('the sandbox simulators answer what the checks take, for every test car
     const acquirer = createSandboxAcquirer();
     const paymentId = `payment_${number}`;
     const card = cardOf(number);
-    const request = {
+    const request: AuthorizationRequest = {
       paymentId,
       profileId: 'profile_1',
       amount: 999_999_999_999,
@@ -174,6 +175,7 @@ describe('the sandbox simulators answer what the checks take, for every test car
       card,
       threeDS: null,
       authentication: null,
+      captureMethod: 'automatic',
     };
     const authorized = (await acquirer.authorize(request))._unsafeUnwrap();
     expect(checkAuthorizationOutcome(authorized)._unsafeUnwrap()).toEqual(authorized);

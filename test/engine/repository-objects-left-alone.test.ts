@@ -27,6 +27,7 @@ describe('records a repository hands out unfrozen', () => {
         (await repository.findDue(query)).map((due) => ({
           expiries: due.expiries.map(hand),
           inquiries: due.inquiries.map(hand),
+          authorizationExpiries: due.authorizationExpiries.map(hand),
         })),
     });
     return { wrap, handedOut };

@@ -5,6 +5,7 @@ import type { AuthenticationResult, ThreeDSProvider } from '../../src/ports/thre
 import { challengeAnswerFor, CHALLENGE_SECRET, compliantClient, makeEngineHarness } from '../support/engine-harness.js';
 import { directRequest } from '../support/requests.js';
 import { PROFILE } from '../support/engine-helpers.js';
+import { moneyOperationsOf } from '../support/money-operations.js';
 
 /*
  * decisions.md section 9: the authorization carries the 3DS result (transStatus, ECI, the
@@ -26,6 +27,7 @@ function recordingEngine(rewrite: (result: AuthenticationResult) => Authenticati
       return h.acquirer.authorize(request);
     },
     inquire: (request) => h.acquirer.inquire(request),
+    ...moneyOperationsOf(h.acquirer),
   };
   const remember = (value: unknown) => {
     const text = (value as { authenticationValue?: unknown }).authenticationValue;

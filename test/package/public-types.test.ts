@@ -184,6 +184,11 @@ describe('public types', () => {
         case 'conflict':
         case 'idempotency_in_progress':
         case 'idempotency_key_reused':
+        case 'payment_not_capturable':
+        case 'payment_not_cancelable':
+        case 'payment_not_refundable':
+        case 'amount_exceeds_capturable':
+        case 'amount_exceeds_refundable':
         case 'internal_error':
           return error.message;
         default:
@@ -203,6 +208,11 @@ describe('public types', () => {
         case 'direct_flow_not_permitted':
         case 'not_found':
         case 'idempotency_key_reused':
+        case 'payment_not_capturable':
+        case 'payment_not_cancelable':
+        case 'payment_not_refundable':
+        case 'amount_exceeds_capturable':
+        case 'amount_exceeds_refundable':
         case 'internal_error':
           return false;
         default:
@@ -245,6 +255,13 @@ describe('public types', () => {
         case 'payment.failed':
         case 'payment.expired':
           return true;
+        case 'payment.captured':
+        case 'payment.capture_failed':
+        case 'payment.canceled':
+        case 'payment.authorization_expired':
+        case 'refund.succeeded':
+        case 'refund.failed':
+          return false;
         default:
           return exhaustive(event.type);
       }

@@ -6,6 +6,7 @@ import { forkWorker } from './support/fork-worker.js';
 import { useMigratedDatabase } from './support/migrated-database.js';
 import { makePostgresEngine } from './support/postgres-engine.js';
 import { ACQUIRER_CALLS_TABLE, authorizeCalls, createRecordingAcquirer } from './support/recording-acquirer.js';
+import { moneyOperationsOf } from '../support/money-operations.js';
 
 const db = useMigratedDatabase();
 
@@ -54,6 +55,7 @@ describe('a process killed between the acquirer call and the commit of the outco
         return err({ code: 'unavailable', message: 'must not be called', retryable: false });
       },
       inquire: (request) => recording.inquire(request),
+      ...moneyOperationsOf(recording),
     };
     const survivor = makePostgresEngine({ pool: db.pool, seed: 8, acquirer });
     const before = (await survivor.engine.getPaymentRecord(charged.paymentId))._unsafeUnwrap();

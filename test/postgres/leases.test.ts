@@ -9,6 +9,7 @@ import { expectOk } from '../contracts/payment-repository.contract.js';
 import { makeEvent, makeRecord, MINUTE, nextVersion, T0 } from '../contracts/fixtures.js';
 import { resetTables, useMigratedDatabase } from './support/migrated-database.js';
 import { createDirect, makePostgresEngine, type PostgresEngineHarness } from './support/postgres-engine.js';
+import { moneyOperationsOf } from '../support/money-operations.js';
 
 /*
  * Found by a reviewing helper: the outbox lease (30 s) was shorter than a publish that hangs for
@@ -169,6 +170,7 @@ describe('the sweeper claim while an instance inquires', () => {
         await answer.opened;
         return sandbox.inquire(request);
       },
+      ...moneyOperationsOf(sandbox),
     };
     const acquirerB: Acquirer = {
       authorize: (request) => sandbox.authorize(request),
@@ -176,6 +178,7 @@ describe('the sweeper claim while an instance inquires', () => {
         inquiries.b += 1;
         return ok<InquiryOutcome>({ kind: 'unknown', detail: 'asked again' });
       },
+      ...moneyOperationsOf(sandbox),
     };
     const repository = { claimLeaseMs: SHORT };
     const a = makePostgresEngine({ pool: db.pool, seed: 1, clock, acquirer: acquirerA, repository });

@@ -38,6 +38,7 @@ function request(number: string, paymentId = 'payment_1', amount = 10_000): Auth
     card: card(number),
     threeDS: null,
     authentication: null,
+    captureMethod: 'automatic',
   };
 }
 

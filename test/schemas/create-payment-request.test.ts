@@ -401,6 +401,7 @@ describe('createPaymentRequestSchema', () => {
       [
         'amount',
         'billing',
+        'capture_method',
         'creditcard',
         'currency',
         'description',

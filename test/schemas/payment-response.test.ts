@@ -30,6 +30,10 @@ const payment = (): Payment => ({
   session: { redirect_url: 'https://shop.example/return' },
   state: 'succeeded',
   created: '2026-05-15T12:00:00.000Z',
+  capture_method: 'automatic',
+  amount_capturable: 0,
+  amount_captured: 1000,
+  amount_refunded: 0,
   _links: {
     self: { href: '/v1/partners/partner_1/profiles/profile_1/payments/payment_0123', type: 'application/json' },
     profile: { href: '/v1/partners/partner_1/profiles/profile_1', type: 'application/json' },

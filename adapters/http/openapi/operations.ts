@@ -139,6 +139,12 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemCode, string>> = {
   not_acceptable: '`Accept` excludes JSON',
   conflict: 'the payment was changed concurrently; retry',
   invalid_state: 'the payment cannot take this action in its state',
+  payment_not_capturable: 'the payment is not a succeeded manual payment with an amount left to capture',
+  payment_not_cancelable:
+    'the payment is neither a manual payment with an amount left to capture nor waiting for the cardholder',
+  payment_not_refundable: 'the payment has no captured amount left to refund',
+  amount_exceeds_capturable: '`amount` is more than `amount_capturable`',
+  amount_exceeds_refundable: '`amount` is more than what was captured and not yet refunded',
   idempotency_in_progress:
     'a request with the same `Idempotency-Key` is still running (`Retry-After`); one that died without an answer is taken over by the first retry once it is stale (5 minutes after it started by default), which answers the payment it reserved',
   payload_too_large: 'the body is larger than 64 KiB',

@@ -63,6 +63,35 @@ const EVENT_DESCRIPTIONS: Readonly<
     description:
       'The cardholder did not complete the hosted payment page or the challenge in time: `state` is `expired`, final.',
   },
+  'payment.captured': {
+    summary: 'A capture succeeded',
+    description:
+      'A capture (`operation`) of a manual payment succeeded: `amount_captured` counts it; `state` stays `succeeded`.',
+  },
+  'payment.capture_failed': {
+    summary: 'A capture failed',
+    description:
+      'A capture (`operation`) failed, `failure_reason` on it says why (`capture_declined`, …): what it reserved can be captured again.',
+  },
+  'payment.canceled': {
+    summary: 'A payment was canceled',
+    description:
+      'A manual authorization was voided (`amount_capturable` is 0), or a payment still waiting for the cardholder was canceled: then `state` is `failed` with `failure_reason` `canceled`.',
+  },
+  'payment.authorization_expired': {
+    summary: 'An authorization expired',
+    description:
+      'The uncaptured rest of a manual authorization was released at `authorization_expires_at`: `amount_capturable` is 0.',
+  },
+  'refund.succeeded': {
+    summary: 'A refund succeeded',
+    description: 'A refund (`operation`) succeeded: `amount_refunded` counts it.',
+  },
+  'refund.failed': {
+    summary: 'A refund failed',
+    description:
+      'A refund (`operation`) failed, `failure_reason` on it says why (`refund_declined`, …): its amount is refundable again.',
+  },
 };
 
 /** The webhook header parameters every event type shares, as components. */

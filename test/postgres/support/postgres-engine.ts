@@ -53,6 +53,11 @@ export function countingRepository(inner: PaymentRepository): CountingRepository
     readOutbox: (query) => inner.readOutbox(query),
     markDelivered: (sequences) => inner.markDelivered(sequences),
     deferDelivery: (deferrals) => inner.deferDelivery(deferrals),
+    insertOperation: (write) => inner.insertOperation(write),
+    updateOperation: (write) => inner.updateOperation(write),
+    loadOperation: (id) => inner.loadOperation(id),
+    listOperations: (query) => inner.listOperations(query),
+    findDueOperations: (query) => inner.findDueOperations(query),
     ...(inner.holdOutbox !== undefined && { holdOutbox: inner.holdOutbox.bind(inner) }),
     ...(inner.holdClaim !== undefined && { holdClaim: inner.holdClaim.bind(inner) }),
   };

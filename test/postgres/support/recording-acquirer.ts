@@ -2,6 +2,7 @@ import { err, ok } from 'neverthrow';
 import type pg from 'pg';
 import { createSandboxAcquirer } from '../../../adapters/sandbox/index.js';
 import type { Acquirer, AuthorizationOutcome, InquiryOutcome } from '../../../src/ports/acquirer.js';
+import { moneyOperationsOf } from '../../support/money-operations.js';
 
 /** The test table every process's acquirer records its authorizations in. */
 export const ACQUIRER_CALLS_TABLE = `
@@ -32,6 +33,7 @@ export interface RecordingAcquirerOptions {
 export function createRecordingAcquirer(options: RecordingAcquirerOptions): Acquirer {
   const sandbox = createSandboxAcquirer();
   return {
+    ...moneyOperationsOf(sandbox),
     async authorize(request) {
       await options.pause?.('before_record', request.paymentId);
       const answer = await sandbox.authorize(request);
