@@ -18,7 +18,7 @@ import {
   RETRY_AFTER_SECONDS,
   type Problem,
 } from './problem-details.js';
-import { readQuery } from './query-params.js';
+import { readQuery, validationProblem } from './query-params.js';
 import { MAX_BODY_BYTES } from './read-body.js';
 import { param, type RouteContext } from './route-context.js';
 import { checkPartner, checkProfile } from './tenancy.js';
@@ -56,7 +56,8 @@ export function operationPath(context: RouteContext, allowed: readonly string[])
 
 /**
  * The body of a capture, cancel or refund `POST`: none (or an empty one) is `undefined`, the
- * defaults; anything else must be `application/json`, identity-encoded, at most 64 KiB, UTF-8 JSON.
+ * defaults; anything else must be `application/json`, identity-encoded, at most 64 KiB, UTF-8 JSON,
+ * and not `null`.
  */
 export async function readOptionalBody(context: RouteContext): Promise<Result<unknown, Problem>> {
   const { request } = context;
@@ -71,7 +72,12 @@ export async function readOptionalBody(context: RouteContext): Promise<Result<un
   }
   if (bytes.value.byteLength === 0) return ok(undefined);
   if (!isJsonContentType(request.header('content-type'))) return err(unsupportedMediaType());
-  return parseJsonBody(bytes.value);
+  const parsed = parseJsonBody(bytes.value);
+  // `null` is a body, not the absence of one (which the engine would read as the defaults).
+  if (parsed.isOk() && parsed.value === null) {
+    return err(validationProblem([{ path: '', message: 'Must be a JSON object' }]));
+  }
+  return parsed;
 }
 
 /** The `Idempotency-Key` header: null when absent; 400 when malformed or holding a card number (it is stored). */
