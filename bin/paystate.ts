@@ -185,6 +185,39 @@ function curl(url: string, token: string, body: string, key: string): string {
   ].join(' \\\n');
 }
 
+/**
+ * The banner's capture, refund and cancel walkthrough (decisions.md section 8): commands to paste in
+ * one shell, in order. The first keeps the new manual payment's id in `$PAYMENT`; each POST sends a
+ * new `Idempotency-Key` per paste. The hosted-only client captures and refunds: no card data.
+ */
+function operationCommands(url: string, compliantToken: string, hostedToken: string, base: string): string[] {
+  const manual = JSON.stringify({ ...JSON.parse(exampleBody(true, base)), capture_method: 'manual' });
+  const auth = `-H 'Authorization: Bearer ${hostedToken}'`;
+  const keyed = (path: string, body: string | null, key: string) =>
+    [
+      `curl -sS -X POST ${url}/$PAYMENT/${path}`,
+      `  ${auth}`,
+      ...(body === null ? [] : [`  -H 'Content-Type: application/json'`]),
+      `  -H "Idempotency-Key: ${key}-$(date +%s%N)"`,
+      ...(body === null ? [] : [`  -d '${body}'`]),
+    ].join(' \\\n');
+  return [
+    'Capture, refund and cancel (paste in one shell, in order; the first keeps the payment id in $PAYMENT):',
+    'A manual payment: 19.99 reserved, nothing taken yet:',
+    `PAYMENT=$(${curl(url, compliantToken, manual, 'demo-manual-$(date +%s%N)')} | sed -E 's/.*"id":"(payment_[0-9a-f]+)".*/\\1/'); echo "$PAYMENT"`,
+    'Capture 15.00 of it (final: false keeps the rest open):',
+    keyed('captures', '{"amount":1500,"final":false}', 'demo-capture'),
+    'Refund 5.00 of what was captured:',
+    keyed('refunds', '{"amount":500,"reference":"demo-refund"}', 'demo-refund'),
+    'Release the 4.99 still reserved:',
+    keyed('cancel', null, 'demo-cancel'),
+    'The payment (amount_captured, amount_refunded, amount_capturable), its captures and its refunds:',
+    `curl -sS ${url}/$PAYMENT ${auth}`,
+    `curl -sS ${url}/$PAYMENT/captures ${auth}`,
+    `curl -sS ${url}/$PAYMENT/refunds ${auth}`,
+  ];
+}
+
 function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfig, bundled: boolean): void {
   const lines = [`paystate sandbox listening on ${server.url}`, ''];
   if (!bundled) {
@@ -225,6 +258,8 @@ function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfi
         '',
         `List: curl -sS '${url}?limit=5' -H 'Authorization: Bearer ${hosted.token}'`,
       );
+      if (compliant !== undefined)
+        lines.push('', ...operationCommands(url, compliant.token, hosted.token, server.baseUrl()));
     }
   }
   lines.push('', `API reference: ${server.url}/docs (OpenAPI document: ${server.url}/openapi.json)`);
