@@ -111,8 +111,11 @@ function mayExistProblem(keyed: boolean): Problem {
       );
 }
 
-/** What an operation `POST` runs: the engine command under `operationId` (null: the engine makes one). */
-export type RunOperation<T> = (operationId: string | null) => PromiseLike<Result<T, PaymentError>>;
+/**
+ * What an operation `POST` runs: the engine command under `operationId` (null: the engine makes
+ * one); `takeover` when a stale attempt under the same key may have run it already.
+ */
+export type RunOperation<T> = (operationId: string | null, takeover: boolean) => PromiseLike<Result<T, PaymentError>>;
 
 /**
  * Runs a capture, cancel or refund `POST` once per `Idempotency-Key` (decisions.md section 6): the
@@ -135,7 +138,7 @@ export async function runOperationPost<T>(
 ): Promise<HttpAnswer> {
   const { deps } = context;
   const once = async (operationId: string | null, takeover: boolean): Promise<IdempotentOutcome> => {
-    const done = await spec.run(operationId);
+    const done = await spec.run(operationId, takeover);
     if (done.isOk()) return { answer: spec.answer(done.value), settle: 'complete' };
     const error = done.error;
     const keyed = operationId !== null;

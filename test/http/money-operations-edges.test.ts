@@ -226,6 +226,23 @@ describe('captures, cancels and refunds: errors, tenancy, concurrency, crashes (
     expect((await get(`${base}/${id}`, TOKENS.alphaHosted)).json.amount_captured).toBe(30);
   });
 
+  it('a retry after a crash of a cancel of a hosted payment answers the canceled payment, not 409', async () => {
+    const created = await post(base, TOKENS.alphaHosted, hostedRequest());
+    const cancel = `${base}/${created.json.id}/cancel`;
+    const crashKey = key();
+    crash.state.dead = true;
+    const first = await post(cancel, TOKENS.alphaHosted, {}, crashKey);
+    crash.state.dead = false;
+    expect(first.json).toMatchObject({ state: 'failed', failure_reason: 'canceled' });
+    expectProblem(await post(cancel, TOKENS.alphaHosted, {}, crashKey), 409, 'idempotency_in_progress');
+    api.clock.advance(IDEMPOTENCY_STALE_AFTER_MS + 1000);
+    const retry = await post(cancel, TOKENS.alphaHosted, {}, crashKey);
+    expect(retry.status).toBe(200);
+    expect(retry.json).toEqual(first.json);
+    // Without the takeover a second cancel is refused, as before.
+    expectProblem(await post(cancel, TOKENS.alphaHosted, {}, key()), 409, 'payment_not_cancelable');
+  });
+
   it('no 500 for any body sent to the operation routes', async () => {
     const id = await manual(999_999);
     const created = await post(base, TOKENS.alphaCompliant, directRequest('4242424242424242', { amount: 999_999 }));

@@ -41,14 +41,15 @@ export const cancelPaymentRoute: RouteHandler = async (context) => {
       resource: `/v1/profiles/${encodeURIComponent(profileId)}/payments/${encodeURIComponent(paymentId)}/cancel`,
       body: undefined,
       reserve: () => deps.engine.newOperationId('cancel'),
-      run: (cancelId) =>
-        deps.engine.cancelPayment({
-          paymentId,
-          profileId,
-          partnerId: client.partnerId,
-          requestId: context.requestId,
-          ...(cancelId !== null && { cancelId }),
-        }),
+      run: async (cancelId, takeover) => {
+        const target = { paymentId, profileId, partnerId: client.partnerId, requestId: context.requestId };
+        const done = await deps.engine.cancelPayment({ ...target, ...(cancelId !== null && { cancelId }) });
+        if (done.isOk() || !takeover || done.error.code !== 'payment_not_cancelable') return done;
+        // A payment waiting for the cardholder is canceled without an operation under `cancelId`:
+        // after a takeover, the stale attempt may have canceled it; the answer is the canceled payment.
+        const now = await deps.engine.getPayment(target);
+        return now.isOk() && now.value.state === 'failed' && now.value.failure_reason === 'canceled' ? now : done;
+      },
       answer: (payment) => jsonAnswer(200, paymentUnder(context.basePath, payment)),
     }),
   );
