@@ -3,22 +3,18 @@ import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
 import { ROUTES } from '../routes/route-table.js';
 import { componentSchemas, createSchemaRegistry } from './component-schemas.js';
 import {
-  idempotencyKeySchema,
-  listQuerySchemas,
-  pathParameterSchemas,
   problemNarrowingSchema,
   responseHeaderSchemas,
   type PathParameterName,
   type ResponseHeaderName,
 } from './http-schemas.js';
-import { componentRef, inlineSchema, type SchemaRegistry } from './json-schema.js';
+import { componentRef, inlineSchema } from './json-schema.js';
 import type {
   OpenApiDocument,
   OpenApiHeader,
   OpenApiInfo,
   OpenApiMethod,
   OpenApiOperation,
-  OpenApiParameter,
   OpenApiPathItem,
   OpenApiReference,
   OpenApiResponse,
@@ -31,8 +27,13 @@ import {
   PROBLEM_WHEN,
   TAGS,
   type OperationDescription,
-  type QueryParameterName,
 } from './operations.js';
+import {
+  parameterComponents,
+  parameterRef,
+  PATH_PARAMETER_COMPONENT,
+  QUERY_PARAMETER_COMPONENT,
+} from './parameter-components.js';
 import { webhookParameterComponents, webhookPathItems } from './webhook-operations.js';
 
 /** Options of `createOpenApiDocument`. */
@@ -59,91 +60,6 @@ Answers are JSON, and every one carries a \`Request-Id\` header: the id of that 
 \`GET\` operations also answer \`HEAD\`. Any other method on these paths is answered \`405 method_not_allowed\` with an \`Allow\` header, any other path \`404 not_found\`, both as problem documents. Every answer carries \`Cache-Control: no-store\`.
 
 The \`webhooks\` describe the other direction: the signed requests that paystate's webhook sink (\`paystate/webhooks\`) POSTs to a merchant's endpoint for each payment event, and what it does with each answer.`;
-
-type ParameterComponent =
-  | 'ProfileId'
-  | 'PartnerId'
-  | 'PaymentId'
-  | 'CaptureId'
-  | 'RefundId'
-  | 'Limit'
-  | 'After'
-  | 'CaptureAfter'
-  | 'RefundAfter'
-  | 'IdempotencyKey';
-
-const QUERY_PARAMETER_COMPONENT: Readonly<Record<QueryParameterName, ParameterComponent>> = {
-  limit: 'Limit',
-  after: 'After',
-  capture_after: 'CaptureAfter',
-  refund_after: 'RefundAfter',
-};
-
-const PATH_PARAMETER_COMPONENT: Readonly<Record<PathParameterName, ParameterComponent>> = {
-  profile_id: 'ProfileId',
-  partner_id: 'PartnerId',
-  payment_id: 'PaymentId',
-  capture_id: 'CaptureId',
-  refund_id: 'RefundId',
-};
-
-const parameterRef = (name: ParameterComponent): OpenApiReference => ({ $ref: `#/components/parameters/${name}` });
-
-function parameterComponents(registry: SchemaRegistry): Record<ParameterComponent, OpenApiParameter> {
-  const path = (name: PathParameterName, description: string): OpenApiParameter => ({
-    name,
-    in: 'path',
-    description,
-    required: true,
-    schema: inlineSchema(pathParameterSchemas[name], 'input', registry),
-  });
-  return {
-    ProfileId: path('profile_id', 'The profile (merchant account), e.g. `profile_webshop` in the sandbox.'),
-    PartnerId: path('partner_id', "The client's partner, e.g. `partner_sandbox` in the sandbox."),
-    PaymentId: path('payment_id', 'The payment id (`payment_` and hex digits).'),
-    CaptureId: path('capture_id', 'The capture id (`capture_` and 32 hex digits).'),
-    RefundId: path('refund_id', 'The refund id (`refund_` and 32 hex digits).'),
-    Limit: {
-      name: 'limit',
-      in: 'query',
-      description: 'How many items (payments, captures or refunds) per page, 1 to 100.',
-      required: false,
-      schema: inlineSchema(listQuerySchemas.limit, 'input', registry),
-    },
-    After: {
-      name: 'after',
-      in: 'query',
-      description:
-        'The `next_cursor` of the previous page: a payment of this list (`payment_` and 32 hex digits). Anything else is a `400 validation_failed` on `after`.',
-      required: false,
-      schema: inlineSchema(listQuerySchemas.after, 'input', registry),
-    },
-    CaptureAfter: {
-      name: 'after',
-      in: 'query',
-      description:
-        'The `next_cursor` of the previous page: a capture of this payment. Anything else is a `400 validation_failed` on `after`.',
-      required: false,
-      schema: inlineSchema(listQuerySchemas.captureAfter, 'input', registry),
-    },
-    RefundAfter: {
-      name: 'after',
-      in: 'query',
-      description:
-        'The `next_cursor` of the previous page: a refund of this payment. Anything else is a `400 validation_failed` on `after`.',
-      required: false,
-      schema: inlineSchema(listQuerySchemas.refundAfter, 'input', registry),
-    },
-    IdempotencyKey: {
-      name: 'Idempotency-Key',
-      in: 'header',
-      description:
-        'Makes retries safe: 1 to 255 printable ASCII characters, scoped to the client, kept 24 hours. The same request again gets the first answer; another request with the key gets `422`; a retry while the first runs gets `409`.',
-      required: false,
-      schema: inlineSchema(idempotencyKeySchema, 'input', registry),
-    },
-  };
-}
 
 const HEADER_DESCRIPTIONS: Readonly<Record<ResponseHeaderName, string>> = {
   'Request-Id':
