@@ -38,6 +38,7 @@ import {
   type WebhookSignatureScheme,
 } from '../adapters/webhooks/index.js';
 import packageJson from '../package.json' with { type: 'json' };
+import { curl, exampleBody, operationCommands } from './demo-commands.js';
 
 const USAGE = `Usage: paystate demo [options]
        paystate secrets   (prints new secrets for --secrets-file, as JSON)
@@ -143,61 +144,6 @@ function webhookOption(
   };
 }
 
-/**
- * A create request for the printed examples, returning to the sandbox's own return page (at
- * `base`), which shows the payment; the card expires two years from now.
- */
-function exampleBody(direct: boolean, base: string): string {
-  const contact = {
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    email: 'ada@example.com',
-    address: { thoroughfare: 'Damrak 1', locality: 'Amsterdam', postal_code: '1012 LG', country: 'NL' },
-  };
-  const body: Record<string, unknown> = {
-    description: direct ? 'Demo order (direct)' : 'Demo order (hosted)',
-    method: 'creditcard',
-    currency: 'EUR',
-    amount: 1999,
-    billing: contact,
-    shipping: contact,
-    session: { redirect_url: `${base}/sandbox/return` },
-  };
-  if (direct) {
-    body['creditcard'] = {
-      number: '4242424242424242',
-      cvc: '123',
-      expiration: `${new Date().getUTCFullYear() + 2}-01-01T00:00:00.000Z`,
-      holder_name: 'Ada Lovelace',
-    };
-    body['user'] = {
-      ip_address: '127.0.0.1',
-      user_agent: 'curl',
-      accept: 'text/html',
-      accept_encoding: 'gzip',
-      accept_language: 'en-GB',
-      language: 'en-GB',
-      screen_width: 1920,
-      screen_height: 1080,
-      java_enabled: false,
-      javascript_enabled: true,
-      color_depth: 24,
-      timezone_offset: -60,
-    };
-  }
-  return JSON.stringify(body);
-}
-
-function curl(url: string, token: string, body: string, key: string): string {
-  return [
-    `curl -sS -X POST ${url}`,
-    `  -H 'Authorization: Bearer ${token}'`,
-    `  -H 'Content-Type: application/json'`,
-    `  -H "Idempotency-Key: ${key}"`,
-    `  -d '${body}'`,
-  ].join(' \\\n');
-}
-
 function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfig, bundled: boolean): void {
   const lines = [`paystate sandbox listening on ${server.url}`, ''];
   if (!bundled) {
@@ -238,6 +184,8 @@ function printBanner(server: SandboxServer<SandboxStorage>, config: SandboxConfi
         '',
         `List: curl -sS '${url}?limit=5' -H 'Authorization: Bearer ${hosted.token}'`,
       );
+      if (compliant !== undefined)
+        lines.push('', ...operationCommands(url, compliant.token, hosted.token, server.baseUrl()));
     }
   }
   lines.push('', `API reference: ${server.url}/docs (OpenAPI document: ${server.url}/openapi.json)`);

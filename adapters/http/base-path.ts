@@ -1,3 +1,4 @@
+import type { PublicOperation } from '../../src/domain/money-operation.js';
 import type { Payment } from '../../src/domain/payment.js';
 import type { PaymentList } from '../../src/engine/query-payments.js';
 
@@ -35,4 +36,17 @@ export function paymentUnder(basePath: string, payment: Payment): Payment {
 
 export function paymentListUnder(basePath: string, list: PaymentList): PaymentList {
   return basePath === '' ? list : { ...list, items: list.items.map((payment) => paymentUnder(basePath, payment)) };
+}
+
+/** A capture or refund with its `_links` under the mount prefix (as `paymentUnder`). */
+export function operationUnder(basePath: string, operation: PublicOperation): PublicOperation {
+  if (basePath === '') return operation;
+  const { self, payment } = operation._links;
+  return {
+    ...operation,
+    _links: {
+      self: { ...self, href: `${basePath}${self.href}` },
+      payment: { ...payment, href: `${basePath}${payment.href}` },
+    },
+  };
 }

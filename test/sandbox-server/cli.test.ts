@@ -25,6 +25,24 @@ function curlCommands(text: string): string[] {
   return [...text.matchAll(/^curl -sS -X POST[\s\S]*?-d '[^']*'$/gm)].map((match) => match[0]);
 }
 
+const SEPARATOR = '=====step=====';
+
+/** The shell commands of a banner section: lines starting `curl ` or `PAYMENT=`, with their `\\` continuations. */
+function walkthroughCommands(section: string): string[] {
+  const commands: string[] = [];
+  let current: string[] | null = null;
+  for (const line of section.split('\n')) {
+    if (current !== null) current.push(line);
+    else if (line.startsWith('curl ') || line.startsWith('PAYMENT=')) current = [line];
+    else continue;
+    if (!line.endsWith('\\')) {
+      commands.push(current.join('\n'));
+      current = null;
+    }
+  }
+  return commands;
+}
+
 describe('paystate demo', () => {
   it('prints its URL, the sandbox tokens and curl commands that work, and stops on SIGTERM', async () => {
     const out = cli(['demo', '--port', '0']);
@@ -102,6 +120,42 @@ describe('paystate demo', () => {
     const out = cli(['demo', '--port', '0', '--log-format', 'yaml']);
     expect(await out.exited).toBe(2);
     expect(out.stderr()).toContain('paystate: --log-format needs text or json, got yaml');
+  });
+
+  it('prints a capture, refund and cancel walkthrough whose commands, pasted in order in one shell, move the amounts', async () => {
+    const out = cli(['demo', '--port', '0']);
+    child = out.child;
+    await out.waitFor('Press Ctrl+C to stop.');
+    const section = out.stdout().split('Capture, refund and cancel')[1]?.split('API reference')[0] ?? '';
+    const commands = walkthroughCommands(section);
+    expect(commands).toHaveLength(7);
+    const [create, capture, refund, cancel, readPayment, readCaptures, readRefunds] = commands;
+    // One shell, as a user pastes them: after each step the printed read of the payment runs too.
+    const steps = [create, capture, readPayment, refund, readPayment, cancel, readPayment, readCaptures, readRefunds];
+    const script = steps.map((step) => `${step ?? 'false'}\necho\necho ${SEPARATOR}`).join('\n');
+    const [id, captured, afterCapture, refunded, afterRefund, canceled, afterCancel, captures, refunds] = (
+      await run('bash', ['-c', script])
+    ).stdout
+      .split(SEPARATOR)
+      .map((text) => text.trim());
+    expect(id).toMatch(/^payment_[0-9a-f]{32}$/);
+    expect(JSON.parse(captured ?? '')).toMatchObject({ payment_id: id, amount: 1500, state: 'succeeded' });
+    const amounts = (text: string | undefined) => {
+      const payment = JSON.parse(text ?? '');
+      return [payment.capture_method, payment.amount_capturable, payment.amount_captured, payment.amount_refunded];
+    };
+    expect(amounts(afterCapture)).toEqual(['manual', 499, 1500, 0]);
+    expect(JSON.parse(refunded ?? '')).toMatchObject({ amount: 500, reference: 'demo-refund', state: 'succeeded' });
+    expect(amounts(afterRefund)).toEqual(['manual', 499, 1500, 500]);
+    expect(amounts(canceled)).toEqual(['manual', 0, 1500, 500]);
+    expect(amounts(afterCancel)).toEqual(['manual', 0, 1500, 500]);
+    expect(JSON.parse(captures ?? '').items).toEqual([JSON.parse(captured ?? '')]);
+    expect(JSON.parse(refunds ?? '').items).toEqual([JSON.parse(refunded ?? '')]);
+    // Pasted again, the capture command is a new request (a new Idempotency-Key): nothing is left to capture.
+    const again = await run('bash', ['-c', `PAYMENT=${id}\n${capture ?? 'false'}`]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ status: 409, code: 'payment_not_capturable' });
+    child.kill('SIGTERM');
+    expect(await out.exited).toBe(0);
   });
 
   it('run by `npm run demo`, stops when npm is sent SIGTERM (the shell between them does not pass it on)', async () => {

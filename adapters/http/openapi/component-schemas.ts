@@ -6,7 +6,16 @@ import { createPaymentRequestSchema, sessionSchema } from '../../../src/schemas/
 import { creditCardRequestSchema } from '../../../src/schemas/credit-card.js';
 import { paymentListSchema, paymentSchema, publicCreditCardSchema } from '../../../src/schemas/payment-response.js';
 import { validationIssueSchema } from '../../../src/schemas/validation-issues.js';
-import { paymentListResourceSchema, problemDocumentSchema, profileResourceSchema } from './http-schemas.js';
+import { captureRequestSchema, refundRequestSchema } from '../../../src/schemas/operation-requests.js';
+import {
+  captureListResourceSchema,
+  captureResourceSchema,
+  paymentListResourceSchema,
+  problemDocumentSchema,
+  profileResourceSchema,
+  refundListResourceSchema,
+  refundResourceSchema,
+} from './http-schemas.js';
 import { registrySchemas, type SchemaMeta, type SchemaRegistry, type SchemaSide } from './json-schema.js';
 import type { JsonSchema } from './openapi-types.js';
 import { webhookEventSchema } from './webhook-schemas.js';
@@ -69,6 +78,46 @@ const COMPONENTS: readonly ComponentDefinition[] = [
     sides: ['output'],
     description:
       'A page of payments, newest first. `next_cursor` is present when more payments follow: pass it as `after` for the next page, or follow `_links.next`.',
+  },
+  {
+    id: 'CaptureRequest',
+    schema: captureRequestSchema,
+    sides: ['input'],
+    description:
+      'Captures a succeeded manual payment. Every field is optional; no body is the same as `{}`: all that is capturable, finally.',
+  },
+  {
+    id: 'RefundRequest',
+    schema: refundRequestSchema,
+    sides: ['input'],
+    description:
+      'Refunds captured money. Every field is optional; no body is the same as `{}`: all that is captured and not yet refunded.',
+  },
+  {
+    id: 'Capture',
+    schema: captureResourceSchema,
+    sides: ['output'],
+    description:
+      'A capture: `processing` until the acquirer answers (an unknown answer is settled by inquiry, never by a second request), then `succeeded` or `failed`.',
+  },
+  {
+    id: 'Refund',
+    schema: refundResourceSchema,
+    sides: ['output'],
+    description:
+      'A refund: `processing` until the acquirer answers (an unknown answer is settled by inquiry, never by a second request), then `succeeded` or `failed`.',
+  },
+  {
+    id: 'CaptureList',
+    schema: captureListResourceSchema,
+    sides: ['output'],
+    description: "A page of a payment's captures, oldest first; `next_cursor` and `_links.next` as in `PaymentList`.",
+  },
+  {
+    id: 'RefundList',
+    schema: refundListResourceSchema,
+    sides: ['output'],
+    description: "A page of a payment's refunds, oldest first; `next_cursor` and `_links.next` as in `PaymentList`.",
   },
   {
     id: 'Profile',
@@ -150,6 +199,31 @@ const FIELD_DESCRIPTIONS: readonly (readonly [z.ZodType, string])[] = [
   [paymentFields.state, 'The public state; `succeeded`, `failed` and `expired` are final.'],
   [paymentFields.failure_reason, 'Why the payment failed (`state` = `failed` only).'],
   [paymentFields.created, 'When the payment was created: ISO 8601, UTC, milliseconds.'],
+  [
+    requestFields.capture_method,
+    '`automatic` (default): the authorization is captured at once. `manual`: the money is only reserved until captured (`POST …/captures`), canceled, or the authorization expires.',
+  ],
+  [paymentFields.capture_method, 'As sent when the payment was created (`automatic` when it was not).'],
+  [
+    paymentFields.amount_capturable,
+    'What can still be captured: `amount` less captures not failed; 0 once canceled, finally captured or expired, and 0 for automatic capture.',
+  ],
+  [paymentFields.amount_captured, 'Succeeded captures; `amount` for a succeeded automatic payment.'],
+  [paymentFields.amount_refunded, 'Succeeded refunds.'],
+  [
+    paymentFields.authorization_expires_at,
+    'A manual payment whose authorization is open: when what is uncaptured is released (ISO 8601 UTC).',
+  ],
+  [
+    captureRequestSchema.shape.amount,
+    'Minor units, 1 to 999,999,999,999; default all that can be captured (a capture) or refunded (a refund).',
+  ],
+  [
+    captureRequestSchema.shape.final,
+    'Default `true`: release what is left uncaptured. `false`: more captures may follow.',
+  ],
+  [refundRequestSchema.shape.reference, "The merchant's own reference of the refund, at most 255 characters."],
+  [refundRequestSchema.shape.description, 'Free text, at most 255 characters.'],
   [paymentFields._links, 'The payment itself and its profile, as paths under the API root.'],
   [publicCreditCardSchema.shape.rrn, 'The retrieval reference number of the authorization.'],
   [publicCreditCardSchema.shape.fees, 'Fees in minor units (`assesment` is spelt as in the specification).'],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paymentListSchema } from '../../../src/schemas/payment-response.js';
+import { operationSchema, paymentListSchema } from '../../../src/schemas/payment-response.js';
 import { validationIssueSchema } from '../../../src/schemas/validation-issues.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency.js';
 import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
@@ -51,11 +51,37 @@ export const paymentListResourceSchema = paymentListSchema.extend({
   _links: z.object({ self: linkSchema, next: linkSchema.optional() }),
 });
 
+/** A capture as the API returns it (decisions.md section 8): no `reference` or `description`. */
+export const captureResourceSchema = operationSchema.omit({ reference: true, description: true }).extend({
+  id: z.string().regex(/^capture_[0-9a-f]{32}$/),
+});
+
+/** A refund as the API returns it (decisions.md section 8). */
+export const refundResourceSchema = operationSchema.extend({ id: z.string().regex(/^refund_[0-9a-f]{32}$/) });
+
+const pageLinksSchema = z.object({ self: linkSchema, next: linkSchema.optional() });
+
+/** A page of a payment's captures (`OperationListResource`), oldest first. */
+export const captureListResourceSchema = z.object({
+  items: z.array(captureResourceSchema),
+  next_cursor: z.string().optional(),
+  _links: pageLinksSchema,
+});
+
+/** A page of a payment's refunds (`OperationListResource`), oldest first. */
+export const refundListResourceSchema = z.object({
+  items: z.array(refundResourceSchema),
+  next_cursor: z.string().optional(),
+  _links: pageLinksSchema,
+});
+
 /** Path parameters, by name. */
 export const pathParameterSchemas = {
   profile_id: z.string().min(1),
   partner_id: z.string().min(1),
   payment_id: z.string().min(1),
+  capture_id: z.string().min(1),
+  refund_id: z.string().min(1),
 } as const;
 
 export type PathParameterName = keyof typeof pathParameterSchemas;
@@ -65,6 +91,10 @@ export const listQuerySchemas = {
   limit: z.int().min(1).max(100).default(20),
   /** A payment id (`isPaymentId`): anything else is a `400` on `after`. */
   after: z.string().regex(/^payment_[0-9a-f]{32}$/),
+  /** A capture id of the payment: anything else is a `400` on `after`. */
+  captureAfter: z.string().regex(/^capture_[0-9a-f]{32}$/),
+  /** A refund id of the payment: anything else is a `400` on `after`. */
+  refundAfter: z.string().regex(/^refund_[0-9a-f]{32}$/),
 } as const;
 
 /** The `Idempotency-Key` request header. */

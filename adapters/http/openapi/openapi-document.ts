@@ -3,28 +3,37 @@ import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
 import { ROUTES } from '../routes/route-table.js';
 import { componentSchemas, createSchemaRegistry } from './component-schemas.js';
 import {
-  idempotencyKeySchema,
-  listQuerySchemas,
-  pathParameterSchemas,
   problemNarrowingSchema,
   responseHeaderSchemas,
   type PathParameterName,
   type ResponseHeaderName,
 } from './http-schemas.js';
-import { componentRef, inlineSchema, type SchemaRegistry } from './json-schema.js';
+import { componentRef, inlineSchema } from './json-schema.js';
 import type {
   OpenApiDocument,
   OpenApiHeader,
   OpenApiInfo,
   OpenApiMethod,
   OpenApiOperation,
-  OpenApiParameter,
   OpenApiPathItem,
   OpenApiReference,
   OpenApiResponse,
   OpenApiServer,
 } from './openapi-types.js';
-import { OPERATIONS, PAYMENT_MAY_EXIST_WHEN, PROBLEM_WHEN, TAGS, type OperationDescription } from './operations.js';
+import {
+  OPERATION_MAY_EXIST_WHEN,
+  OPERATIONS,
+  PAYMENT_MAY_EXIST_WHEN,
+  PROBLEM_WHEN,
+  TAGS,
+  type OperationDescription,
+} from './operations.js';
+import {
+  parameterComponents,
+  parameterRef,
+  PATH_PARAMETER_COMPONENT,
+  QUERY_PARAMETER_COMPONENT,
+} from './parameter-components.js';
 import { webhookParameterComponents, webhookPathItems } from './webhook-operations.js';
 
 /** Options of `createOpenApiDocument`. */
@@ -52,58 +61,10 @@ Answers are JSON, and every one carries a \`Request-Id\` header: the id of that 
 
 The \`webhooks\` describe the other direction: the signed requests that paystate's webhook sink (\`paystate/webhooks\`) POSTs to a merchant's endpoint for each payment event, and what it does with each answer.`;
 
-type ParameterComponent = 'ProfileId' | 'PartnerId' | 'PaymentId' | 'Limit' | 'After' | 'IdempotencyKey';
-
-const PATH_PARAMETER_COMPONENT: Readonly<Record<PathParameterName, ParameterComponent>> = {
-  profile_id: 'ProfileId',
-  partner_id: 'PartnerId',
-  payment_id: 'PaymentId',
-};
-
-const parameterRef = (name: ParameterComponent): OpenApiReference => ({ $ref: `#/components/parameters/${name}` });
-
-function parameterComponents(registry: SchemaRegistry): Record<ParameterComponent, OpenApiParameter> {
-  const path = (name: PathParameterName, description: string): OpenApiParameter => ({
-    name,
-    in: 'path',
-    description,
-    required: true,
-    schema: inlineSchema(pathParameterSchemas[name], 'input', registry),
-  });
-  return {
-    ProfileId: path('profile_id', 'The profile (merchant account), e.g. `profile_webshop` in the sandbox.'),
-    PartnerId: path('partner_id', "The client's partner, e.g. `partner_sandbox` in the sandbox."),
-    PaymentId: path('payment_id', 'The payment id (`payment_` and hex digits).'),
-    Limit: {
-      name: 'limit',
-      in: 'query',
-      description: 'How many payments per page, 1 to 100.',
-      required: false,
-      schema: inlineSchema(listQuerySchemas.limit, 'input', registry),
-    },
-    After: {
-      name: 'after',
-      in: 'query',
-      description:
-        'The `next_cursor` of the previous page: a payment of this list (`payment_` and 32 hex digits). Anything else is a `400 validation_failed` on `after`.',
-      required: false,
-      schema: inlineSchema(listQuerySchemas.after, 'input', registry),
-    },
-    IdempotencyKey: {
-      name: 'Idempotency-Key',
-      in: 'header',
-      description:
-        'Makes retries safe: 1 to 255 printable ASCII characters, scoped to the client, kept 24 hours. The same request again gets the first answer; another request with the key gets `422`; a retry while the first runs gets `409`.',
-      required: false,
-      schema: inlineSchema(idempotencyKeySchema, 'input', registry),
-    },
-  };
-}
-
 const HEADER_DESCRIPTIONS: Readonly<Record<ResponseHeaderName, string>> = {
   'Request-Id':
     'The id of this request, new for each one (a replayed `Idempotency-Key` answer too): quote it to support. Every log line paystate writes for the request carries it. `req_` and 32 lowercase hex digits, unless the host makes its own (1 to 200 visible ASCII characters).',
-  Location: 'The path of the new payment: its `_links.self.href`.',
+  Location: 'The path of the new payment, capture or refund: its `_links.self.href`.',
   'Idempotency-Replayed':
     '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
   'WWW-Authenticate': '`Bearer realm="paystate"`, with `error="invalid_token"` for a malformed or unknown token.',
@@ -132,7 +93,7 @@ function problemResponse(
   const headers = everyAnswerHeaders();
   if (status === 401) headers['WWW-Authenticate'] = header('WWW-Authenticate', true);
   // An `unavailable` that may have created the payment has no `Retry-After` without an `Idempotency-Key`.
-  const mayExist = described.paymentMayExist === true;
+  const mayExist = described.paymentMayExist === true || described.operationMayExist === true;
   const retryable = codes.filter(
     (code) => code === 'unavailable' || code === 'idempotency_in_progress' || code === 'rate_limited',
   );
@@ -142,8 +103,9 @@ function problemResponse(
   if (described.idempotent === true && status === 500) {
     headers['Idempotency-Replayed'] = header('Idempotency-Replayed', false);
   }
+  const mayExistWhen = described.paymentMayExist === true ? PAYMENT_MAY_EXIST_WHEN : OPERATION_MAY_EXIST_WHEN;
   const when = (code: ProblemCode) =>
-    code === 'unavailable' && mayExist ? `${PROBLEM_WHEN[code]}${PAYMENT_MAY_EXIST_WHEN}` : PROBLEM_WHEN[code];
+    code === 'unavailable' && mayExist ? `${PROBLEM_WHEN[code]}${mayExistWhen}` : PROBLEM_WHEN[code];
   const description =
     codes.length === 1
       ? sentence(`\`${codes[0]}\`: ${when(codes[0] as ProblemCode)}`)
@@ -180,7 +142,7 @@ function operation(pattern: readonly string[], described: OperationDescription):
     if (component === undefined) throw new Error(`No description of the path parameter ${segment}`);
     parameters.push(parameterRef(component));
   }
-  for (const name of described.query ?? []) parameters.push(parameterRef(name === 'limit' ? 'Limit' : 'After'));
+  for (const name of described.query ?? []) parameters.push(parameterRef(QUERY_PARAMETER_COMPONENT[name]));
   if (described.idempotent === true) parameters.push(parameterRef('IdempotencyKey'));
 
   const { success } = described;
@@ -196,7 +158,7 @@ function operation(pattern: readonly string[], described: OperationDescription):
     ...(body !== undefined && {
       requestBody: {
         description: body.description,
-        required: true,
+        required: body.optional !== true,
         content: {
           'application/json': {
             schema: componentRef(body.component),

@@ -1,56 +1,15 @@
 import type { ProblemCode } from '../problem-details.js';
-import type { ResponseHeaderName } from './http-schemas.js';
-import type { OpenApiExample } from './openapi-types.js';
+import { MONEY_OPERATIONS } from './money-operations.js';
+import { READ_PROBLEMS, type OperationDescription } from './operation-description.js';
 import { CREATE_PAYMENT_EXAMPLES } from './request-examples.js';
-import { WEBHOOKS_TAG } from './webhook-operations.js';
 
-export const TAGS = [
-  { name: 'Payments', description: 'Create payments and follow them to a final state.' },
-  { name: 'Profiles', description: "The profiles (merchant accounts) of the client's partner." },
-  WEBHOOKS_TAG,
-] as const;
-
-export type TagName = (typeof TAGS)[number]['name'];
-
-/** What the document says about one route of `ROUTES`, beside what the schemas say. */
-export interface OperationDescription {
-  readonly operationId: string;
-  readonly tag: TagName;
-  readonly summary: string;
-  readonly description: string;
-  readonly query?: readonly ('limit' | 'after')[];
-  /** Accepts an `Idempotency-Key` header. */
-  readonly idempotent?: boolean;
-  readonly requestBody?: {
-    readonly component: string;
-    readonly description: string;
-    readonly examples?: Readonly<Record<string, OpenApiExample>>;
-  };
-  readonly success: {
-    readonly status: 200 | 201;
-    readonly description: string;
-    readonly component: string;
-    readonly headers?: readonly ResponseHeaderName[];
-  };
-  /** Every problem code the route can answer. */
-  readonly problems: readonly ProblemCode[];
-  /**
-   * Its `unavailable` may say that the payment may have been created (`payment_may_exist`), and
-   * then has no `Retry-After` when the request had no `Idempotency-Key`.
-   */
-  readonly paymentMayExist?: true;
-}
-
-const READ_PROBLEMS: readonly ProblemCode[] = [
-  'validation_failed',
-  'unauthorized',
-  'forbidden_profile',
-  'not_found',
-  'not_acceptable',
-  'rate_limited',
-  'internal_error',
-  'unavailable',
-];
+export {
+  READ_PROBLEMS,
+  TAGS,
+  type OperationDescription,
+  type QueryParameterName,
+  type TagName,
+} from './operation-description.js';
 
 /** The route description table, keyed by the route's name in `ROUTES`. */
 export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
@@ -125,6 +84,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
     success: { status: 200, description: 'The profile.', component: 'Profile' },
     problems: READ_PROBLEMS,
   },
+  ...MONEY_OPERATIONS,
 };
 
 /** When each problem is answered (the response descriptions). */
@@ -155,6 +115,10 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemCode, string>> = {
   internal_error: 'a bug; never the answer to anything a client sends',
   unavailable: 'storage or a provider is unavailable; retry after `Retry-After` seconds',
 };
+
+/** What `unavailable` adds for a capture, cancel or refund that may have been made (`operationMayExist`). */
+export const OPERATION_MAY_EXIST_WHEN =
+  '; the operation may have been made: retry with the same `Idempotency-Key`, or, when none was sent (the answer then has no `Retry-After`), look at the payment before retrying';
 
 /** What `unavailable` adds for an operation that may have created the payment (`paymentMayExist`). */
 export const PAYMENT_MAY_EXIST_WHEN =

@@ -1,0 +1,119 @@
+import type { ProblemCode } from '../problem-details.js';
+import { READ_PROBLEMS, type OperationDescription } from './operation-description.js';
+
+/**
+ * The OpenAPI descriptions of the capture, cancel and refund routes (decisions.md section 8), each
+ * in the profile form of the path and the partner form its `_links` use.
+ */
+
+const POST_PROBLEMS: readonly ProblemCode[] = [
+  'invalid_json',
+  'validation_failed',
+  'unauthorized',
+  'forbidden_profile',
+  'not_found',
+  'not_acceptable',
+  'conflict',
+  'idempotency_in_progress',
+  'payload_too_large',
+  'unsupported_media_type',
+  'idempotency_key_reused',
+  'rate_limited',
+  'internal_error',
+  'unavailable',
+];
+
+const RETRIES =
+  'Retries are safe with an `Idempotency-Key`: the operation id is reserved with the key before anything runs, the same request gets the first answer again (`Idempotency-Replayed: true`), and a retry after a crash reaches the same operation: the acquirer hears of it once.';
+
+const PARTNER = ' (the partner form of the path, where `_links` point; another partner is `404`)';
+
+/** The same description under both paths: `profile` names the operation, `partner` its partner form. */
+function bothForms(
+  method: 'GET' | 'POST',
+  tail: string,
+  operationId: string,
+  partnerOperationId: string,
+  described: Omit<OperationDescription, 'operationId' | 'tag'>,
+): Record<string, OperationDescription> {
+  const below = `profiles/{profile_id}/payments/{payment_id}/${tail}`;
+  return {
+    [`${method} /v1/${below}`]: { ...described, operationId, tag: 'Captures and refunds' },
+    [`${method} /v1/partners/{partner_id}/${below}`]: {
+      ...described,
+      operationId: partnerOperationId,
+      tag: 'Captures and refunds',
+      summary: `${described.summary}${PARTNER}`,
+    },
+  };
+}
+
+export const MONEY_OPERATIONS: Readonly<Record<string, OperationDescription>> = {
+  ...bothForms('POST', 'captures', 'capturePayment', 'capturePartnerPayment', {
+    summary: 'Capture a payment',
+    description: `Captures a \`succeeded\` manual payment: all that is capturable by default, or \`amount\` (partial). \`final\` (default \`true\`) releases the rest; with \`final: false\` more captures may follow, their sum never above \`amount\`. A capture whose acquirer answer is lost answers \`processing\` and is settled by inquiry. Captures and refunds never change the payment's \`state\`.\n\n${RETRIES}`,
+    idempotent: true,
+    operationMayExist: true,
+    requestBody: { component: 'CaptureRequest', description: 'Optional: no body is `{}`.', optional: true },
+    success: {
+      status: 201,
+      description: 'The capture was made. `Location` is its `_links.self.href`.',
+      component: 'Capture',
+      headers: ['Location', 'Idempotency-Replayed'],
+    },
+    problems: [...POST_PROBLEMS, 'payment_not_capturable', 'amount_exceeds_capturable'],
+  }),
+  ...bothForms('GET', 'captures', 'listCaptures', 'listPartnerCaptures', {
+    summary: "List a payment's captures",
+    description: "The payment's captures, oldest first, a page at a time.",
+    query: ['limit', 'capture_after'],
+    success: { status: 200, description: 'A page of captures.', component: 'CaptureList' },
+    problems: READ_PROBLEMS,
+  }),
+  ...bothForms('GET', 'captures/{capture_id}', 'getCapture', 'getPartnerCapture', {
+    summary: 'Get a capture',
+    description: "The capture as it is now; another payment's capture is `404`.",
+    success: { status: 200, description: 'The capture.', component: 'Capture' },
+    problems: READ_PROBLEMS,
+  }),
+  ...bothForms('POST', 'cancel', 'cancelPayment', 'cancelPartnerPayment', {
+    summary: 'Cancel a payment',
+    description: `A manual payment with an amount left to capture has it released (voided); a payment still waiting for the cardholder (hosted page not submitted, challenge not answered) becomes \`failed\` with \`failure_reason\` \`canceled\`. No body (or \`{}\`).\n\n${RETRIES}`,
+    idempotent: true,
+    operationMayExist: true,
+    success: {
+      status: 200,
+      description: 'The payment after the cancel.',
+      component: 'Payment',
+      headers: ['Idempotency-Replayed'],
+    },
+    problems: [...POST_PROBLEMS, 'payment_not_cancelable'],
+  }),
+  ...bothForms('POST', 'refunds', 'refundPayment', 'refundPartnerPayment', {
+    summary: 'Refund a payment',
+    description: `Refunds a \`succeeded\` payment's captured money: all that is refundable by default (\`amount_captured\` less refunds not failed), or \`amount\`; several partial refunds may follow. Two concurrent refunds that together exceed it give one \`201\` and one \`409 amount_exceeds_refundable\`, never two refunds.\n\n${RETRIES}`,
+    idempotent: true,
+    operationMayExist: true,
+    requestBody: { component: 'RefundRequest', description: 'Optional: no body is `{}`.', optional: true },
+    success: {
+      status: 201,
+      description: 'The refund was made. `Location` is its `_links.self.href`.',
+      component: 'Refund',
+      headers: ['Location', 'Idempotency-Replayed'],
+    },
+    problems: [...POST_PROBLEMS, 'payment_not_refundable', 'amount_exceeds_refundable'],
+  }),
+  ...bothForms('GET', 'refunds', 'listRefunds', 'listPartnerRefunds', {
+    summary: "List a payment's refunds",
+    description: "The payment's refunds, oldest first, a page at a time.",
+    query: ['limit', 'refund_after'],
+    success: { status: 200, description: 'A page of refunds.', component: 'RefundList' },
+    problems: READ_PROBLEMS,
+  }),
+  ...bothForms('GET', 'refunds/{refund_id}', 'getRefund', 'getPartnerRefund', {
+    summary: 'Get a refund',
+    description: "The refund as it is now; another payment's refund is `404`.",
+    success: { status: 200, description: 'The refund.', component: 'Refund' },
+    problems: READ_PROBLEMS,
+  }),
+};

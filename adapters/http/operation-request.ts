@@ -1,0 +1,167 @@
+import { err, ok, type Result } from 'neverthrow';
+import { urlContainsCardNumber } from '../../src/domain/card-number.js';
+import type { PaymentError } from '../../src/errors/payment-error.js';
+import { CARD_NUMBER_IN_TEXT } from '../../src/schemas/text.js';
+import {
+  isIdentityEncoding,
+  isJsonContentType,
+  unsupportedContentEncoding,
+  unsupportedMediaType,
+} from './content-negotiation.js';
+import type { HttpAnswer } from './http-answer.js';
+import { idempotencyKeyOf, requestFingerprint, runIdempotent, type IdempotentOutcome } from './idempotency.js';
+import { parseJsonBody } from './json-body.js';
+import {
+  problem,
+  problemAnswer,
+  problemFromPaymentError,
+  RETRY_AFTER_SECONDS,
+  type Problem,
+} from './problem-details.js';
+import { readQuery, validationProblem } from './query-params.js';
+import { MAX_BODY_BYTES } from './read-body.js';
+import { param, type RouteContext } from './route-context.js';
+import { checkPartner, checkProfile } from './tenancy.js';
+
+/** The payment a capture, cancel or refund route acts on, once tenancy is checked. */
+export interface OperationPath {
+  readonly profileId: string;
+  readonly paymentId: string;
+  /** The partner of the path's partner form (checked to be the client's); absent on the profile form. */
+  readonly partnerId?: string;
+  /** The payment's path below the mount prefix, in the form the request used (for list links). */
+  readonly paymentPath: string;
+}
+
+/**
+ * Tenancy of a route under `…/payments/{payment_id}` (decisions.md section 3), then the query
+ * (`allowed` names only): another partner in the path 404, a profile the client may not act on 403.
+ */
+export function operationPath(context: RouteContext, allowed: readonly string[]): Result<OperationPath, Problem> {
+  const partnerId = context.params['partner_id'];
+  if (partnerId !== undefined) {
+    const partner = checkPartner(context.client, partnerId);
+    if (partner.isErr()) return err(partner.error);
+  }
+  const profileId = param(context, 'profile_id');
+  const access = checkProfile(context.client, profileId);
+  if (access.isErr()) return err(access.error);
+  const query = readQuery(context.url, allowed);
+  if (query.isErr()) return err(query.error);
+  const paymentId = param(context, 'payment_id');
+  const under = partnerId === undefined ? '' : `/partners/${encodeURIComponent(partnerId)}`;
+  const paymentPath = `/v1${under}/profiles/${encodeURIComponent(profileId)}/payments/${encodeURIComponent(paymentId)}`;
+  return ok({ profileId, paymentId, paymentPath, ...(partnerId !== undefined && { partnerId }) });
+}
+
+/**
+ * The body of a capture, cancel or refund `POST`: none (or an empty one) is `undefined`, the
+ * defaults; anything else must be `application/json`, identity-encoded, at most 64 KiB, UTF-8 JSON,
+ * and not `null`.
+ */
+export async function readOptionalBody(context: RouteContext): Promise<Result<unknown, Problem>> {
+  const { request } = context;
+  if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
+  const bytes = await request.readBody(MAX_BODY_BYTES);
+  if (bytes.isErr()) {
+    return err(
+      bytes.error === 'too_large'
+        ? problem('payload_too_large', 'The request body is larger than 64 KiB')
+        : problem('invalid_json', 'The request body could not be read'),
+    );
+  }
+  if (bytes.value.byteLength === 0) return ok(undefined);
+  if (!isJsonContentType(request.header('content-type'))) return err(unsupportedMediaType());
+  const parsed = parseJsonBody(bytes.value);
+  // `null` is a body, not the absence of one (which the engine would read as the defaults).
+  if (parsed.isOk() && parsed.value === null) {
+    return err(validationProblem([{ path: '', message: 'Must be a JSON object' }]));
+  }
+  return parsed;
+}
+
+/** The `Idempotency-Key` header: null when absent; 400 when malformed or holding a card number (it is stored). */
+export function operationKey(context: RouteContext): Result<string | null, Problem> {
+  const key = idempotencyKeyOf(context.request.header('idempotency-key'));
+  if (key.isErr() || key.value === null || !urlContainsCardNumber(key.value)) return key;
+  return err(
+    problem('validation_failed', 'The Idempotency-Key header is invalid', {
+      errors: [{ path: 'Idempotency-Key', message: CARD_NUMBER_IN_TEXT }],
+    }),
+  );
+}
+
+/**
+ * The 503 of an operation whose write may have been stored (storage lost its answer): with an
+ * `Idempotency-Key` the key stays in progress and a retry with it is safe; without one the
+ * client must look at the payment before it retries.
+ */
+function mayExistProblem(keyed: boolean): Problem {
+  return keyed
+    ? problem(
+        'unavailable',
+        'Storage is unavailable and the operation may have been made; retry later with the same Idempotency-Key',
+        {
+          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        },
+      )
+    : problem(
+        'unavailable',
+        'Storage is unavailable and the operation may have been made. Look at the payment before you retry: send an Idempotency-Key to retry safely',
+      );
+}
+
+/**
+ * What an operation `POST` runs: the engine command under `operationId` (null: the engine makes
+ * one); `takeover` when a stale attempt under the same key may have run it already.
+ */
+export type RunOperation<T> = (operationId: string | null, takeover: boolean) => PromiseLike<Result<T, PaymentError>>;
+
+/**
+ * Runs a capture, cancel or refund `POST` once per `Idempotency-Key` (decisions.md section 6): the
+ * operation's id is reserved with the key before the command runs, so a retry after a crash
+ * (which takes the key over once stale) runs the command again under the same id, and the engine
+ * answers the operation it made instead of making a second one. Refusals and validation failures
+ * release the key; an unknown storage outcome leaves it in progress; a defect is kept.
+ */
+export async function runOperationPost<T>(
+  context: RouteContext,
+  spec: {
+    readonly key: string | null;
+    readonly resource: string;
+    readonly body: unknown;
+    /** A new operation id (`engine.newOperationId`), called only when there is a key to reserve it with. */
+    readonly reserve: () => string;
+    readonly run: RunOperation<T>;
+    readonly answer: (value: T) => HttpAnswer;
+  },
+): Promise<HttpAnswer> {
+  const { deps } = context;
+  const once = async (operationId: string | null, takeover: boolean): Promise<IdempotentOutcome> => {
+    const done = await spec.run(operationId, takeover);
+    if (done.isOk()) return { answer: spec.answer(done.value), settle: 'complete' };
+    const error = done.error;
+    const keyed = operationId !== null;
+    if (error.code === 'unavailable' && (error.outcome === 'unknown' || takeover)) {
+      return { answer: problemAnswer(mayExistProblem(keyed), deps.problemTypeBase), settle: 'leave' };
+    }
+    const answer = problemAnswer(problemFromPaymentError(error), deps.problemTypeBase);
+    return { answer, settle: error.code === 'internal_error' ? 'complete' : 'release' };
+  };
+  if (spec.key === null) return (await once(null, false)).answer;
+  const fingerprint = await requestFingerprint('POST', spec.resource, spec.body ?? {});
+  const reservedId = spec.reserve();
+  return runIdempotent(
+    {
+      store: deps.idempotency,
+      clock: deps.clock,
+      logger: context.logger,
+      ttlMs: deps.idempotencyTtlMs,
+      staleAfterMs: deps.idempotencyStaleAfterMs,
+      timeoutMs: deps.storeTimeoutMs,
+      problemTypeBase: deps.problemTypeBase,
+    },
+    { clientId: context.client.id, key: spec.key, fingerprint, reservedId },
+    (start) => once(start.reservedId ?? reservedId, start.takeover),
+  );
+}
