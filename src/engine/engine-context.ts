@@ -1,3 +1,5 @@
+import type { OperationKind } from '../domain/money-operation.js';
+import type { OperationMachine } from '../machine/operation-machine.js';
 import type { PaymentMachine } from '../machine/payment-machine.js';
 import type { Acquirer } from '../ports/acquirer.js';
 import type { CardVault } from '../ports/card-vault.js';
@@ -46,6 +48,8 @@ export interface EngineContext {
   readonly ports: PaymentEnginePorts;
   readonly logger: Logger;
   readonly machine: PaymentMachine;
+  /** The lifecycle of each kind of money operation. */
+  readonly operationMachines: Readonly<Record<OperationKind, OperationMachine>>;
   readonly options: ResolvedEngineOptions;
   readonly inspection: Inspection | undefined;
   /**

@@ -60,7 +60,15 @@ export interface PaymentEngineOptions extends PaymentMachineOptions {
    * swallowed. Off by default.
    */
   readonly inspect?: Inspect;
+  /**
+   * How long a manual payment's authorization stays open to captures after it succeeded; then the
+   * sweeper releases the uncaptured rest (`payment.authorization_expired`). Default 7 days.
+   */
+  readonly authorizationLifetimeMs?: number;
 }
+
+/** How long a manual authorization stays open by default: 7 days. */
+export const DEFAULT_AUTHORIZATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The longest back-off of a refused event, and the longest lease: 2^31 - 1 ms, about 24.8 days. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
@@ -104,6 +112,8 @@ export interface ResolvedEngineOptions {
    * command that moves the payment on, takes it out before that.
    */
   readonly cardGraceMs: number;
+  /** `PaymentEngineOptions.authorizationLifetimeMs`. */
+  readonly authorizationLifetimeMs: number;
 }
 
 /** A time limit named `name`, in ms: a `RangeError` unless it is a number from 1 to 2^31 - 1. */
@@ -244,5 +254,9 @@ function resolveDefaults(options: PaymentEngineOptions): ResolvedEngineOptions {
     sweepConcurrency: options.sweepConcurrency ?? 8,
     deliveryFirstDelayMs: options.deliveryRetry?.firstDelayMs ?? 1000,
     deliveryMaxDelayMs: options.deliveryRetry?.maxDelayMs ?? 3_600_000,
+    authorizationLifetimeMs: checkTimeoutMs(
+      'authorizationLifetimeMs',
+      options.authorizationLifetimeMs ?? DEFAULT_AUTHORIZATION_LIFETIME_MS,
+    ),
   };
 }

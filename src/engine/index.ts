@@ -1,3 +1,5 @@
+export type { CancelPaymentCommand } from './cancel-payment.js';
+export type { CapturePaymentCommand } from './capture-payment.js';
 export type { CompleteChallengeCommand } from './complete-challenge.js';
 export type { CreatePaymentCommand } from './create-payment.js';
 export type { PaymentEnginePorts } from './engine-context.js';
@@ -22,7 +24,13 @@ export {
   type PaymentEngineConfig,
   type RecordQueryOptions,
 } from './payment-engine.js';
+export type { MoneyCommands } from './money-commands.js';
+export type { OperationTarget } from './operation-command.js';
+export { toPublicOperation } from './operation-lifecycle.js';
+export type { GetOperationQuery, ListOperationsQuery, OperationList } from './query-operations.js';
 export type { GetPaymentQuery, ListPaymentsQuery, PaymentList } from './query-payments.js';
+export type { RefundPaymentCommand } from './refund-payment.js';
 export type { SubmitCardCommand } from './submit-card.js';
 export type { SweepReport } from './sweep.js';
+export { DEFAULT_AUTHORIZATION_LIFETIME_MS } from './engine-options.js';
 export { toPublicPayment, type PublicPaymentOptions } from './to-public-payment.js';

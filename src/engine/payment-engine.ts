@@ -5,6 +5,8 @@ import type { PaymentRecord } from '../domain/payment-record.js';
 import type { PaymentError } from '../errors/payment-error.js';
 import { deepFreeze } from '../domain/immutable.js';
 import { createPaymentMachine } from '../machine/payment-machine.js';
+import { createOperationMachines } from './operation-lifecycle.js';
+import { moneyCommands, type MoneyCommands } from './money-commands.js';
 import type { PaymentMachine } from '../machine/payment-machine.js';
 import { guardLogger, silentLogger } from '../ports/logger.js';
 import { startBackgroundWorker, type BackgroundWorker } from './background-worker.js';
@@ -60,7 +62,7 @@ export interface RecordQueryOptions {
  * The payment engine. Every command returns a `ResultAsync` and never rejects for an expected
  * failure: the error is a `PaymentError` with a stable `code`.
  */
-export interface PaymentEngine {
+export interface PaymentEngine extends MoneyCommands {
   /** Creates a payment: hosted flow (returns `next.redirect` to the hosted page) or direct flow (runs 3DS and authorization). */
   createPayment(command: CreatePaymentCommand): ResultAsync<Payment, PaymentError>;
   /**
@@ -153,6 +155,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
     ports: config,
     logger: guardLogger(config.logger ?? silentLogger),
     machine,
+    operationMachines: createOperationMachines(options),
     options: resolved,
     inspection: createInspection(machine, options.inspect),
     setAside: createSweepSetAside(SET_ASIDE_BATCHES * resolved.batchSize),
@@ -178,6 +181,7 @@ export function createPaymentEngine(config: PaymentEngineConfig): PaymentEngine 
         (working) => publicView(ctx, working),
       ),
     newPaymentId: () => newPaymentId(ctx),
+    ...moneyCommands(ctx),
     submitCard: (command) =>
       runCommand(
         ctx,

@@ -8,6 +8,7 @@ import { traced } from './engine-context.js';
 import { describeDefect } from './describe-defect.js';
 import { authorizationRecordOf, dropCard } from './drive-payment.js';
 import { fromOutcome } from './outcome.js';
+import { sweepMoney } from './sweep-operations.js';
 import { purgeCardVault } from './purge-card-vault.js';
 import { checkInquiryOutcome, logMalformedAnswer } from './port-answers.js';
 import { callPort, toPaymentError } from './run-port.js';
@@ -225,12 +226,14 @@ export function sweepBatch(
     });
     const results = yield* Effect.all(work, { concurrency: ctx.options.sweepConcurrency });
     const count = (kind: Handled) => results.filter((result) => result === kind).length;
+    // Captures, cancels and refunds with unknown outcomes, and manual authorizations due to lapse.
+    const money = yield* fromOutcome(() => sweepMoney(ctx, (due.authorizationExpiries ?? []).slice(0, limit)));
     const report: SweepReport = {
-      expired: count('expired'),
-      reconciled: count('reconciled'),
-      stillUnknown: count('stillUnknown'),
-      conflicts: count('conflicts'),
-      errors: count('errors'),
+      expired: count('expired') + money.expired,
+      reconciled: count('reconciled') + money.reconciled,
+      stillUnknown: count('stillUnknown') + money.stillUnknown,
+      conflicts: count('conflicts') + money.conflicts,
+      errors: count('errors') + money.errors,
     };
     return { report, full: due.expiries.length >= asked || due.inquiries.length >= asked };
   });

@@ -181,6 +181,13 @@ export function applyStep(ctx: EngineContext, working: WorkingPayment, step: Ste
   record.inquiryAttempts = context.inquiryAttempts;
   record.notFoundAnswers = context.notFoundAnswers;
   if (!cardholderMustAct(step.state)) record.nextRedirect = null;
+  if (step.state === 'succeeded' && working.record.state !== 'succeeded') {
+    // Automatic capture is a sale: the whole amount is captured with the authorization.
+    if (record.captureMethod === 'automatic') {
+      record.captureReserved = record.amount;
+      record.amountCaptured = record.amount;
+    } else record.authorizationExpiresAt = at + ctx.options.authorizationLifetimeMs;
+  }
   record.updatedAt = at;
   working.record = record;
   working.dirty = true;

@@ -20,3 +20,14 @@ export { cardholderMustAct, toPublicState } from './public-state.js';
 export { restoreSnapshot, startPayment, stepPayment, type LifecycleState, type StepResult } from './step-payment.js';
 export { toMermaid } from './to-mermaid.js';
 export { createPureTransitions, type PureTransitions } from './pure-transition.js';
+export {
+  createOperationMachine,
+  startOperation,
+  stepOperation,
+  type OperationInquiryAnswer,
+  type OperationMachine,
+  type OperationMachineContext,
+  type OperationMachineEvent,
+  type OperationMachineOptions,
+  type OperationStep,
+} from './operation-machine.js';

@@ -16,6 +16,7 @@ export type PaymentMachineEvent =
   | { readonly type: 'challenge.accepted'; readonly at: number }
   | { readonly type: 'challenge.refused'; readonly at: number }
   | { readonly type: 'expiry.due'; readonly at: number }
+  | { readonly type: 'cancel.requested'; readonly at: number }
   | { readonly type: 'authorization.approved'; readonly at: number }
   | { readonly type: 'authorization.declined'; readonly at: number; readonly reason: FailureReason }
   | { readonly type: 'authorization.unknown'; readonly at: number }
@@ -44,6 +45,7 @@ export const PAYMENT_MACHINE_EVENT_TYPES: readonly PaymentMachineEventType[] = O
   'challenge.accepted',
   'challenge.refused',
   'expiry.due',
+  'cancel.requested',
   'authorization.approved',
   'authorization.declined',
   'authorization.unknown',

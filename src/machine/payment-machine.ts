@@ -74,6 +74,12 @@ export type PaymentMachineAction =
 
 const at = (event: PaymentMachineEvent): number => event.at;
 
+/** A payment still waiting for the cardholder, canceled by the client: `failed` / `canceled` (decisions.md section 8). */
+const CANCELED = {
+  target: 'failed',
+  actions: ['failCanceled', { type: 'emitEvent', params: { event: 'payment.canceled' } }],
+} as const;
+
 /** A duration of the policy: a finite number of milliseconds, at least 0. */
 function milliseconds(name: string, value: number): number {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
@@ -180,6 +186,7 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
         authorizationStatus: null,
         nextInquiryAt: null,
       }),
+      failCanceled: assign({ failureReason: 'canceled' as const, expiresAt: null }),
       expire: assign({ expiresAt: null }),
     },
     guards: {
@@ -224,6 +231,7 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
             { target: 'authenticating', actions: 'clearDeadline' },
           ],
           'expiry.due': { guard: 'isPastDeadline', target: 'expired' },
+          'cancel.requested': CANCELED,
         },
       },
       authenticating: {
@@ -253,6 +261,7 @@ export function createPaymentMachine(options: PaymentMachineOptions = {}) {
             { target: 'failed', actions: 'failAuthenticationRefused' },
           ],
           'expiry.due': { guard: 'isPastDeadline', target: 'expired' },
+          'cancel.requested': CANCELED,
         },
       },
       authorizing: {

@@ -12,3 +12,10 @@ export {
 export { creditCardRequestSchema } from './credit-card.js';
 export { operationSchema, paymentListSchema, paymentSchema, publicCreditCardSchema } from './payment-response.js';
 export { validationIssueSchema } from './validation-issues.js';
+export {
+  captureRequestSchema,
+  parseOperationRequest,
+  refundRequestSchema,
+  type CaptureRequestBody,
+  type RefundRequestBody,
+} from './operation-requests.js';

@@ -183,7 +183,11 @@ describe('createMemoryPaymentRepository', () => {
           .filter((r) => r.state === 'authorizing' && r.nextInquiryAt !== null && r.nextInquiryAt <= now)
           .sort(byKey((r) => r.nextInquiryAt ?? 0, 1))
           .slice(0, limit);
-        expect(await expectOk(repository.findDue({ now, limit }))).toStrictEqual({ expiries, inquiries });
+        expect(await expectOk(repository.findDue({ now, limit }))).toStrictEqual({
+          expiries,
+          inquiries,
+          authorizationExpiries: [],
+        });
       }),
       { numRuns: 200 },
     );

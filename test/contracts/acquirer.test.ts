@@ -1,7 +1,9 @@
 import { createSandboxAcquirer } from '../../adapters/sandbox/index.js';
 import { createBankAcquirer } from '../../examples/custom-acquirer/bank-acquirer.js';
 import { createFakeBank } from '../../examples/custom-acquirer/fake-bank.js';
+import { acquirerOperationsContract } from './acquirer-operations.contract.js';
 import { acquirerContract, contractCard } from './acquirer.contract.js';
+import { paymentId } from './fixtures.js';
 
 // The acquirer contract, run unchanged against every acquirer adapter paystate has.
 
@@ -29,5 +31,30 @@ acquirerContract('examples/custom-acquirer (a bank SDK)', () => {
     authorizations: (paymentId) => bank.ledger().filter((entry) => entry.merchantReference === paymentId).length,
     kept: () => bank.ledger(),
     faults: { unreachable: () => bank.failNextCall(), answerLost: () => bank.loseNextReply() },
+  };
+});
+
+// The bank of examples/custom-acquirer offers no captures, cancels or refunds (every payment is a
+// sale that stays): only the sandbox runs the money-operations part.
+acquirerOperationsContract('sandbox', () => {
+  const acquirer = createSandboxAcquirer();
+  return {
+    acquirer,
+    authorize: async (amount) => {
+      const id = paymentId();
+      const answer = await acquirer.authorize({
+        paymentId: id,
+        profileId: 'profile_contract',
+        amount,
+        currency: 'EUR',
+        card: contractCard('4242424242424242'),
+        threeDS: null,
+        authentication: null,
+        captureMethod: 'manual',
+      });
+      const outcome = answer._unsafeUnwrap();
+      if (outcome.kind !== 'approved') throw new Error('the sandbox must approve 4242424242424242');
+      return { paymentId: id, rrn: outcome.rrn };
+    },
   };
 });

@@ -17,6 +17,7 @@ import {
   T0,
   uniqueProfileId,
 } from './fixtures.js';
+import { operationRepositoryContract } from './operation-repository.contract.js';
 
 /** A repository under test and how to dispose of it. */
 export interface PaymentRepositoryHarness {
@@ -62,7 +63,11 @@ const ALL = 10_000;
  * - `readOutbox` leaves out entries deferred past its `now` and the later entries of their
  *   payments; `deferDelivery` of delivered or unknown sequences changes nothing.
  */
-export function paymentRepositoryContract(name: string, makeHarness: () => Promise<PaymentRepositoryHarness>): void {
+export function paymentRepositoryContract(
+  name: string,
+  makeHarness: () => Promise<PaymentRepositoryHarness>,
+  options: { readonly operations?: boolean } = {},
+): void {
   describe(`PaymentRepository contract: ${name}`, () => {
     let harness: PaymentRepositoryHarness;
     let repository: PaymentRepository;
@@ -75,6 +80,9 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
     afterEach(async () => {
       await harness.close();
     });
+
+    // Captures, cancels and refunds (decisions.md section 8): on by default.
+    if (options.operations !== false) operationRepositoryContract(() => repository, { ok: expectOk, err: expectErr });
 
     const insert = async (record: PaymentRecord, events: readonly DomainEvent[] = []): Promise<PaymentRecord> => {
       await expectOk(repository.insert(record, events));
@@ -574,7 +582,11 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
         await expectOk(
           repository.update(nextVersion(inquiry, { nextInquiryAt: now + MINUTE, inquiryAttempts: 1 }), []),
         );
-        expect(await expectOk(repository.findDue({ now, limit: 10 }))).toEqual({ expiries: [], inquiries: [] });
+        expect(await expectOk(repository.findDue({ now, limit: 10 }))).toEqual({
+          expiries: [],
+          inquiries: [],
+          authorizationExpiries: [],
+        });
 
         const later = await expectOk(repository.findDue({ now: now + MINUTE, limit: 10 }));
         expect(later.expiries).toEqual([]);
@@ -592,7 +604,11 @@ export function paymentRepositoryContract(name: string, makeHarness: () => Promi
 
       it('returns empty lists when nothing is due', async () => {
         await insert(makeRecord({ expiresAt: now + 1 }));
-        expect(await expectOk(repository.findDue({ now, limit: 10 }))).toEqual({ expiries: [], inquiries: [] });
+        expect(await expectOk(repository.findDue({ now, limit: 10 }))).toEqual({
+          expiries: [],
+          inquiries: [],
+          authorizationExpiries: [],
+        });
       });
     });
 
