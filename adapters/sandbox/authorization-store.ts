@@ -4,6 +4,7 @@ import type { CardScheme } from '../../src/domain/card.js';
 import type { ThreeDSOutcome } from '../../src/domain/three-ds.js';
 import type { AuthorizationOutcome } from '../../src/ports/acquirer.js';
 import type { PortFailure, PortResult } from '../../src/ports/port-result.js';
+import type { SandboxOperationsBehaviour } from './test-cards.js';
 
 /** An authorization the simulated acquirer recorded: BIN as kept (`binOf`), last four and scheme, never the number or CVC. */
 export interface SandboxAuthorization {
@@ -24,6 +25,8 @@ export interface SandboxAuthorization {
     readonly dsTransactionId: string | null;
     readonly protocolVersion: string | null;
   } | null;
+  /** How the card's captures and refunds go (its test card's `operations`); absent: they succeed. */
+  readonly operations?: SandboxOperationsBehaviour;
   /** What the acquirer decided, which `inquire` reports (even when the first answer was `unknown`). */
   readonly outcome: AuthorizationOutcome;
 }

@@ -18,6 +18,19 @@ export {
   type SandboxAuthorizationStore,
 } from './authorization-store.js';
 export {
+  decideSandboxOperation,
+  sandboxBalance,
+  type SandboxBalance,
+  type SandboxOperationRequest,
+} from './operation-decision.js';
+export {
+  createSandboxOperations,
+  type SandboxOperationFault,
+  type SandboxOperationMethods,
+  type SandboxOperations,
+  type SandboxOperationsDependencies,
+} from './sandbox-operations.js';
+export {
   createMemorySandboxOperationStore,
   type KeptOperation,
   type SandboxOperation,
@@ -49,6 +62,8 @@ export {
   type SandboxCardRegion,
   type SandboxCardType,
   type SandboxExpectedOutcome,
+  type SandboxOperationBehaviour,
+  type SandboxOperationsBehaviour,
   type SandboxTestCard,
   type SandboxThreeDSBehaviour,
 } from './test-cards.js';

@@ -17,7 +17,8 @@ import {
 import { chain, type Eventually } from './chain.js';
 import { afterLatency } from './latency.js';
 import { sandboxFees } from './sandbox-fees.js';
-import { createSandboxOperations } from './sandbox-operations.js';
+import { createMemorySandboxOperationStore, type SandboxOperationStore } from './operation-store.js';
+import { createSandboxOperations, type SandboxOperations } from './sandbox-operations.js';
 import { sandboxCardBehaviour } from './test-cards.js';
 
 /**
@@ -45,10 +46,15 @@ export interface SandboxAcquirerOptions {
    * instances share one (`createPostgresSandboxStores` of `paystate/postgres`).
    */
   readonly store?: SandboxAuthorizationStore;
+  /**
+   * Where its captures, cancels and refunds are kept, for the amount checks and inquiries. Default
+   * in memory; several instances share one (`createPostgresSandboxStores` of `paystate/postgres`).
+   */
+  readonly operationStore?: SandboxOperationStore;
 }
 
 /** The sandbox acquirer: the port, plus what tests need to look at and to break it. */
-export interface SandboxAcquirer extends Acquirer {
+export interface SandboxAcquirer extends Acquirer, SandboxOperations {
   /** How many times `authorize` was called for this payment (every call counts, failed ones too). */
   authorizeCalls(paymentId: string): number;
   /** The authorizations this instance recorded, at most one per payment, in the order they were made. */
@@ -73,6 +79,12 @@ function defaultRrn(): string {
   return randomInt(0, 1_000_000_000_000).toString().padStart(12, '0');
 }
 
+/** The test card's capture and refund behaviour, kept on the authorization record when it has one. */
+function operationsOf(number: string): Pick<SandboxAuthorization, 'operations'> {
+  const { operations } = sandboxCardBehaviour(number);
+  return operations === undefined ? {} : { operations };
+}
+
 function unavailable(message: string): AcquirerError {
   return { code: 'unavailable', message, retryable: true };
 }
@@ -81,7 +93,9 @@ function unavailable(message: string): AcquirerError {
  * Simulated acquirer. Outcomes are decided by the card number (`SANDBOX_TEST_CARDS`); other numbers
  * are approved. It authorizes a payment at most once: a second `authorize` for the same payment
  * creates nothing and answers the recorded outcome (like an acquirer keyed by the payment id), and
- * is counted by `authorizeCalls`. Faults and call counts are this instance's own.
+ * is counted by `authorizeCalls`. An automatic authorization is a sale (captured at once); a manual
+ * one is kept with its capturable amount for `capture` and `cancel` (`createSandboxOperations`).
+ * Faults and call counts are this instance's own.
  */
 export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): SandboxAcquirer {
   const nextRrn = options.rrn ?? defaultRrn;
@@ -120,6 +134,7 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
         profileId: request.profileId,
         amount: request.amount,
         currency: request.currency,
+        captureMethod: request.captureMethod,
         card: { scheme: card.scheme, bin: binOf(card.number), last4: card.number.slice(-4) },
         threeDS: request.threeDS,
         authentication:
@@ -130,6 +145,7 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
                 dsTransactionId: request.authentication.dsTransactionId,
                 protocolVersion: request.authentication.protocolVersion,
               },
+        ...operationsOf(card.number),
         outcome: decide(request),
       };
       return chain(store.keep(record), (kept) => {
@@ -149,7 +165,12 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
   }
 
   return {
-    ...createSandboxOperations(latencyMs),
+    ...createSandboxOperations({
+      authorizations: store,
+      operations: options.operationStore ?? createMemorySandboxOperationStore(),
+      reference: nextRrn,
+      latencyMs,
+    }),
 
     authorize(request) {
       calls.set(request.paymentId, (calls.get(request.paymentId) ?? 0) + 1);

@@ -1,12 +1,25 @@
-import { ok, type Result } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import type {
   Acquirer,
   AcquirerError,
+  OperationInquiry,
   OperationInquiryOutcome,
   OperationOutcome,
-  OperationRequest,
 } from '../../src/ports/acquirer.js';
+import type { PortResult } from '../../src/ports/port-result.js';
+import type { SandboxAuthorizationStore } from './authorization-store.js';
+import { chain, type Eventually } from './chain.js';
 import { afterLatency } from './latency.js';
+import { decideSandboxOperation, type SandboxOperationRequest } from './operation-decision.js';
+import type { SandboxOperation, SandboxOperationKind, SandboxOperationStore } from './operation-store.js';
+
+/**
+ * A fault for the next call of one kind (`failNextOperation`):
+ * - `unavailable`: the request never reaches the acquirer: nothing is recorded, the call fails.
+ * - `answer_lost`: the acquirer decides and records the operation, but the call fails.
+ * - `hang`: the acquirer decides and records the operation, and the call never settles.
+ */
+export type SandboxOperationFault = 'unavailable' | 'answer_lost' | 'hang';
 
 /** The acquirer's capture, cancel and refund methods, with their inquiries. */
 export type SandboxOperationMethods = Pick<
@@ -14,33 +27,113 @@ export type SandboxOperationMethods = Pick<
   'capture' | 'inquireCapture' | 'cancel' | 'inquireCancel' | 'refund' | 'inquireRefund'
 >;
 
-/**
- * A minimal sandbox for captures, cancels and refunds: every operation is approved with a
- * reference of its own, once per operation id (a repeated id gets the first answer), in this
- * process's memory; inquiries answer what was decided, `not_found` for an unknown id.
- */
-export function createSandboxOperations(latencyMs: number): SandboxOperationMethods {
-  const decided = new Map<string, OperationOutcome>();
-  let count = 0;
+/** The operation methods and what tests need to look at and break them. */
+export interface SandboxOperations extends SandboxOperationMethods {
+  /** How many times capture, cancel or refund was called with this operation id (failed calls too). */
+  operationCalls(operationId: string): number;
+  /** The operations this instance decided, in order (one per operation id). */
+  operations(): readonly SandboxOperation[];
+  /** Makes the next call of `kind` fail this way; calls queue up, one fault per call. */
+  failNextOperation(kind: SandboxOperationKind, fault: SandboxOperationFault): void;
+  /** Makes the next inquiry of `kind` (`inquireCapture`, …) fail with `unavailable`; calls queue up. */
+  failNextOperationInquiry(kind: SandboxOperationKind): void;
+}
 
-  const act = (request: OperationRequest, prefix: string): Result<OperationOutcome, AcquirerError> => {
-    let outcome = decided.get(request.operationId);
-    if (outcome === undefined) {
-      count += 1;
-      outcome = Object.freeze({ kind: 'succeeded', reference: `${prefix}${String(count).padStart(10, '0')}` });
-      decided.set(request.operationId, outcome);
+/** What `createSandboxOperations` works with: the acquirer's stores, references and latency. */
+export interface SandboxOperationsDependencies {
+  readonly authorizations: SandboxAuthorizationStore;
+  readonly operations: SandboxOperationStore;
+  /** The reference of a succeeded operation (a retrieval reference number, like an authorization's). */
+  readonly reference: () => string;
+  readonly latencyMs: number;
+}
+
+const TIMEOUT_DETAIL = 'Acquirer time-out: no answer within 30 s; the outcome is unknown, inquire later';
+
+function unavailable(message: string): AcquirerError {
+  return { code: 'unavailable', message, retryable: true };
+}
+
+/**
+ * The simulated acquirer's captures, cancels and refunds. Each operation id is decided once, on
+ * the payment's authorization and operations kept so far (`decideSandboxOperation`: amounts above
+ * what is capturable or refundable are declined, as a real acquirer would, then the test card's
+ * behaviour); a repeated id answers the kept outcome. Inquiries answer it, or `not_found`.
+ */
+export function createSandboxOperations(deps: SandboxOperationsDependencies): SandboxOperations {
+  const { latencyMs } = deps;
+  const decided: SandboxOperation[] = [];
+  const calls = new Map<string, number>();
+  const faults: Record<SandboxOperationKind, SandboxOperationFault[]> = { capture: [], cancel: [], refund: [] };
+  const inquiryFaults: Record<SandboxOperationKind, number> = { capture: 0, cancel: 0, refund: 0 };
+
+  /** Decides (once per operation id) and returns what this call answers. */
+  function process(operation: SandboxOperationRequest): Eventually<Result<OperationOutcome, AcquirerError>> {
+    const { request } = operation;
+    return chain(deps.authorizations.find(request.paymentId), (found) => {
+      if (found.isErr()) return err(unavailable(`The acquirer could not look the payment up: ${found.error.message}`));
+      const authorization = found.value;
+      const decide = (history: readonly SandboxOperation[]) =>
+        decideSandboxOperation(operation, authorization, history, deps.reference);
+      return chain(deps.operations.keep(request.operationId, request.paymentId, decide), (kept) => {
+        if (kept.isErr()) {
+          return err(unavailable(`The acquirer could not record the ${operation.kind}: ${kept.error.message}`));
+        }
+        const { record, created } = kept.value;
+        if (!created) return ok(record.outcome);
+        decided.push(record);
+        const behaviour = operation.kind === 'cancel' ? undefined : authorization?.operations?.[operation.kind];
+        const timesOut = behaviour?.kind === 'timeout_then_succeeded' && record.outcome.kind === 'succeeded';
+        return ok(timesOut ? { kind: 'unknown', detail: TIMEOUT_DETAIL } : record.outcome);
+      });
+    });
+  }
+
+  function act(operation: SandboxOperationRequest): PortResult<OperationOutcome, AcquirerError> {
+    const { operationId } = operation.request;
+    calls.set(operationId, (calls.get(operationId) ?? 0) + 1);
+    const fault = faults[operation.kind].shift();
+    if (fault === 'unavailable') return afterLatency(latencyMs, err(unavailable('The acquirer could not be reached')));
+    // Decide before the simulated latency, so that concurrent calls see each other's record.
+    return chain(process(operation), (answer) => {
+      if (fault === 'hang') return new Promise<never>(() => {});
+      const lost = fault === 'answer_lost' && answer.isOk();
+      return afterLatency(latencyMs, lost ? err(unavailable('The connection to the acquirer was lost')) : answer);
+    });
+  }
+
+  function inquire(
+    kind: SandboxOperationKind,
+    { operationId }: OperationInquiry,
+  ): PortResult<OperationInquiryOutcome, AcquirerError> {
+    if (inquiryFaults[kind] > 0) {
+      inquiryFaults[kind] -= 1;
+      return afterLatency(latencyMs, err(unavailable('The acquirer could not be reached')));
     }
-    return ok(outcome);
-  };
-  const inquire = (operationId: string): Result<OperationInquiryOutcome, AcquirerError> =>
-    ok(decided.get(operationId) ?? { kind: 'not_found' });
+    return chain(deps.operations.find(operationId), (found) => {
+      let answer: Result<OperationInquiryOutcome, AcquirerError>;
+      if (found.isErr())
+        answer = err(unavailable(`The acquirer could not look the ${kind} up: ${found.error.message}`));
+      // An id kept for another kind of operation is not this kind's.
+      else answer = ok(found.value?.kind === kind ? found.value.outcome : { kind: 'not_found' });
+      return afterLatency(latencyMs, answer);
+    });
+  }
 
   return {
-    capture: (request) => afterLatency(latencyMs, act(request, 'cap')),
-    inquireCapture: (request) => afterLatency(latencyMs, inquire(request.operationId)),
-    cancel: (request) => afterLatency(latencyMs, act(request, 'can')),
-    inquireCancel: (request) => afterLatency(latencyMs, inquire(request.operationId)),
-    refund: (request) => afterLatency(latencyMs, act(request, 'ref')),
-    inquireRefund: (request) => afterLatency(latencyMs, inquire(request.operationId)),
+    capture: (request) => act({ kind: 'capture', request }),
+    inquireCapture: (request) => inquire('capture', request),
+    cancel: (request) => act({ kind: 'cancel', request }),
+    inquireCancel: (request) => inquire('cancel', request),
+    refund: (request) => act({ kind: 'refund', request }),
+    inquireRefund: (request) => inquire('refund', request),
+    operationCalls: (operationId) => calls.get(operationId) ?? 0,
+    operations: () => [...decided],
+    failNextOperation(kind, fault) {
+      faults[kind].push(fault);
+    },
+    failNextOperationInquiry(kind) {
+      inquiryFaults[kind] += 1;
+    },
   };
 }

@@ -25,6 +25,19 @@ export type SandboxAuthorizationBehaviour =
   /** The first answer times out (`unknown`); the authorization was approved and an inquiry says so. */
   | { readonly kind: 'timeout_then_approved' };
 
+/** How the simulated acquirer answers a capture or a refund for a card; absent: succeeded. */
+export type SandboxOperationBehaviour =
+  /** Declined with this ISO 8583 response code (`capture_declined` or `refund_declined`). */
+  | { readonly kind: 'declined'; readonly responseCode: string }
+  /** The first answer times out (`unknown`); the operation succeeded and an inquiry says so. */
+  | { readonly kind: 'timeout_then_succeeded' };
+
+/** How captures and refunds go for a card (decisions.md section 8); an absent kind succeeds. */
+export interface SandboxOperationsBehaviour {
+  readonly capture?: SandboxOperationBehaviour;
+  readonly refund?: SandboxOperationBehaviour;
+}
+
 /** The card type the sandbox acquirer reports (`CardProfile.type`); with the region it sets the fees (`sandboxFees`). */
 export type SandboxCardType = 'consumer' | 'commercial';
 /** Region of the issuer relative to the sandbox merchant (`SANDBOX_MERCHANT_COUNTRY`). */
@@ -39,6 +52,8 @@ export type SandboxCardRegion = 'domestic' | 'intra' | 'inter';
 export interface SandboxCardBehaviour {
   readonly threeDS: SandboxThreeDSBehaviour;
   readonly authorization: SandboxAuthorizationBehaviour;
+  /** Captures and refunds after an approval; absent: they succeed (within the amounts). */
+  readonly operations?: SandboxOperationsBehaviour;
   readonly cardType: SandboxCardType;
   readonly region: SandboxCardRegion;
   /** ISO 3166-1 alpha-2 */
@@ -49,7 +64,7 @@ export interface SandboxCardBehaviour {
 export type SandboxExpectedOutcome =
   { readonly state: 'succeeded' } | { readonly state: 'failed'; readonly failureReason: FailureReason };
 
-/** One row of the sandbox test card table (decisions.md section 7). */
+/** One row of the sandbox test card tables (decisions.md sections 7 and 8). */
 export interface SandboxTestCard extends SandboxCardBehaviour {
   readonly number: string;
   readonly scheme: CardScheme;
@@ -240,6 +255,60 @@ export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
     expected: SUCCEEDED,
     description:
       'Visa, no 3DS required; the authorization times out (outcome unknown) and a later inquiry says approved.',
+  },
+  {
+    number: '4000000000005126',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: APPROVED,
+    operations: { refund: { kind: 'declined', responseCode: '05' } },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: SUCCEEDED,
+    description: 'Visa, no 3DS required, approved; every refund is declined (refund_declined).',
+  },
+  {
+    number: '4000000000007726',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: APPROVED,
+    operations: { refund: { kind: 'timeout_then_succeeded' } },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: SUCCEEDED,
+    description:
+      "Visa, no 3DS required, approved; each refund's first answer times out and a later inquiry says succeeded.",
+  },
+  {
+    number: '4000000000000341',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: APPROVED,
+    operations: { capture: { kind: 'declined', responseCode: '05' } },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: SUCCEEDED,
+    description: 'Visa, no 3DS required, approved; every capture is declined (capture_declined).',
+  },
+  {
+    number: '4000000000000259',
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS: 'not_required',
+    authorization: APPROVED,
+    operations: { capture: { kind: 'timeout_then_succeeded' } },
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: 'NL',
+    expected: SUCCEEDED,
+    description:
+      "Visa, no 3DS required, approved; each capture's first answer times out and a later inquiry says succeeded.",
   },
 ]);
 

@@ -1,10 +1,13 @@
-import { err, ok } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import {
   failureReasonFromResponseCode,
   type Acquirer,
   type AcquirerError,
   type AuthorizationOutcome,
   type AuthorizationRequest,
+  type OperationInquiryOutcome,
+  type OperationOutcome,
+  type OperationRequest,
 } from 'paystate';
 import {
   BankTimeoutError,
@@ -12,6 +15,8 @@ import {
   type BankReply,
   type ChargeRequest,
   type FakeBank,
+  type FollowUpReply,
+  type FollowUpRequest,
 } from './fake-bank.js';
 
 /**
@@ -120,20 +125,55 @@ export function createBankAcquirer(bank: FakeBank): Acquirer {
         return err(toError(error));
       }
     },
-    // This bank's SDK has no captures, voids or refunds: every payment is a sale that stays.
-    // The engine reads `unavailable` as an unknown outcome and inquires; the inquiry says the
-    // bank never received it, so the operation fails and nothing is reserved any more.
-    capture: async () => err(notOffered),
-    inquireCapture: async () => ok({ kind: 'not_found' }),
-    cancel: async () => err(notOffered),
-    inquireCancel: async () => ok({ kind: 'not_found' }),
-    refund: async () => err(notOffered),
-    inquireRefund: async () => ok({ kind: 'not_found' }),
+    capture: (request) => followUp(bank, 'CAPTURE', request),
+    inquireCapture: ({ operationId }) => findFollowUp(bank, operationId),
+    cancel: (request) => followUp(bank, 'VOID', request),
+    inquireCancel: ({ operationId }) => findFollowUp(bank, operationId),
+    refund: (request) => followUp(bank, 'REFUND', request),
+    inquireRefund: ({ operationId }) => findFollowUp(bank, operationId),
   };
 }
 
-const notOffered: AcquirerError = {
-  code: 'unavailable',
-  message: 'This bank offers no captures, cancels or refunds',
-  retryable: false,
-};
+/** The bank's follow-up reply as paystate's operation outcome. */
+function toOperationOutcome(reply: FollowUpReply): OperationOutcome {
+  const { type } = reply;
+  if (reply.result === 'DONE' && reply.followUpId !== undefined)
+    return { kind: 'succeeded', reference: reply.followUpId };
+  if (reply.result === 'DONE') return { kind: 'unknown', detail: 'The bank acted without a reference' };
+  const responseCode = reply.reasonCode === 'R013' ? '13' : '12';
+  const reason = type === 'CAPTURE' ? 'capture_declined' : type === 'REFUND' ? 'refund_declined' : 'declined';
+  return { kind: 'declined', responseCode, reason };
+}
+
+/** A capture, void or refund: the operation id is the bank's reference, so each is done once. */
+async function followUp(
+  bank: FakeBank,
+  type: FollowUpRequest['type'],
+  request: OperationRequest,
+): Promise<Result<OperationOutcome, AcquirerError>> {
+  try {
+    const reply = await bank.followUp({
+      merchantReference: request.operationId,
+      chargeReference: request.paymentId,
+      type,
+      amountMinor: request.amount,
+      currency: request.currency,
+    });
+    return ok(toOperationOutcome(reply));
+  } catch (error) {
+    return err(toError(error));
+  }
+}
+
+async function findFollowUp(
+  bank: FakeBank,
+  operationId: string,
+): Promise<Result<OperationInquiryOutcome, AcquirerError>> {
+  try {
+    const found = await bank.findFollowUp(operationId);
+    if (found === null) return ok({ kind: 'not_found' });
+    return ok(toOperationOutcome(found));
+  } catch (error) {
+    return err(toError(error));
+  }
+}

@@ -63,7 +63,30 @@ export class BankTimeoutError extends Error {
   override readonly name = 'BankTimeoutError';
 }
 
+/** A follow-up on a charge: capture (of a reservation), void (release) or refund. */
+export interface FollowUpRequest {
+  /** The merchant's reference of this follow-up: the bank acts on each at most once. */
+  readonly merchantReference: string;
+  /** The charge it follows up. */
+  readonly chargeReference: string;
+  readonly type: 'CAPTURE' | 'VOID' | 'REFUND';
+  readonly amountMinor: number;
+  readonly currency: string;
+}
+
+export interface FollowUpReply {
+  readonly type: FollowUpRequest['type'];
+  readonly result: 'DONE' | 'REFUSED';
+  /** `A000` done; `R013` amount above what the charge allows; `R012` no such charge. */
+  readonly reasonCode: string;
+  readonly followUpId?: string;
+}
+
 export interface FakeBank {
+  /** Acts on a follow-up, or answers the recorded reply when the reference was seen before. */
+  followUp(request: FollowUpRequest): Promise<FollowUpReply>;
+  /** The reply recorded for a follow-up reference, or null when the bank never received it. */
+  findFollowUp(merchantReference: string): Promise<FollowUpReply | null>;
   /** Charges a card, or answers the recorded reply when the reference was charged before. */
   charge(request: ChargeRequest): Promise<BankReply>;
   /** The reply recorded for a reference, or null when the bank never charged it. */
@@ -83,6 +106,37 @@ export function createFakeBank(): FakeBank {
   let unreachable = 0;
   let lostReplies = 0;
   let sequence = 0;
+  const followUps = new Map<string, FollowUpRequest & { readonly reply: FollowUpReply }>();
+
+  function unreachableCall(): void {
+    if (unreachable > 0) {
+      unreachable -= 1;
+      throw new BankUnreachableError('connect ECONNREFUSED bank.example:443');
+    }
+  }
+
+  /** Each type may total at most the charged amount (the bank keeps it simple). */
+  function decideFollowUp(request: FollowUpRequest): FollowUpReply {
+    const charge = charges.get(request.chargeReference);
+    if (charge?.reply.result !== 'AUTHORISED' || charge.currency !== request.currency) {
+      return { type: request.type, result: 'REFUSED', reasonCode: 'R012' };
+    }
+    const done = [...followUps.values()]
+      .filter(
+        (f) => f.chargeReference === request.chargeReference && f.type === request.type && f.reply.result === 'DONE',
+      )
+      .reduce((total, f) => total + f.amountMinor, 0);
+    if (request.amountMinor <= 0 || done + request.amountMinor > charge.amountMinor) {
+      return { type: request.type, result: 'REFUSED', reasonCode: 'R013' };
+    }
+    sequence += 1;
+    return {
+      type: request.type,
+      result: 'DONE',
+      reasonCode: 'A000',
+      followUpId: `${request.type}-${String(sequence).padStart(8, '0')}`,
+    };
+  }
 
   function decide(request: ChargeRequest): BankReply {
     const lastTwo = String(request.amountMinor % 100).padStart(2, '0');
@@ -127,6 +181,22 @@ export function createFakeBank(): FakeBank {
         throw new BankUnreachableError('connect ECONNREFUSED bank.example:443');
       }
       return charges.get(merchantReference)?.reply ?? null;
+    },
+    async followUp(request) {
+      unreachableCall();
+      const known = followUps.get(request.merchantReference);
+      if (known !== undefined) return known.reply;
+      const reply = decideFollowUp(request);
+      followUps.set(request.merchantReference, { ...request, reply });
+      if (lostReplies > 0) {
+        lostReplies -= 1;
+        throw new BankTimeoutError('No reply from the bank within 30 s');
+      }
+      return reply;
+    },
+    async findFollowUp(merchantReference) {
+      unreachableCall();
+      return followUps.get(merchantReference)?.reply ?? null;
     },
     ledger: () => [...charges.values()],
     failNextCall() {

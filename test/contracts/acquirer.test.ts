@@ -34,8 +34,7 @@ acquirerContract('examples/custom-acquirer (a bank SDK)', () => {
   };
 });
 
-// The bank of examples/custom-acquirer offers no captures, cancels or refunds (every payment is a
-// sale that stays): only the sandbox runs the money-operations part.
+// The money-operations part, against the sandbox and the bank SDK of examples/custom-acquirer.
 acquirerOperationsContract('sandbox', () => {
   const acquirer = createSandboxAcquirer();
   return {
@@ -54,6 +53,29 @@ acquirerOperationsContract('sandbox', () => {
       });
       const outcome = answer._unsafeUnwrap();
       if (outcome.kind !== 'approved') throw new Error('the sandbox must approve 4242424242424242');
+      return { paymentId: id, rrn: outcome.rrn };
+    },
+  };
+});
+
+acquirerOperationsContract('examples/custom-acquirer (a bank SDK)', () => {
+  const acquirer = createBankAcquirer(createFakeBank());
+  return {
+    acquirer,
+    authorize: async (amount) => {
+      const id = paymentId();
+      const answer = await acquirer.authorize({
+        paymentId: id,
+        profileId: 'profile_contract',
+        amount,
+        currency: 'EUR',
+        card: contractCard('5555555555554444'),
+        threeDS: null,
+        authentication: null,
+        captureMethod: 'manual',
+      });
+      const outcome = answer._unsafeUnwrap();
+      if (outcome.kind !== 'approved') throw new Error('the bank must approve 5555555555554444');
       return { paymentId: id, rrn: outcome.rrn };
     },
   };

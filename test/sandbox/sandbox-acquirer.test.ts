@@ -180,6 +180,7 @@ describe('sandbox acquirer: authorize', () => {
       profileId: 'profile_1',
       amount: 10_000,
       currency: 'EUR',
+      captureMethod: 'automatic',
       card: { scheme: 'visa', bin: '42424242', last4: '4242' },
       threeDS: null,
       authentication: null,

@@ -31,7 +31,7 @@ function schemeByPrefix(number: string): CardScheme {
 }
 
 describe('SANDBOX_TEST_CARDS', () => {
-  it('holds exactly the cards of decisions.md section 7, in its order', () => {
+  it('holds exactly the cards of decisions.md sections 7 and 8, in their order', () => {
     expect(SANDBOX_TEST_CARDS.map((card) => card.number)).toEqual([
       '4242424242424242',
       '5555555555554444',
@@ -47,6 +47,10 @@ describe('SANDBOX_TEST_CARDS', () => {
       '4000000000009995',
       '4000000000000069',
       '4000000000000119',
+      '4000000000005126',
+      '4000000000007726',
+      '4000000000000341',
+      '4000000000000259',
     ]);
   });
 
@@ -84,7 +88,19 @@ describe('SANDBOX_TEST_CARDS', () => {
       '4000000000009995': ['not_required', '51'],
       '4000000000000069': ['not_required', '54'],
       '4000000000000119': ['not_required', 'timeout_then_approved'],
+      '4000000000005126': ['not_required', 'approved'],
+      '4000000000007726': ['not_required', 'approved'],
+      '4000000000000341': ['not_required', 'approved'],
+      '4000000000000259': ['not_required', 'approved'],
     });
+    expect(
+      SANDBOX_TEST_CARDS.filter((card) => card.operations !== undefined).map((card) => [card.number, card.operations]),
+    ).toEqual([
+      ['4000000000005126', { refund: { kind: 'declined', responseCode: '05' } }],
+      ['4000000000007726', { refund: { kind: 'timeout_then_succeeded' } }],
+      ['4000000000000341', { capture: { kind: 'declined', responseCode: '05' } }],
+      ['4000000000000259', { capture: { kind: 'timeout_then_succeeded' } }],
+    ]);
     const commercial = SANDBOX_TEST_CARDS.filter((card) => card.cardType === 'commercial');
     expect(commercial.map((card) => [card.number, card.region, card.issuingCountry])).toEqual([
       ['5200828282828210', 'inter', 'US'],
