@@ -35,6 +35,7 @@ import {
   type ChallengeDecision,
   type SandboxAuthorizationStore,
   type SandboxChallengeStore,
+  type SandboxOperationStore,
   createSandboxAcquirer,
   type SandboxAcquirer,
   createSandboxThreeDSProvider,
@@ -67,6 +68,8 @@ export interface SandboxStorage {
   readonly simulator?: {
     readonly authorizations: SandboxAuthorizationStore;
     readonly challenges: SandboxChallengeStore;
+    /** Captures, cancels and refunds, for inquiries from any instance. Default in memory. */
+    readonly operations?: SandboxOperationStore;
   };
 }
 
@@ -196,6 +199,7 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     latencyMs: options.acquirerLatencyMs ?? 0,
     ...(options.rrn !== undefined && { rrn: options.rrn }),
     ...(storage.simulator !== undefined && { store: storage.simulator.authorizations }),
+    ...(storage.simulator?.operations !== undefined && { operationStore: storage.simulator.operations }),
   });
   const threeDS = createSandboxThreeDSProvider({
     secret: secrets.challenge,
