@@ -10,7 +10,7 @@ describe('examples/hono-app.ts', () => {
         /^Location: \/payments\/v1\/partners\/partner_shop\/profiles\/profile_shop\/payments\/payment_[0-9a-f]{32} \(served by the-shop\)$/,
       ),
       'listed: 200 1 payment(s)',
-      'OpenAPI: paystate API, 4 paths; reference page at /payments/docs',
+      'OpenAPI: paystate API, 14 paths; reference page at /payments/docs',
       "the host's own routes: The Shop",
     ]);
   });

@@ -80,10 +80,11 @@ const NEVERTHROW_FLOOR = /^\^(\d+\.\d+\.\d+)$/.exec(pkg.peerDependencies['nevert
 
 /**
  * The most the tarball may weigh, packed and unpacked, in bytes. On 2026-11-28 it was 1.17 MB and
- * 3.70 MB; with the sources embedded in its source maps it was 1.80 MB and 5.85 MB.
+ * 3.70 MB, then 4.88 MB unpacked with captures and refunds, the Hono layer, paystate/otel and the
+ * webhook schemes; with the sources embedded in its source maps it was 1.80 MB and 5.85 MB.
  */
-const MAX_PACKED_BYTES = 1_400_000;
-const MAX_UNPACKED_BYTES = 4_500_000;
+const MAX_PACKED_BYTES = 1_600_000;
+const MAX_UNPACKED_BYTES = 5_300_000;
 
 let work: string;
 let copy: string;
