@@ -6,7 +6,6 @@ import {
   createPostgresAdapters,
   createPostgresCardVault,
   createPostgresIdempotencyStore,
-  createPostgresPaymentRepository,
   MIGRATIONS,
   migrate,
   type CardVaultKey,
@@ -15,6 +14,7 @@ import { cardVaultContract, VAULT_CARD } from '../contracts/card-vault.contract.
 import { makeRecord, T0 } from '../contracts/fixtures.js';
 import { expectErr, expectOk } from '../contracts/payment-repository.contract.js';
 import { useMigratedDatabase } from './support/migrated-database.js';
+import { insertAsBeforeMoney } from './support/version-14-rows.js';
 
 const db = useMigratedDatabase();
 const pools: pg.Pool[] = [];
@@ -227,7 +227,8 @@ describe('migration 11 (card vault)', () => {
     try {
       await migrate(pool, { migrations: MIGRATIONS.filter((migration) => migration.version <= 10) });
       const record = makeRecord();
-      await expectOk(createPostgresPaymentRepository({ pool }).insert(record, []));
+      // As a release of version 10 wrote it: the columns before the money counters of migration 15.
+      await insertAsBeforeMoney(pool, record);
       const idempotency = createPostgresIdempotencyStore({ pool });
       const keyRef = { clientId: 'client_a', key: 'key-1', fingerprint: 'f', now: T0, ttlMs: 60_000 };
       await expectOk(idempotency.begin(keyRef));
