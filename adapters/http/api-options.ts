@@ -4,6 +4,7 @@ import type { CredentialStore } from '../../src/ports/credential-store.js';
 import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
+import type { Telemetry } from '../../src/ports/telemetry.js';
 import { IDEMPOTENCY_STALE_AFTER_MS, IDEMPOTENCY_TTL_MS } from './idempotency.js';
 import { millisecondsOption } from './milliseconds-option.js';
 import { DEFAULT_PROBLEM_TYPE_BASE } from './problem-details.js';
@@ -20,6 +21,11 @@ export interface ApiOptions {
   readonly clock: Clock;
   /** One `info` line per API request (route, status, duration, client); errors. Default silent. */
   readonly logger?: Logger;
+  /**
+   * A server span per request joined to its `traceparent` (docs/observability.md): the engine's
+   * telemetry, say. Default none, and no cost.
+   */
+  readonly telemetry?: Telemetry;
   /** Prefix of the problem `type` URIs; the code is appended. Default `urn:paystate:problem:`. */
   readonly problemTypeBase?: string;
   /**

@@ -10,6 +10,7 @@ import { toResponse } from './http-answer.js';
 import { problem, serverProblemAnswer } from './problem-details.js';
 import { requestIdMiddleware } from './request-id-middleware.js';
 import { requestIdSource } from './request-id.js';
+import { telemetryMiddleware } from './telemetry-middleware.js';
 
 export interface FetchHandlerOptions extends ApiOptions {
   /** Serves requests outside `/v1`, given the request's id (`PageContext`). Without it they are 404. */
@@ -41,6 +42,8 @@ export function createApp(options: FetchHandlerOptions): Hono<AppEnv> {
   const { pages } = options;
   const app = new Hono<AppEnv>();
   app.use(requestIdMiddleware(requestIdSource(options.requestId, logger), logger));
+  const traced = telemetryMiddleware(options.telemetry);
+  if (traced !== undefined) app.use(traced);
   mountApi(app, deps, normalizeBasePath(options.basePath));
   app.all('*', async (c) => {
     const method = c.req.method;

@@ -1,7 +1,32 @@
-import { context, INVALID_TRACEID, metrics, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Attributes, Context, Meter, MeterProvider, Span, Tracer, TracerProvider } from '@opentelemetry/api';
+import {
+  context,
+  INVALID_TRACEID,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import type {
+  Attributes,
+  Context,
+  Meter,
+  MeterProvider,
+  Span,
+  TextMapGetter,
+  TextMapPropagator,
+  Tracer,
+  TracerProvider,
+} from '@opentelemetry/api';
 import { TELEMETRY_METRICS } from '../../src/ports/telemetry.js';
-import type { Telemetry, TelemetryAttributes, TelemetryMetric, TelemetrySpan } from '../../src/ports/telemetry.js';
+import type {
+  Telemetry,
+  TelemetryAttributes,
+  TelemetryMetric,
+  TelemetrySpan,
+  TraceHeaderReader,
+} from '../../src/ports/telemetry.js';
 
 /** The name the tracer and the meter go by (the instrumentation scope). */
 export const INSTRUMENTATION_SCOPE = 'paystate';
@@ -14,7 +39,18 @@ export interface OpenTelemetryOptions {
    * the SDK's `MeterProvider` before calling `createOpenTelemetry`, or pass it here.
    */
   readonly meterProvider?: MeterProvider;
+  /**
+   * Reads an HTTP request's trace context (`traceparent`). Default the global one
+   * (`propagation`), which the host's SDK registers (W3C trace context by default).
+   */
+  readonly propagator?: TextMapPropagator;
 }
+
+/** Headers read through the HTTP layer's reader: the propagator asks by name only. */
+const headerGetter: TextMapGetter<TraceHeaderReader> = {
+  get: (header, key) => header(key.toLowerCase()),
+  keys: () => [],
+};
 
 /** Bucket boundaries, in seconds: port calls from 5 ms to 30 s; the outbox from 100 ms to a day. */
 const PORT_CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -99,6 +135,10 @@ export function createOpenTelemetry(options: OpenTelemetryOptions = {}): Telemet
     startSpan(name, attributes, parent) {
       const from = parent instanceof OpenTelemetrySpan ? parent.context : context.active();
       return new OpenTelemetrySpan(tracer.startSpan(name, { attributes }, from), from);
+    },
+    startServerSpan(name, attributes, header) {
+      const from = (options.propagator ?? propagation).extract(ROOT_CONTEXT, header, headerGetter);
+      return new OpenTelemetrySpan(tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, from), from);
     },
     record(metric, value, attributes) {
       record[metric](value, attributes);

@@ -53,6 +53,9 @@ export const TELEMETRY_METRICS = deepFreeze({
 /** One of `TELEMETRY_METRICS`, by its key. */
 export type TelemetryMetric = keyof typeof TELEMETRY_METRICS;
 
+/** Reads a request header by its lower-case name: `undefined` when absent. */
+export type TraceHeaderReader = (name: string) => string | undefined;
+
 export interface Telemetry {
   /** False only for `noTelemetry`: the engine then skips telemetry altogether. */
   readonly enabled: boolean;
@@ -61,6 +64,11 @@ export interface Telemetry {
    * context (a host's HTTP request span, say).
    */
   startSpan(name: string, attributes: TelemetryAttributes, parent?: TelemetrySpan): TelemetrySpan;
+  /**
+   * Starts a host's server span (an HTTP request) whose parent is the trace context the request
+   * carries (`header` reads its headers: `traceparent`, `tracestate`). Optional: without it, none.
+   */
+  startServerSpan?(name: string, attributes: TelemetryAttributes, header: TraceHeaderReader): TelemetrySpan;
   /** Adds `value` to a counter, records it in a histogram or sets a gauge (`TELEMETRY_METRICS`). */
   record(metric: TelemetryMetric, value: number, attributes: TelemetryAttributes): void;
 }
@@ -102,6 +110,16 @@ export function guardTelemetry(telemetry: Telemetry): Telemetry {
         return noSpan;
       }
     },
+    ...(telemetry.startServerSpan !== undefined && {
+      startServerSpan(name: string, attributes: TelemetryAttributes, header: TraceHeaderReader): TelemetrySpan {
+        try {
+          const span = telemetry.startServerSpan?.(name, attributes, header);
+          return typeof span === 'object' && span !== null ? new GuardedSpan(span) : noSpan;
+        } catch {
+          return noSpan;
+        }
+      },
+    }),
     record(metric, value, attributes) {
       try {
         telemetry.record(metric, value, attributes);

@@ -1,3 +1,4 @@
+import type { Telemetry } from '../../../src/ports/telemetry.js';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -113,6 +114,8 @@ function counted<T extends object>(name: string, target: T, calls: Map<string, n
 export interface ApiHarnessOptions {
   readonly acquirerLatencyMs?: number;
   readonly threeDSLatencyMs?: number;
+  /** Given to the engine and the API both. Default none. */
+  readonly telemetry?: Telemetry;
 }
 
 /** The API on in-memory adapters and the sandbox simulators, every port counted. */
@@ -146,6 +149,7 @@ export function makeApi(options: ApiHarnessOptions = {}) {
     ids: counted('ids', createSequentialIdGenerator(7), counts),
     events: counted('events', events, counts),
     logger,
+    ...(options.telemetry !== undefined && { telemetry: options.telemetry }),
     options: { retries: 0, hostedPageUrl: ({ id, token }) => `https://pay.sandbox.test/pay/${id}?token=${token}` },
   });
   const handlerOptions: FetchHandlerOptions = {
@@ -154,6 +158,7 @@ export function makeApi(options: ApiHarnessOptions = {}) {
     idempotency: counted('idempotency', idempotency, counts),
     clock,
     logger,
+    ...(options.telemetry !== undefined && { telemetry: options.telemetry }),
   };
   const calls: PortCalls = {
     counts,

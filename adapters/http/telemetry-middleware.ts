@@ -1,0 +1,38 @@
+import type { MiddlewareHandler } from 'hono';
+import { guardTelemetry, type Telemetry } from '../../src/ports/telemetry.js';
+import type { AppEnv } from './app-env.js';
+
+/**
+ * A server span per request, `HTTP <METHOD> <route pattern>`, joined to the request's
+ * `traceparent` and active while the route runs (docs/observability.md). Undefined, so that
+ * nothing is registered, without a telemetry that starts server spans.
+ */
+export function telemetryMiddleware(telemetry: Telemetry | undefined): MiddlewareHandler<AppEnv> | undefined {
+  if (telemetry === undefined) return undefined;
+  const guarded = guardTelemetry(telemetry);
+  const start = guarded.startServerSpan;
+  if (start === undefined) return undefined;
+  return async (c, next) => {
+    const method = c.req.method;
+    // The matched route's pattern (`/v1/payments/:payment_id`), never the raw path with its ids.
+    const route = c.req.matchedRoutes.filter((matched) => matched.method !== 'ALL').at(-1)?.path;
+    const span = start(
+      route === undefined ? `HTTP ${method}` : `HTTP ${method} ${route}`,
+      {
+        'http.request.method': method,
+        'url.scheme': new URL(c.req.url).protocol.replace(/:$/, ''),
+        'paystate.request.id': c.get('requestId'),
+        ...(route !== undefined && { 'http.route': route }),
+      },
+      (name) => c.req.header(name),
+    );
+    let status = 500;
+    try {
+      await span.within(() => next());
+      status = c.res.status;
+    } finally {
+      // A 5xx is the server's failure; a 4xx is the client's and leaves the span's status unset.
+      span.end(status >= 500 ? `http_${status}` : 'ok', { 'http.response.status_code': status });
+    }
+  };
+}
