@@ -1,46 +1,13 @@
-import { err, ok } from 'neverthrow';
-import { operationUnder } from '../base-path.js';
-import { jsonAnswer } from '../http-answer.js';
+import { createOperationRoute } from '../create-operation-route.js';
 import { inBothForms } from '../operation-reads.js';
-import { operationKey, operationPath, readOptionalBody, runOperationPost } from '../operation-request.js';
-import type { RouteHandler } from '../route-context.js';
 
 /**
- * `POST …/payments/{payment_id}/refunds` `{ amount?, reference?, description? }`: 201 with the refund
- * and `Location` (decisions.md section 8). No body means all that is refundable. With an
- * `Idempotency-Key` the refund id is reserved first: a retry never refunds twice.
+ * `POST …/payments/{payment_id}/refunds` `{ amount?, reference?, description? }`: 201 with the
+ * refund and `Location` (decisions.md section 8). No body means all that is refundable.
  */
-export const refundPaymentRoute: RouteHandler = async (context) => {
-  const { client, deps } = context;
-  const path = operationPath(context, []);
-  if (path.isErr()) return err(path.error);
-  const key = operationKey(context);
-  if (key.isErr()) return err(key.error);
-  const body = await readOptionalBody(context);
-  if (body.isErr()) return err(body.error);
-  const { profileId, paymentId } = path.value;
-  return ok(
-    await runOperationPost(context, {
-      key: key.value,
-      resource: `/v1/profiles/${encodeURIComponent(profileId)}/payments/${encodeURIComponent(paymentId)}/refunds`,
-      body: body.value,
-      reserve: () => deps.engine.newOperationId('refund'),
-      run: (refundId) =>
-        deps.engine.refundPayment({
-          paymentId,
-          profileId,
-          partnerId: client.partnerId,
-          requestId: context.requestId,
-          body: body.value,
-          ...(refundId !== null && { refundId }),
-        }),
-      answer: (refund) => {
-        const shown = operationUnder(context.basePath, refund);
-        return jsonAnswer(201, shown, { location: shown._links.self.href });
-      },
-    }),
-  );
-};
+export const refundPaymentRoute = createOperationRoute('refund', (context, fields, refundId) =>
+  context.deps.engine.refundPayment({ ...fields, ...(refundId !== null && { refundId }) }),
+);
 
 /** `POST …/payments/{payment_id}/refunds`, in the profile and the partner form of the path. */
 export const [refundPayment, refundPartnerPayment] = inBothForms('POST', ['refunds'], refundPaymentRoute);
