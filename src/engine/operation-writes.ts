@@ -109,14 +109,23 @@ export async function storeStep(
   for (let attempt = 0; attempt < MAX_SETTLE_ATTEMPTS; attempt += 1) {
     const next = nextOperation(ctx, withStep(current, step, at), current.version + 1);
     let payment: PaymentRecord | null = null;
+    let lapsed = false;
     if (step.state !== 'processing') {
       const loaded = await loadPaymentRecord(ctx, current.paymentId);
       if (loaded.isErr()) return err(loaded.error);
       if (loaded.value === null) return err(paymentError.internal('The payment of an operation is gone'));
       payment = nextPayment(ctx, settle(loaded.value, next, at));
+      // A failed operation that reopens a lapsed authorization closes it by expiry: say so, as the sweeper would.
+      lapsed = loaded.value.captureClosedBy !== 'expiry' && payment.captureClosedBy === 'expiry';
     }
     const shown = payment;
-    const events = shown === null ? [] : step.events.map((type) => operationEvent(ctx, type, shown, next, at));
+    const events =
+      shown === null
+        ? []
+        : [
+            ...step.events.map((type) => operationEvent(ctx, type, shown, next, at)),
+            ...(lapsed ? [operationEvent(ctx, 'payment.authorization_expired', shown, null, at)] : []),
+          ];
     const written = await write(ctx, 'update', next, payment, events);
     if (written.isErr()) return err(written.error);
     if (written.value === 'stored') return ok(next);
