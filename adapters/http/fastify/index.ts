@@ -1,0 +1,1 @@
+export { paystate, type PaystateFastifyOptions } from './paystate-plugin.js';
