@@ -5,6 +5,7 @@ import { createApp, type FetchHandlerOptions } from '../app.js';
 import type { AppEnv } from '../app-env.js';
 import { normalizeBasePath, stripBasePath } from '../base-path.js';
 import { nodeListener } from '../node-server.js';
+import { addMount } from './fastify-mounts.js';
 
 /** Options of `paystate()` for Fastify: those of `createFetchHandler`. */
 export type PaystateFastifyOptions = FetchHandlerOptions;
@@ -138,6 +139,9 @@ function mount(
   });
   instance.all('/v1', serve(false));
   instance.all('/v1/*', serve(false));
+  const pages = options.pages !== undefined;
   if (prefix !== '') instance.setNotFoundHandler(serve(false));
-  else if (options.pages !== undefined) instance.all('/*', serve(true));
+  else if (pages) instance.all('/*', serve(true));
+  // For `paystateFrameworkErrors`: the router's refusals under this mount are paystate's to answer.
+  addMount(instance.server, { prefix, serve: serve(false) });
 }
