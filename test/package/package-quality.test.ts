@@ -49,6 +49,7 @@ const ENTRIES: Readonly<Record<string, { readonly name: string; readonly peers?:
   './node': { name: 'createConsoleLogger' },
   './http': { name: 'createFetchHandler' },
   './express': { name: 'paystate', peers: ['express'] },
+  './fastify': { name: 'paystateFrameworkErrors', peers: ['fastify'] },
   './sandbox-server': { name: 'startSandboxServer' },
   './postgres': { name: 'createPostgresPaymentRepository', peers: ['pg'] },
   './hosted-page': { name: 'createHostedPageHandler' },
@@ -57,7 +58,7 @@ const ENTRIES: Readonly<Record<string, { readonly name: string; readonly peers?:
 };
 
 /** Packages only some adapters need: a user of the core alone must not get them. */
-const OPTIONAL_PACKAGES = ['express', 'pg', 'playwright-core', '@opentelemetry/api'];
+const OPTIONAL_PACKAGES = ['express', 'fastify', 'pg', 'playwright-core', '@opentelemetry/api'];
 
 /**
  * Packages a shipped example imports that paystate neither depends on nor takes as a peer, and
@@ -303,8 +304,8 @@ describe('npm pack', () => {
     }
   });
 
-  it('keeps pg and express optional peers and playwright-core a dev dependency', () => {
-    for (const name of ['pg', 'express']) {
+  it('keeps pg, express and fastify optional peers and playwright-core a dev dependency', () => {
+    for (const name of ['pg', 'express', 'fastify']) {
       expect(pkg.dependencies[name], name).toBeUndefined();
       expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
     }
