@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import { createApp, type FetchHandlerOptions } from '../app.js';
 import type { AppEnv } from '../app-env.js';
 import { normalizeBasePath, stripBasePath } from '../base-path.js';
+import { presentHostAuthorization } from '../host-headers.js';
 import { nodeListener } from '../node-server.js';
 import { addMount } from './fastify-mounts.js';
 
@@ -114,6 +115,7 @@ function mount(
     const raw = request.raw;
     handings.set(raw, { request, reply, passThrough });
     if (!passThrough) reply.hijack();
+    presentHostAuthorization(raw);
     const target = raw.url ?? '/';
     // The listener reads the target at once; Fastify's hooks and logs keep the client's.
     raw.url = targetBelow(target, prefix);
