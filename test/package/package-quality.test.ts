@@ -143,8 +143,9 @@ function importsOf(declarations: string): string[] {
 
 describe('npm pack', () => {
   it('holds only what users need: the build, the docs and the examples they link, README, CHANGELOG, licence', () => {
+    // Examples' folders may be Next.js dynamic segments (`examples/nextjs/app/api/[...paystate]/`).
     const allowed =
-      /^(?:package\.json|README\.md|CHANGELOG\.md|LICEN[CS]E(?:\.md)?|dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/(?:[\w-]+\/)*[\w.-]+\.(?:md|png)|docs\/openapi\.json|examples\/(?:[\w-]+\/)*[\w.-]+\.ts|examples\/sandbox-config\.json)$/;
+      /^(?:package\.json|README\.md|CHANGELOG\.md|LICEN[CS]E(?:\.md)?|dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/(?:[\w-]+\/)*[\w.-]+\.(?:md|png)|docs\/openapi\.json|examples\/(?:(?:[\w-]+|\[(?:\.\.\.)?[\w-]+\])\/)*[\w.-]+\.ts|examples\/sandbox-config\.json)$/;
     expect(packed.filter((path) => !allowed.test(path))).toEqual([]);
     expect(packed).toContain('README.md');
     expect(packed).toContain('examples/sandbox-config.json');
