@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paystate, paystateFrameworkErrors } from '../../adapters/http/fastify/index.js';
@@ -182,6 +182,39 @@ describe('paystate() in Fastify, at the root', () => {
     expectProblem(await call(`${origin}/v1/nothing`, { headers: bearer(TOKENS.alphaHosted) }), 404, 'not_found');
     const paid = await payOnHostedPage(origin);
     expect(paid.status).toBe(303);
+  });
+
+  it('answers an unauthenticated POST at once, its body unread, and closes the connection', async () => {
+    const api = makeApi();
+    const origin = await host(api.handlerOptions, '');
+    const { port } = new URL(origin);
+    const head = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve(`${text}[no close]`);
+      }, 2_000);
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(text);
+      });
+      socket.on('error', reject);
+      // 10 MB announced, a few bytes sent: a server that waited for the body would answer nothing.
+      socket.write(
+        `POST ${PAYMENTS} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"amount":`,
+      );
+    });
+    expect(head).toMatch(/^HTTP\/1\.1 401 /);
+    expect(head).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/i);
+    expect(head).toMatch(/\r\nrequest-id: req_[0-9a-f]{32}\r\n/i);
+    expect(head).toMatch(/\r\nconnection: close\r\n/i);
+    expect(head).not.toContain('[no close]');
+    expect(api.calls.beyondCredentials()).toBe(0);
   });
 
   it('paystateFrameworkErrors: a target that does not decode is a 400 problem outside paystate, paystate’s answer under /v1', async () => {
