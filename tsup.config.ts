@@ -8,6 +8,7 @@ export default defineConfig({
     node: 'adapters/node/index.ts',
     http: 'adapters/http/index.ts',
     express: 'adapters/http/express/index.ts',
+    fastify: 'adapters/http/fastify/index.ts',
     'sandbox-server': 'adapters/sandbox-server/index.ts',
     cli: 'bin/paystate.ts',
     postgres: 'adapters/postgres/index.ts',

@@ -9,7 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^paystate$/, replacement: here('./src/index.ts') },
       // The HTTP family: the hosted page and the Express bridge live under adapters/http.
-      { find: /^paystate\/(express|hosted-page)$/, replacement: here('./adapters/http/$1/index.ts') },
+      { find: /^paystate\/(express|fastify|hosted-page)$/, replacement: here('./adapters/http/$1/index.ts') },
       { find: /^paystate\/(.*)$/, replacement: here('./adapters/$1/index.ts') },
     ],
   },

@@ -3,6 +3,15 @@ export { createApp, createFetchHandler, type FetchHandlerOptions } from './app.j
 export type { AppBindings, AppEnv } from './app-env.js';
 export { normalizeBasePath } from './base-path.js';
 export type { FetchHandler, PageContext, PagesHandler } from './page-context.js';
+export {
+  createHealthHandlers,
+  DEFAULT_MAX_FAILURES_IN_A_ROW,
+  LIVENESS_PATH,
+  READINESS_PATH,
+  type HealthHandlers,
+  type HealthHandlersOptions,
+  type HealthWorker,
+} from './health-handlers.js';
 export { jsonAnswer, toResponse, type HttpAnswer } from './http-answer.js';
 export { fromFetchRequest, type HttpRequest } from './http-request.js';
 export {

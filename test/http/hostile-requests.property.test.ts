@@ -344,6 +344,7 @@ const KINDS: readonly ServerKind[] = [
   'node:http + fetch bridge',
   'express router (fetch handler)',
   'express, json parser first, mounted at /api',
+  'fastify plugin, mounted at /api',
 ];
 
 describe.each(KINDS)('hostile requests, served by %s', (kind) => {

@@ -25,6 +25,7 @@ const EXPECTED: Record<string, string> = {
   './node': 'createCryptoIdGenerator',
   './http': 'createFetchHandler',
   './express': 'paystate',
+  './fastify': 'paystateFrameworkErrors',
   './sandbox-server': 'startSandboxServer',
   './postgres': 'createPostgresPaymentRepository',
   './hosted-page': 'createHostedPageHandler',

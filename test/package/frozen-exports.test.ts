@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as core from 'paystate';
 import * as express from 'paystate/express';
+import * as fastify from 'paystate/fastify';
 import * as hostedPage from 'paystate/hosted-page';
 import * as http from 'paystate/http';
 import * as memory from 'paystate/memory';
@@ -21,6 +22,7 @@ import * as webhooks from 'paystate/webhooks';
 const ENTRY_POINTS: Readonly<Record<string, Record<string, unknown>>> = {
   paystate: core,
   'paystate/express': express,
+  'paystate/fastify': fastify,
   'paystate/hosted-page': hostedPage,
   'paystate/http': http,
   'paystate/memory': memory,

@@ -49,6 +49,7 @@ const ENTRIES: Readonly<Record<string, { readonly name: string; readonly peers?:
   './node': { name: 'createConsoleLogger' },
   './http': { name: 'createFetchHandler' },
   './express': { name: 'paystate', peers: ['express'] },
+  './fastify': { name: 'paystateFrameworkErrors', peers: ['fastify'] },
   './sandbox-server': { name: 'startSandboxServer' },
   './postgres': { name: 'createPostgresPaymentRepository', peers: ['pg'] },
   './hosted-page': { name: 'createHostedPageHandler' },
@@ -57,7 +58,7 @@ const ENTRIES: Readonly<Record<string, { readonly name: string; readonly peers?:
 };
 
 /** Packages only some adapters need: a user of the core alone must not get them. */
-const OPTIONAL_PACKAGES = ['express', 'pg', 'playwright-core', '@opentelemetry/api'];
+const OPTIONAL_PACKAGES = ['express', 'fastify', 'pg', 'playwright-core', '@opentelemetry/api'];
 
 /**
  * Packages a shipped example imports that paystate neither depends on nor takes as a peer, and
@@ -143,8 +144,9 @@ function importsOf(declarations: string): string[] {
 
 describe('npm pack', () => {
   it('holds only what users need: the build, the docs and the examples they link, README, CHANGELOG, licence', () => {
+    // Examples' folders may be Next.js dynamic segments (`examples/nextjs/app/api/[...paystate]/`).
     const allowed =
-      /^(?:package\.json|README\.md|CHANGELOG\.md|LICEN[CS]E(?:\.md)?|dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/(?:[\w-]+\/)*[\w.-]+\.(?:md|png)|docs\/openapi\.json|examples\/(?:[\w-]+\/)*[\w.-]+\.ts|examples\/sandbox-config\.json)$/;
+      /^(?:package\.json|README\.md|CHANGELOG\.md|LICEN[CS]E(?:\.md)?|dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/(?:[\w-]+\/)*[\w.-]+\.(?:md|png)|docs\/openapi\.json|examples\/(?:(?:[\w-]+|\[(?:\.\.\.)?[\w-]+\])\/)*[\w.-]+\.ts|examples\/sandbox-config\.json)$/;
     expect(packed.filter((path) => !allowed.test(path))).toEqual([]);
     expect(packed).toContain('README.md');
     expect(packed).toContain('examples/sandbox-config.json');
@@ -304,8 +306,8 @@ describe('npm pack', () => {
     }
   });
 
-  it('keeps pg and express optional peers and playwright-core a dev dependency', () => {
-    for (const name of ['pg', 'express']) {
+  it('keeps pg, express and fastify optional peers and playwright-core a dev dependency', () => {
+    for (const name of ['pg', 'express', 'fastify']) {
       expect(pkg.dependencies[name], name).toBeUndefined();
       expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
     }

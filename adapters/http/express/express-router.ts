@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Router } from 'express';
 import { nodeListener, type NodeRequestListenerOptions } from '../node-server.js';
 import type { FetchHandler } from '../page-context.js';
 import { REQUEST_ID_HEADER, requestIdSource } from '../request-id.js';
+import { dropHeader, presentHostAuthorization } from '../host-headers.js';
 import { consumedBody } from './consumed-body.js';
 
 /** Options of `createExpressRouter`: those of `createNodeRequestListener` but `clientAddress` (`req.ip`). */
@@ -20,27 +21,6 @@ export function handOn(req: IncomingMessage, error?: unknown): undefined {
   if (error === undefined) next?.();
   else next?.(error);
   return undefined;
-}
-
-/** Takes a header off a node request, in both of its views. */
-function dropHeader(req: IncomingMessage, name: string): void {
-  const raw = req.rawHeaders;
-  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]?.toLowerCase() === name) raw.splice(i, 2);
-  delete req.headers[name];
-}
-
-/**
- * A host middleware that presents paystate's token sets `req.headers.authorization`;
- * `@hono/node-server` reads the raw header lines, so the host's value replaces the client's there.
- */
-function presentHostAuthorization(req: IncomingMessage): void {
-  const given = req.headers.authorization;
-  const raw = req.rawHeaders;
-  const first = raw.findIndex((name, at) => at % 2 === 0 && name.toLowerCase() === 'authorization');
-  if (given === undefined || (first >= 0 && raw[first + 1] === given)) return;
-  dropHeader(req, 'authorization');
-  req.headers.authorization = given;
-  raw.push('authorization', given);
 }
 
 /** The client's address as Express sees it: `req.ip`, which follows the app's `trust proxy`. */

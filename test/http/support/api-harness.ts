@@ -2,6 +2,7 @@ import type { Telemetry } from '../../../src/ports/telemetry.js';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import Fastify from 'fastify';
 import {
   createMemoryCardVault,
   createMemoryCredentialStore,
@@ -23,6 +24,7 @@ import {
   paystate,
   paystateErrorHandler,
 } from '../../../adapters/http/express/index.js';
+import { paystate as paystateFastify, paystateFrameworkErrors } from '../../../adapters/http/fastify/index.js';
 import {
   createChallengeResponse,
   createSandboxAcquirer,
@@ -225,6 +227,7 @@ export const OPTION_ENTRY_POINTS = [
   ['createNodeListener', createNodeListener],
   ['paystate() in Express', paystate],
   ['createServer(options) in Express', createExpressServer],
+  ['paystate() in Fastify', paystateFastify],
 ] as const;
 
 /** How the handler is served in a test. */
@@ -232,13 +235,15 @@ export type ServerKind =
   | 'node:http'
   | 'node:http + fetch bridge'
   | 'express router (fetch handler)'
-  | 'express, json parser first, mounted at /api';
+  | 'express, json parser first, mounted at /api'
+  | 'fastify plugin, mounted at /api';
 
 export const SERVER_KINDS: readonly ServerKind[] = [
   'node:http',
   'node:http + fetch bridge',
   'express router (fetch handler)',
   'express, json parser first, mounted at /api',
+  'fastify plugin, mounted at /api',
 ];
 
 export interface RunningServer {
@@ -281,6 +286,8 @@ export async function serve(kind: ServerKind, api: ApiHarness): Promise<RunningS
       server = createHttpServer(app);
       break;
     }
+    case 'fastify plugin, mounted at /api':
+      return serveFastify(kind, api);
   }
   const port = await listen(server);
   return {
@@ -293,5 +300,27 @@ export async function serve(kind: ServerKind, api: ApiHarness): Promise<RunningS
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * A Fastify app with a route of its own and paystate's plugin under `/api`, its router's refusals
+ * answered by `paystateFrameworkErrors`, listening with `app.listen`.
+ */
+async function serveFastify(kind: ServerKind, api: ApiHarness): Promise<RunningServer> {
+  const app = Fastify({ frameworkErrors: paystateFrameworkErrors() });
+  app.get('/health', () => ({ ok: true }));
+  await app.register(paystateFastify(api.handlerOptions), { prefix: '/api' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    kind,
+    base: `http://127.0.0.1:${port}/api`,
+    basePath: '/api',
+    port,
+    close: async () => {
+      app.server.closeAllConnections();
+      await app.close();
+    },
   };
 }
