@@ -338,21 +338,16 @@ async function throughputs(url: string, admin: pg.Pool, clients: number, seconds
   return { engine: { ...combine(engineRuns, slices), ...commits }, direct: combine(directRuns, slices) };
 }
 
-const JSONB_COLUMNS = new Set(['billing', 'shipping', 'browser', 'three_ds', 'authorization_outcome']);
-const TIME_COLUMNS = new Set(['created_at', 'updated_at', 'expires_at', 'next_inquiry_at']);
-const INT_COLUMNS = new Set(['version', 'inquiry_attempts', 'not_found_answers']);
-
-/** The SQL type of a write column, for parameters in a select list (where Postgres cannot infer them). */
-const typeOf = (column: string): string =>
-  JSONB_COLUMNS.has(column)
-    ? 'jsonb'
-    : TIME_COLUMNS.has(column)
-      ? 'timestamptz'
-      : INT_COLUMNS.has(column)
-        ? 'int'
-        : column === 'amount'
-          ? 'bigint'
-          : 'text';
+/** The SQL type of each payments column, read from the database (where Postgres cannot infer a parameter's). */
+async function columnTypes(admin: pg.Pool): Promise<ReadonlyMap<string, string>> {
+  const { rows } = await admin.query<{ column_name: string; type: string }>(
+    `SELECT column_name, format_type(atttypid, atttypmod) AS type
+     FROM information_schema.columns c
+     JOIN pg_attribute a ON a.attrelid = 'paystate_payments'::regclass AND a.attname = c.column_name
+     WHERE c.table_name = 'paystate_payments'`,
+  );
+  return new Map(rows.map((row) => [row.column_name, row.type]));
+}
 
 /** Stores payments `from`..`to` (ids `payment_` + the number in 32 hex digits), copies of `record`, in chunks. */
 async function bulkLoad(
@@ -362,9 +357,12 @@ async function bulkLoad(
   to: number,
   log: (line: string) => void,
 ): Promise<void> {
+  const types = await columnTypes(admin);
   const columns = PAYMENT_WRITE_COLUMNS.map((column, index) => {
     if (column === 'profile_id') return `$${index + 1}::text || '_' || (g % 1000)`;
-    const param = `$${index + 1}::${typeOf(column)}`;
+    const type = types.get(column);
+    if (type === undefined) throw new Error(`paystate_payments has no column ${column}`);
+    const param = `$${index + 1}::${type}`;
     return column === 'created_at' || column === 'updated_at' ? `${param} + g * interval '1 millisecond'` : param;
   });
   const chunk = 100_000;
