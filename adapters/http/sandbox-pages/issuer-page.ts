@@ -7,7 +7,7 @@ import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
 import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
 import { readFormBody } from '../hosted-page/form-body.js';
 import { html, raw, type SafeHtml } from '../hosted-page/html.js';
-import { seeOther } from '../hosted-page/page-response.js';
+import { answerByMethod, htmlResponse, seeOther } from '../hosted-page/page-response.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../page-context.js';
 import { requestIdSource, servePageRequest } from '../request-id.js';
@@ -94,10 +94,7 @@ function page(request: Request, status: number, title: string, content: SafeHtml
         </main>
       </body>
     </html> `.__html;
-  const headers = new Headers({ 'content-type': 'text/html; charset=utf-8', ...HEADERS });
-  headers.set('content-length', String(Buffer.byteLength(body, 'utf8')));
-  if (setCookie !== undefined) headers.set('set-cookie', setCookie);
-  return new Response(request.method === 'HEAD' ? null : body, { status, headers });
+  return htmlResponse(request, status, body, setCookie === undefined ? {} : { 'set-cookie': setCookie }, HEADERS);
 }
 
 function message(request: Request, status: number, heading: string, text: string, link?: string): Response {
@@ -289,42 +286,6 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
     return seeOther(record.redirectUrl);
   }
 
-  /** The answer to a request for the page of this payment and transaction, without its `Request-Id`. */
-  async function serve(
-    request: Request,
-    paymentId: string,
-    transactionId: string,
-    requestId: string,
-    log: Logger,
-  ): Promise<Response> {
-    try {
-      switch (request.method) {
-        case 'GET':
-        case 'HEAD':
-          return await show(request, paymentId, transactionId, requestId);
-        case 'POST':
-          return await answer(request, paymentId, transactionId, requestId, log);
-        default:
-          // No body, but the headers of every other answer of this page: never cached, framed or sniffed.
-          return new Response(null, {
-            status: 405,
-            headers: { ...HEADERS, allow: 'GET, HEAD, POST', 'content-length': '0' },
-          });
-      }
-    } catch (error) {
-      // A store that threw (rather than answered with an error): the page's own 503, with its
-      // headers, instead of the API's JSON problem document. Nothing that could carry card data.
-      log.error(
-        {
-          paymentId: loggableId(paymentId),
-          error: errorHeadline(error),
-        },
-        'sandbox issuer: unexpected error',
-      );
-      return message(request, 503, 'Something went wrong', 'This page is not available right now. Please try again.');
-    }
-  }
-
   return async (request, context) => {
     const match = ISSUER_PAGE.exec(new URL(request.url).pathname);
     if (match === null) return undefined;
@@ -333,7 +294,22 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
     return servePageRequest(context, requestIds, logger, async (requestId, log) =>
       paymentId === undefined || transactionId === undefined
         ? notFound(request)
-        : serve(request, paymentId, transactionId, requestId, log),
+        : answerByMethod(
+            request,
+            {
+              show: () => show(request, paymentId, transactionId, requestId),
+              submit: () => answer(request, paymentId, transactionId, requestId, log),
+            },
+            (error) => {
+              // A store that threw (rather than answered with an error): the page's own 503, with its
+              // headers, instead of the API's JSON problem document. Nothing that could carry card data.
+              const logged = { paymentId: loggableId(paymentId), error: errorHeadline(error) };
+              log.error(logged, 'sandbox issuer: unexpected error');
+              const text = 'This page is not available right now. Please try again.';
+              return message(request, 503, 'Something went wrong', text);
+            },
+            HEADERS,
+          ),
     );
   };
 }
