@@ -200,7 +200,6 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     extra: Partial<StatusPageView> = {},
   ): Response {
     const view: StatusPageView = {
-      title: heading,
       heading,
       message,
       tone: 'failure',

@@ -38,8 +38,8 @@ export const PATH_PARAMETER_COMPONENT: Readonly<Record<PathParameterName, Parame
   refund_id: 'RefundId',
 };
 
-/** A reference to a parameter component. */
-export const parameterRef = (name: ParameterComponent): OpenApiReference => ({
+/** A reference to a parameter component (the API's, or the webhooks'). */
+export const parameterRef = <Name extends string>(name: Name): OpenApiReference => ({
   $ref: `#/components/parameters/${name}`,
 });
 

@@ -13,13 +13,8 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
 } from '../../../src/domain/webhook-headers.js';
 import { componentRef, inlineSchema, type SchemaRegistry } from './json-schema.js';
-import type {
-  OpenApiOperation,
-  OpenApiParameter,
-  OpenApiPathItem,
-  OpenApiReference,
-  OpenApiResponse,
-} from './openapi-types.js';
+import type { OpenApiOperation, OpenApiParameter, OpenApiPathItem, OpenApiResponse } from './openapi-types.js';
+import { parameterRef } from './parameter-components.js';
 import { webhookEventNarrowingSchema, webhookHeaderSchemas } from './webhook-schemas.js';
 
 /**
@@ -139,10 +134,6 @@ export function webhookParameterComponents(
   };
 }
 
-const parameterRef = (name: WebhookParameterComponent): OpenApiReference => ({
-  $ref: `#/components/parameters/${name}`,
-});
-
 const seconds = (ms: number): string => `${ms / 1000} s`;
 
 const OUTCOME_DESCRIPTIONS: Readonly<Record<WebhookAnswerOutcome, string>> = {
@@ -199,7 +190,7 @@ function webhookOperation(type: DomainEventType, registry: SchemaRegistry): Open
     // Not the API's bearer token: the request is signed (`Paystate-Signature`).
     security: [],
     parameters: [
-      ...WEBHOOK_PARAMETERS.map(parameterRef),
+      ...WEBHOOK_PARAMETERS.map((name) => parameterRef(name)),
       {
         name: WEBHOOK_EVENT_TYPE_HEADER,
         in: 'header',
