@@ -12,9 +12,8 @@ import {
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
 } from '../../../src/domain/webhook-headers.js';
-import { componentRef, inlineSchema, type SchemaRegistry } from './json-schema.js';
+import { componentRef, inlineSchema, parameterRef, type SchemaRegistry } from './json-schema.js';
 import type { OpenApiOperation, OpenApiParameter, OpenApiPathItem, OpenApiResponse } from './openapi-types.js';
-import { parameterRef } from './parameter-components.js';
 import { webhookEventNarrowingSchema, webhookHeaderSchemas } from './webhook-schemas.js';
 
 /**
@@ -190,7 +189,7 @@ function webhookOperation(type: DomainEventType, registry: SchemaRegistry): Open
     // Not the API's bearer token: the request is signed (`Paystate-Signature`).
     security: [],
     parameters: [
-      ...WEBHOOK_PARAMETERS.map((name) => parameterRef(name)),
+      ...WEBHOOK_PARAMETERS.map(parameterRef),
       {
         name: WEBHOOK_EVENT_TYPE_HEADER,
         in: 'header',
