@@ -171,7 +171,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
 
   /**
    * The record when `token` opens its page (`getHostedPageRecord`); undefined alike for an unknown
-   * payment, a wrong token and a link that lapsed once the payment had been final for a while.
+   * payment, a wrong token and a link that lapsed once the payment had been final for a while
+   * (logged as `not_found`).
    */
   async function authorizedRecord(
     call: PageCall,
@@ -181,6 +182,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     const found = await options.engine.getHostedPageRecord({ paymentId, token, requestId: call.requestId });
     if (found.isErr()) {
       if (found.error.code !== 'not_found') throw new Error(`getHostedPageRecord failed: ${found.error.code}`);
+      log(call, undefined, 'not_found');
       return undefined;
     }
     return found.value;
@@ -199,14 +201,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     message: string,
     extra: Partial<StatusPageView> = {},
   ): Response {
-    const view: StatusPageView = {
-      heading,
-      message,
-      tone: 'failure',
-      icon: 'info',
-      assetPrefix: 'assets/',
-    };
-    return htmlResponse(request, status, renderStatusPage({ ...view, testMode, ...extra }));
+    const view = { heading, message, tone: 'failure', icon: 'info', assetPrefix: 'assets/', testMode } as const;
+    return htmlResponse(request, status, renderStatusPage({ ...view, ...extra }));
   }
 
   const notFound = (request: Request, assetPrefix = 'assets/') =>
@@ -290,10 +286,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     const { request } = call;
     const token = new URL(request.url).searchParams.get('token') ?? '';
     const record = await authorizedRecord(call, paymentId, token);
-    if (record === undefined) {
-      log(call, undefined, 'not_found');
-      return notFound(request, 'assets/');
-    }
+    if (record === undefined) return notFound(request);
     log(call, record.id, `view_${record.state}`);
     if (record.state === 'awaiting_card_data' && !isPastDeadline(record)) return formPage(request, record, token, 200);
     return statusPage(request, record, token);
@@ -310,10 +303,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     const { fields, unreadable } = form.value;
     const token = fields.get('token') ?? '';
     const record = await authorizedRecord(call, paymentId, token);
-    if (record === undefined) {
-      log(call, undefined, 'not_found');
-      return notFound(request, 'assets/');
-    }
+    if (record === undefined) return notFound(request);
     if (!csrf.verify(request, fields.get(CSRF_FIELD), [record.id, token])) {
       log(call, record.id, 'csrf_rejected');
       return messagePage(
@@ -385,7 +375,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
         });
       }
       case 'not_found':
-        return notFound(request, 'assets/');
+        return notFound(request);
       default: {
         const again = await options.engine.getPaymentRecord(record.id, { requestId: call.requestId });
         const current = again.isOk() ? again.value : record;
