@@ -28,14 +28,8 @@ export function createOperationRoute<T extends PublicOperation>(
     if (key.isErr()) return err(key.error);
     const body = await readOptionalBody(context);
     if (body.isErr()) return err(body.error);
-    const { profileId, paymentId } = path.value;
-    const fields = {
-      paymentId,
-      profileId,
-      partnerId: context.client.partnerId,
-      requestId: context.requestId,
-      body: body.value,
-    };
+    const { profileId, paymentId } = path.value.target;
+    const fields = { ...path.value.target, body: body.value };
     return ok(
       await runOperationPost(context, {
         key: key.value,

@@ -8,14 +8,16 @@ import { problemFromPaymentError } from './problem-details.js';
 import { parseLimit } from './query-params.js';
 import { param, type RouteDefinition, type RouteHandler } from './route-context.js';
 
-type Link = { readonly href: string; readonly type: 'application/json' };
+/** A link of a resource's `_links`. */
+export type Link = { readonly href: string; readonly type: 'application/json' };
 
 /** A page of captures or refunds as the API returns it: the engine's page and `_links` `self` and `next`. */
 export interface OperationListResource extends OperationList {
   readonly _links: { readonly self: Link; readonly next?: Link };
 }
 
-const pageLink = (collection: string, limit: number | undefined, after: string | undefined): Link => {
+/** The link to a page of a list at `collection`, with the `limit` and `after` of the request. */
+export const pageLink = (collection: string, limit: number | undefined, after: string | undefined): Link => {
   const query = new URLSearchParams();
   if (limit !== undefined) query.set('limit', String(limit));
   if (after !== undefined) query.set('after', after);
@@ -32,7 +34,7 @@ const COLLECTION: Readonly<Record<ReadKind, string>> = { capture: 'captures', re
  */
 export function listOperationsRoute(kind: ReadKind): RouteHandler {
   return async (context) => {
-    const { client, deps } = context;
+    const { deps } = context;
     const path = operationPath(context, ['limit', 'after']);
     if (path.isErr()) return err(path.error);
     const query = new URLSearchParams(context.url.search);
@@ -40,10 +42,7 @@ export function listOperationsRoute(kind: ReadKind): RouteHandler {
     if (limit.isErr()) return err(limit.error);
     const after = query.get('after') ?? undefined;
     const read = {
-      paymentId: path.value.paymentId,
-      profileId: path.value.profileId,
-      partnerId: client.partnerId,
-      requestId: context.requestId,
+      ...path.value.target,
       ...(limit.value !== undefined && { limit: limit.value }),
       ...(after !== undefined && { after }),
     };
@@ -66,16 +65,10 @@ export function listOperationsRoute(kind: ReadKind): RouteHandler {
 /** `GET …/payments/{payment_id}/captures/{capture_id}` or `/refunds/{refund_id}`: another payment's is 404. */
 export function getOperationRoute(kind: ReadKind): RouteHandler {
   return async (context) => {
-    const { client, deps } = context;
+    const { deps } = context;
     const path = operationPath(context, []);
     if (path.isErr()) return err(path.error);
-    const read = {
-      paymentId: path.value.paymentId,
-      profileId: path.value.profileId,
-      partnerId: client.partnerId,
-      requestId: context.requestId,
-      operationId: param(context, `${kind}_id`),
-    };
+    const read = { ...path.value.target, operationId: param(context, `${kind}_id`) };
     const found = await (kind === 'capture' ? deps.engine.getCapture(read) : deps.engine.getRefund(read));
     if (found.isErr()) return err(problemFromPaymentError(found.error));
     return ok(jsonAnswer(200, operationUnder(context.basePath, found.value satisfies PublicOperation)));

@@ -23,12 +23,13 @@ import { MAX_BODY_BYTES } from './read-body.js';
 import { param, type RouteContext } from './route-context.js';
 import { checkPartner, checkProfile } from './tenancy.js';
 
-/** The payment a capture, cancel or refund route acts on, once tenancy is checked. */
+/** The payment a route under `…/payments/{payment_id}` acts on, once tenancy is checked. */
 export interface OperationPath {
-  readonly profileId: string;
-  readonly paymentId: string;
-  /** The partner of the path's partner form (checked to be the client's); absent on the profile form. */
-  readonly partnerId?: string;
+  /**
+   * What the engine's command or read is given: the payment, its profile, the client's partner (on
+   * both paths: a payment filed under another partner is never reached) and the request's id.
+   */
+  readonly target: { paymentId: string; profileId: string; partnerId: string; requestId: string };
   /** The payment's path below the mount prefix, in the form the request used (for list links). */
   readonly paymentPath: string;
 }
@@ -51,7 +52,8 @@ export function operationPath(context: RouteContext, allowed: readonly string[])
   const paymentId = param(context, 'payment_id');
   const under = partnerId === undefined ? '' : `/partners/${encodeURIComponent(partnerId)}`;
   const paymentPath = `/v1${under}/profiles/${encodeURIComponent(profileId)}/payments/${encodeURIComponent(paymentId)}`;
-  return ok({ profileId, paymentId, paymentPath, ...(partnerId !== undefined && { partnerId }) });
+  const { client, requestId } = context;
+  return ok({ target: { paymentId, profileId, partnerId: client.partnerId, requestId }, paymentPath });
 }
 
 /**

@@ -75,33 +75,32 @@ function formPair(key: string, value: string): string | null {
   return new URLSearchParams([[key, value]]).toString();
 }
 
-/** The fields of a form, encoded one by one (`formPair`). */
-interface FormWriter {
-  append(key: string, value: string): void;
-}
-
 /**
- * Appends a parsed form value under `key`: strings as they are, an array as the key repeated (as
+ * Appends a parsed form value under `key` to `pairs` (`formPair`): strings as they are, an array as the key repeated (as
  * `a=1&a=2` was parsed), an object (body-parser's `extended: true`, the `qs` shape) in bracket
  * notation (`a[b][c]=…`), array items that are objects by index (`a[0][b]=…`), which `qs` reads
  * back into the same shape.
  */
-function appendFormValue(form: FormWriter, key: string, value: unknown, depth: number): void {
-  if (typeof value === 'string') {
-    form.append(key, value);
-  } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    form.append(key, String(value));
+function appendFormValue(pairs: string[], key: string, value: unknown, depth: number): void {
+  if (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint'
+  ) {
+    const pair = formPair(key, String(value));
+    if (pair !== null) pairs.push(pair);
   } else if (value === null || value === undefined) {
-    form.append(key, '');
+    appendFormValue(pairs, key, '', depth);
   } else if (depth >= MAX_FORM_DEPTH) {
     throw new UnencodableBodyError('The form body is nested too deeply to be read');
   } else if (Array.isArray(value)) {
     value.forEach((item: unknown, index) => {
       const nested = typeof item === 'object' && item !== null;
-      appendFormValue(form, nested ? `${key}[${index}]` : key, item, depth + 1);
+      appendFormValue(pairs, nested ? `${key}[${index}]` : key, item, depth + 1);
     });
   } else if (typeof value === 'object') {
-    for (const [name, item] of Object.entries(value)) appendFormValue(form, `${key}[${name}]`, item, depth + 1);
+    for (const [name, item] of Object.entries(value)) appendFormValue(pairs, `${key}[${name}]`, item, depth + 1);
   } else {
     throw new UnencodableBodyError('The form body holds a value that is not form data');
   }
@@ -112,13 +111,7 @@ function encodeForm(body: unknown): Uint8Array {
     throw new UnencodableBodyError('The form body is not a set of fields');
   }
   const pairs: string[] = [];
-  const form: FormWriter = {
-    append: (key, value) => {
-      const pair = formPair(key, value);
-      if (pair !== null) pairs.push(pair);
-    },
-  };
-  for (const [name, value] of Object.entries(body)) appendFormValue(form, name, value, 0);
+  for (const [name, value] of Object.entries(body)) appendFormValue(pairs, name, value, 0);
   return encoder.encode(pairs.join('&'));
 }
 

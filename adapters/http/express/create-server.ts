@@ -51,15 +51,6 @@ function internalErrorHandler(options: CreateServerOptions, requestIds: () => st
   };
 }
 
-/** The options without the keys that are not given (`exactOptionalPropertyTypes`). */
-function given(options: CreateServerOptions): CreateServerOptions {
-  return {
-    ...(options.logger !== undefined && { logger: options.logger }),
-    ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
-    ...(options.requestId !== undefined && { requestId: options.requestId }),
-  };
-}
-
 /**
  * A ready Express application serving paystate. Call `.listen(port)` on it.
  *
@@ -84,7 +75,7 @@ export function createServer(
 ): Express {
   const app = express();
   app.disable('x-powered-by');
-  const options = given(typeof source === 'function' ? handlerOptions : source);
+  const options: CreateServerOptions = typeof source === 'function' ? handlerOptions : source;
   const requestIds = requestIdSource(options.requestId, options.logger);
   if (typeof source === 'function') {
     app.use(createExpressRouter(source, options));

@@ -47,12 +47,7 @@ export function paystate(options: PaystateExpressOptions): Router {
       // Neither the API nor a page answered: the host's next middleware does, body unread.
       return handed ? handOn(req) : response;
     },
-    {
-      clientAddress: expressClientAddress,
-      ...(options.logger !== undefined && { logger: options.logger }),
-      ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
-      ...(options.requestId !== undefined && { requestId: options.requestId }),
-    },
+    { ...options, clientAddress: expressClientAddress },
   );
   return expressBridge(listener);
 }

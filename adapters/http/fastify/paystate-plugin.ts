@@ -104,12 +104,7 @@ function mount(
       handing?.reply.hijack();
       return response;
     },
-    {
-      clientAddress: (req) => handings.get(req)?.request.ip,
-      ...(options.logger !== undefined && { logger: options.logger }),
-      ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
-      ...(options.requestId !== undefined && { requestId: options.requestId }),
-    },
+    { ...options, clientAddress: (req) => handings.get(req)?.request.ip },
   );
   const serve = (passThrough: boolean) => (request: FastifyRequest, reply: FastifyReply) => {
     const raw = request.raw;

@@ -21,7 +21,7 @@ import { normalizeClientIp } from './client-ip.js';
 import { createCsrfGuard, CSRF_FIELD } from './csrf.js';
 import { readFormBody } from './form-body.js';
 import type { PaymentSummary } from './page-parts.js';
-import { htmlResponse, methodNotAllowed, seeOther } from './page-response.js';
+import { answerByMethod, htmlResponse, seeOther } from './page-response.js';
 import { renderPaymentFormPage, type PaymentFormView, type TestCardHint } from './payment-form-page.js';
 import { expiredPage, statePage, type StatusContext } from './state-pages.js';
 import { renderStatusPage, type StatusPageView } from './status-page.js';
@@ -91,6 +91,8 @@ interface PageCall {
   readonly request: Request;
   readonly requestId: string;
   readonly logger: Logger;
+  /** When the page began to answer (the clock port's time), for the log line's `ms`. */
+  readonly started: number;
 }
 
 const SEGMENT = /^[^/]+$/;
@@ -155,8 +157,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   const storeTimeoutMs = millisecondsOption('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS);
   const now = () => options.clock.now();
 
-  const log = (call: PageCall, paymentId: string | undefined, outcome: string, started: number) =>
-    call.logger.info({ paymentId, outcome, ms: now() - started }, 'hosted page');
+  const log = (call: PageCall, paymentId: string | undefined, outcome: string) =>
+    call.logger.info({ paymentId, outcome, ms: now() - call.started }, 'hosted page');
 
   async function summaryOf(record: PaymentRecord): Promise<PaymentSummary> {
     const merchantName = (await profileNameOf(options.credentials, record.profileId, storeTimeoutMs)) ?? 'the merchant';
@@ -169,7 +171,8 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
 
   /**
    * The record when `token` opens its page (`getHostedPageRecord`); undefined alike for an unknown
-   * payment, a wrong token and a link that lapsed once the payment had been final for a while.
+   * payment, a wrong token and a link that lapsed once the payment had been final for a while
+   * (logged as `not_found`).
    */
   async function authorizedRecord(
     call: PageCall,
@@ -179,6 +182,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     const found = await options.engine.getHostedPageRecord({ paymentId, token, requestId: call.requestId });
     if (found.isErr()) {
       if (found.error.code !== 'not_found') throw new Error(`getHostedPageRecord failed: ${found.error.code}`);
+      log(call, undefined, 'not_found');
       return undefined;
     }
     return found.value;
@@ -189,34 +193,26 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     record.expiresAt !== null &&
     record.expiresAt <= now();
 
-  function statusResponse(request: Request, status: number, view: StatusPageView): Response {
-    return htmlResponse(request, status, renderStatusPage(view));
+  /** A page with one message (tone `failure` unless `extra` says otherwise) and no payment details. */
+  function messagePage(
+    request: Request,
+    status: number,
+    heading: string,
+    message: string,
+    extra: Partial<StatusPageView> = {},
+  ): Response {
+    const view = { heading, message, tone: 'failure', icon: 'info', assetPrefix: 'assets/', testMode } as const;
+    return htmlResponse(request, status, renderStatusPage({ ...view, ...extra }));
   }
 
-  function notFound(request: Request, assetPrefix: string): Response {
-    return statusResponse(request, 404, {
-      title: 'Payment page not found',
-      heading: 'Payment page not found',
-      message:
-        'This payment link is incomplete or not valid. Open the link the shop gave you again, or go back to the shop.',
-      tone: 'neutral',
-      icon: 'info',
-      assetPrefix,
-      testMode,
-    });
-  }
-
-  function simpleProblem(request: Request, status: number, heading: string, message: string, prefix: string) {
-    return statusResponse(request, status, {
-      title: heading,
-      heading,
-      message,
-      tone: 'failure',
-      icon: 'info',
-      assetPrefix: prefix,
-      testMode,
-    });
-  }
+  const notFound = (request: Request, assetPrefix = 'assets/') =>
+    messagePage(
+      request,
+      404,
+      'Payment page not found',
+      'This payment link is incomplete or not valid. Open the link the shop gave you again, or go back to the shop.',
+      { tone: 'neutral', assetPrefix },
+    );
 
   async function formPage(
     request: Request,
@@ -249,14 +245,17 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   const pageHref = (record: PaymentRecord, token: string) =>
     `${encodeURIComponent(record.id)}?token=${encodeURIComponent(token)}`;
 
-  async function statusContext(record: PaymentRecord, token: string): Promise<StatusContext> {
-    return {
+  /** The page of a payment that no longer takes card data (`statePage`), or of one past its deadline. */
+  async function statusPage(request: Request, record: PaymentRecord, token: string): Promise<Response> {
+    const context: StatusContext = {
       summary: await summaryOf(record),
       redirectUrl: record.redirectUrl,
       assetPrefix: 'assets/',
       testMode,
       pageHref: pageHref(record, token),
     };
+    const view = isPastDeadline(record) ? expiredPage(context) : statePage(record, context);
+    return htmlResponse(request, 200, renderStatusPage(view));
   }
 
   /** Waits while another request's 3DS lookup or authorization runs, up to `settleTimeoutMs`. */
@@ -280,64 +279,43 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       return seeOther(current.nextRedirect);
     }
     if (IN_FLIGHT.has(current.state)) return seeOther(current.redirectUrl);
-    const context = await statusContext(current, token);
-    return statusResponse(request, 200, isPastDeadline(current) ? expiredPage(context) : statePage(current, context));
+    return statusPage(request, current, token);
   }
 
   async function show(call: PageCall, paymentId: string): Promise<Response> {
     const { request } = call;
-    const started = now();
     const token = new URL(request.url).searchParams.get('token') ?? '';
     const record = await authorizedRecord(call, paymentId, token);
-    if (record === undefined) {
-      log(call, undefined, 'not_found', started);
-      return notFound(request, 'assets/');
-    }
-    log(call, record.id, `view_${record.state}`, started);
+    if (record === undefined) return notFound(request);
+    log(call, record.id, `view_${record.state}`);
     if (record.state === 'awaiting_card_data' && !isPastDeadline(record)) return formPage(request, record, token, 200);
-    const context = await statusContext(record, token);
-    return statusResponse(request, 200, isPastDeadline(record) ? expiredPage(context) : statePage(record, context));
+    return statusPage(request, record, token);
   }
 
   async function submit(call: PageCall, paymentId: string): Promise<Response> {
     const { request } = call;
-    const started = now();
     const form = await readFormBody(request);
     if (form.isErr()) {
-      log(call, loggableId(paymentId), form.error, started);
-      return form.error === 'too_large'
-        ? simpleProblem(request, 413, 'Form too large', 'The form could not be read. Go back and try again.', 'assets/')
-        : simpleProblem(
-            request,
-            415,
-            'Form not understood',
-            'The form could not be read. Go back and try again.',
-            'assets/',
-          );
+      log(call, loggableId(paymentId), form.error);
+      const [status, heading] = form.error === 'too_large' ? [413, 'Form too large'] : [415, 'Form not understood'];
+      return messagePage(request, status, heading, 'The form could not be read. Go back and try again.');
     }
     const { fields, unreadable } = form.value;
     const token = fields.get('token') ?? '';
     const record = await authorizedRecord(call, paymentId, token);
-    if (record === undefined) {
-      log(call, undefined, 'not_found', started);
-      return notFound(request, 'assets/');
-    }
+    if (record === undefined) return notFound(request);
     if (!csrf.verify(request, fields.get(CSRF_FIELD), [record.id, token])) {
-      log(call, record.id, 'csrf_rejected', started);
-      return statusResponse(request, 403, {
-        title: 'Please try again',
-        heading: 'Please try again',
-        message:
-          'For your security, the card form must be sent from the payment page itself, in the browser that opened it. Reload the payment page and enter your card details again.',
-        tone: 'failure',
-        icon: 'info',
-        action: { href: pageHref(record, token), label: 'Reload the payment page' },
-        assetPrefix: 'assets/',
-        testMode,
-      });
+      log(call, record.id, 'csrf_rejected');
+      return messagePage(
+        request,
+        403,
+        'Please try again',
+        'For your security, the card form must be sent from the payment page itself, in the browser that opened it. Reload the payment page and enter your card details again.',
+        { action: { href: pageHref(record, token), label: 'Reload the payment page' } },
+      );
     }
     if (record.state !== 'awaiting_card_data' || isPastDeadline(record)) {
-      log(call, record.id, `submit_${record.state}`, started);
+      log(call, record.id, `submit_${record.state}`);
       return afterTheFact(call, record, token);
     }
 
@@ -356,7 +334,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     // A field sent in another charset than UTF-8 is wrong like any other, and not shown again.
     const card = validateCardForm(values, now(), unreadable);
     if (card.isErr()) {
-      log(call, record.id, 'invalid_form', started);
+      log(call, record.id, 'invalid_form');
       return formPage(request, record, token, 422, { values: echo, errors: card.error });
     }
     const ip = normalizeClientIp(options.clientIp(request));
@@ -372,10 +350,10 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     if (result.isOk()) {
       const payment = result.value;
       const challenge = payment.next?.redirect;
-      log(call, record.id, challenge !== undefined ? 'challenge' : `submitted_${payment.state}`, started);
+      log(call, record.id, challenge !== undefined ? 'challenge' : `submitted_${payment.state}`);
       return seeOther(challenge ?? payment.session.redirect_url);
     }
-    return submitFailed(call, record, token, result.error, echo, started);
+    return submitFailed(call, record, token, result.error, echo);
   }
 
   async function submitFailed(
@@ -384,10 +362,9 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     token: string,
     error: PaymentError,
     echo: { expiry: string; holder_name: string },
-    started: number,
   ): Promise<Response> {
     const { request } = call;
-    log(call, record.id, `submit_${error.code}`, started);
+    log(call, record.id, `submit_${error.code}`);
     switch (error.code) {
       case 'validation_failed': {
         const mapped = errorsFromIssues(error.errors);
@@ -398,7 +375,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
         });
       }
       case 'not_found':
-        return notFound(request, 'assets/');
+        return notFound(request);
       default: {
         const again = await options.engine.getPaymentRecord(record.id, { requestId: call.requestId });
         const current = again.isOk() ? again.value : record;
@@ -433,40 +410,24 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     }
     const paymentId = parts.length === 1 && SEGMENT.test(rest) ? decodeSegment(rest) : undefined;
     if (paymentId === undefined) return notFound(request, prefix);
-    try {
-      switch (request.method) {
-        case 'GET':
-        case 'HEAD':
-          return await show(call, paymentId);
-        case 'POST':
-          return await submit(call, paymentId);
-        default:
-          return methodNotAllowed();
-      }
-    } catch (error) {
-      call.logger.error(
+    return answerByMethod(
+      request,
+      { show: () => show(call, paymentId), submit: () => submit(call, paymentId) },
+      (error) => {
         // Only the kind and a digit-masked message: nothing that could carry card data.
-        {
-          paymentId: loggableId(paymentId),
-          error: errorHeadline(error),
-        },
-        'hosted page: unexpected error',
-      );
-      return simpleProblem(
-        request,
-        503,
-        'Something went wrong',
-        'The payment page is not available right now. Please try again in a moment.',
-        prefix,
-      );
-    }
+        const logged = { paymentId: loggableId(paymentId), error: errorHeadline(error) };
+        call.logger.error(logged, 'hosted page: unexpected error');
+        const text = 'The payment page is not available right now. Please try again in a moment.';
+        return messagePage(request, 503, 'Something went wrong', text, { assetPrefix: prefix });
+      },
+    );
   }
 
   return async (request, context) => {
     const path = new URL(request.url).pathname;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
     return servePageRequest(context, requestIds, logger, (requestId, log) =>
-      answer({ request, requestId, logger: log }, path),
+      answer({ request, requestId, logger: log, started: now() }, path),
     );
   };
 }

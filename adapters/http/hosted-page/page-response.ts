@@ -1,29 +1,49 @@
 import { pageSecurityHeaders } from './security-headers.js';
 
-/** The CSP sources of the hosted page: its own style sheet and script, nothing else. */
-const PAGE_HEADERS = pageSecurityHeaders({ script: ["'self'"], style: ["'self'"] });
+/** The security headers of the hosted page: its own style sheet and script, nothing else (CSP). */
+export const PAGE_HEADERS = pageSecurityHeaders({ script: ["'self'"], style: ["'self'"] });
 
-/** An HTML page with the card-page security headers (no body for `HEAD`). */
+/** An HTML page with a card page's security headers, `security` (no body for `HEAD`). */
 export function htmlResponse(
   request: Request,
   status: number,
   body: string,
   headers: Readonly<Record<string, string>> = {},
+  security: Readonly<Record<string, string>> = PAGE_HEADERS,
 ): Response {
-  const all = new Headers({ 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS, ...headers });
+  const all = new Headers({ 'content-type': 'text/html; charset=utf-8', ...security, ...headers });
   all.set('content-length', String(Buffer.byteLength(body, 'utf8')));
   return new Response(request.method === 'HEAD' ? null : body, { status, headers: all });
 }
 
+/** What a page does for each method: `GET` and `HEAD` show it, `POST` (when given) submits its form. */
+export interface PageMethods {
+  readonly show: () => Promise<Response>;
+  readonly submit?: () => Promise<Response>;
+}
+
 /**
- * `405 Method Not Allowed` for a page path: no body, but the same security headers as a page
- * (an answer of a card page is never cached, framed or sniffed, whatever its status).
+ * A page's answer by method; any other method is `405` with `Allow`, no body, and the page's
+ * `security` headers (an answer of a card page is never cached, framed or sniffed, whatever its
+ * status). A throw (a store that threw rather than answered) is answered `failed(error)`.
  */
-export function methodNotAllowed(): Response {
-  return new Response(null, {
-    status: 405,
-    headers: { ...PAGE_HEADERS, allow: 'GET, HEAD, POST', 'content-length': '0' },
-  });
+export async function answerByMethod(
+  request: Request,
+  methods: PageMethods,
+  failed: (error: unknown) => Response,
+  security: Readonly<Record<string, string>> = PAGE_HEADERS,
+): Promise<Response> {
+  const { method } = request;
+  const run = method === 'GET' || method === 'HEAD' ? methods.show : method === 'POST' ? methods.submit : undefined;
+  if (run === undefined) {
+    const allow = methods.submit === undefined ? 'GET, HEAD' : 'GET, HEAD, POST';
+    return new Response(null, { status: 405, headers: { ...security, allow, 'content-length': '0' } });
+  }
+  try {
+    return await run();
+  } catch (error) {
+    return failed(error);
+  }
 }
 
 /**

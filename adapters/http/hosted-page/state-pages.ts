@@ -53,7 +53,6 @@ export function statePage(record: PaymentRecord, context: StatusContext): Status
     case 'succeeded':
       return {
         ...common,
-        title: 'Payment complete',
         heading: 'Payment complete',
         message: `You paid ${context.summary.amount} to ${context.summary.merchantName}. You will not be charged again.`,
         tone: 'success',
@@ -63,7 +62,6 @@ export function statePage(record: PaymentRecord, context: StatusContext): Status
     case 'failed':
       return {
         ...common,
-        title: 'Payment not completed',
         heading: 'Payment not completed',
         message:
           FAILURE_MESSAGES[record.failureReason ?? 'processing_error'] ?? FAILURE_MESSAGES['processing_error'] ?? '',

@@ -5,7 +5,8 @@ import { icon, renderSummary, type IconName, type PaymentSummary } from './page-
 export type StatusTone = 'success' | 'failure' | 'neutral';
 
 export interface StatusPageView {
-  readonly title: string;
+  /** The document's title. Default: `heading`. */
+  readonly title?: string;
   readonly heading: string;
   readonly message: string;
   readonly tone: StatusTone;
@@ -48,7 +49,7 @@ export function renderStatusPage(view: StatusPageView): string {
     </div>
   </section>`;
   return renderLayout({
-    title: view.title,
+    title: view.title ?? view.heading,
     main,
     assetPrefix: view.assetPrefix,
     script: view.refresh !== undefined,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jsonSchemaKeywordsOf } from '../../../src/schemas/json-schema-keywords.js';
 import { caseInsensitivePattern } from './case-insensitive-pattern.js';
-import type { JsonSchema } from './openapi-types.js';
+import type { JsonSchema, OpenApiReference } from './openapi-types.js';
 
 /** Metadata a schema can carry into the document: a component id, a description. */
 export interface SchemaMeta {
@@ -104,3 +104,6 @@ export function inlineSchema(schema: z.ZodType, side: SchemaSide, registry?: Sch
 
 /** A reference to a component schema. */
 export const componentRef = (id: string): JsonSchema => ({ $ref: `${COMPONENT_SCHEMA_PREFIX}${id}` });
+
+/** A reference to a parameter component (the API's or the webhooks'). */
+export const parameterRef = (name: string): OpenApiReference => ({ $ref: `#/components/parameters/${name}` });

@@ -8,7 +8,7 @@ import {
   type PathParameterName,
   type ResponseHeaderName,
 } from './http-schemas.js';
-import { componentRef, inlineSchema } from './json-schema.js';
+import { componentRef, inlineSchema, parameterRef } from './json-schema.js';
 import type {
   OpenApiDocument,
   OpenApiHeader,
@@ -28,12 +28,7 @@ import {
   TAGS,
   type OperationDescription,
 } from './operations.js';
-import {
-  parameterComponents,
-  parameterRef,
-  PATH_PARAMETER_COMPONENT,
-  QUERY_PARAMETER_COMPONENT,
-} from './parameter-components.js';
+import { parameterComponents, PATH_PARAMETER_COMPONENT, QUERY_PARAMETER_COMPONENT } from './parameter-components.js';
 import { webhookParameterComponents, webhookPathItems } from './webhook-operations.js';
 
 /** Options of `createOpenApiDocument`. */

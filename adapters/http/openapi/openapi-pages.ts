@@ -1,4 +1,5 @@
 import { normalizeBasePath, stripBasePath } from '../base-path.js';
+import { cspHash } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../page-context.js';
 import { createOpenApiDocument, type OpenApiOptions } from './openapi-document.js';
 import type { OpenApiDocument } from './openapi-types.js';
@@ -16,12 +17,8 @@ export interface OpenApiPagesOptions extends OpenApiOptions {
 
 const encoder = new TextEncoder();
 
-async function sha256Base64(text: string): Promise<string> {
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(text)));
-  let binary = '';
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
+/** The reference page's CSP: its one style sheet, inline, and nothing else. */
+const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${cspHash(REFERENCE_PAGE_STYLE)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 function respond(method: string, body: string, headers: Record<string, string>): Response {
   const bytes = encoder.encode(body);
@@ -46,17 +43,11 @@ export function createOpenApiPages(options: OpenApiPagesOptions = {}): PagesHand
   const basePath = normalizeBasePath(options.basePath);
   // Built on the first request for a page, not when the server starts.
   let base: OpenApiDocument | undefined;
-  let styleHash: Promise<string> | undefined;
   const documentFor = (url: URL): OpenApiDocument => {
     base ??= createOpenApiDocument(options);
     return options.servers === undefined
       ? { ...base, servers: [{ url: `${url.origin}${basePath}`, description: 'This server' }] }
       : base;
-  };
-
-  const contentSecurityPolicy = async () => {
-    styleHash ??= sha256Base64(REFERENCE_PAGE_STYLE);
-    return `default-src 'none'; style-src 'sha256-${await styleHash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
   };
 
   return async (request) => {
@@ -71,7 +62,7 @@ export function createOpenApiPages(options: OpenApiPagesOptions = {}): PagesHand
     if (path === '/docs') {
       return respond(request.method, renderReferencePage(documentFor(url)), {
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': await contentSecurityPolicy(),
+        'content-security-policy': CONTENT_SECURITY_POLICY,
         'referrer-policy': 'no-referrer',
       });
     }

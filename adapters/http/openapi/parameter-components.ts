@@ -5,7 +5,7 @@ import {
   type PathParameterName,
 } from './http-schemas.js';
 import { inlineSchema, type SchemaRegistry } from './json-schema.js';
-import type { OpenApiParameter, OpenApiReference } from './openapi-types.js';
+import type { OpenApiParameter } from './openapi-types.js';
 import type { QueryParameterName } from './operation-description.js';
 
 /** The names of the document's shared parameters (`components.parameters`). */
@@ -37,11 +37,6 @@ export const PATH_PARAMETER_COMPONENT: Readonly<Record<PathParameterName, Parame
   capture_id: 'CaptureId',
   refund_id: 'RefundId',
 };
-
-/** A reference to a parameter component. */
-export const parameterRef = (name: ParameterComponent): OpenApiReference => ({
-  $ref: `#/components/parameters/${name}`,
-});
 
 /** `components.parameters` of the API's operations: path, list query and `Idempotency-Key` parameters. */
 export function parameterComponents(registry: SchemaRegistry): Record<ParameterComponent, OpenApiParameter> {

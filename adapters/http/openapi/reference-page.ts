@@ -1,3 +1,4 @@
+import { escapeHtml } from '../hosted-page/html.js';
 import { COMPONENT_SCHEMA_PREFIX } from './json-schema.js';
 import type {
   JsonSchema,
@@ -36,10 +37,6 @@ nav ul { list-style: none; padding-left: 0; }
 nav li { margin: 0.15rem 0; }
 nav a { text-decoration: none; }
 `;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** The little Markdown the document's descriptions use: paragraphs, `- ` lists, `code`, **strong**. */
 function markdown(text: string): string {

@@ -12,14 +12,8 @@ import {
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
 } from '../../../src/domain/webhook-headers.js';
-import { componentRef, inlineSchema, type SchemaRegistry } from './json-schema.js';
-import type {
-  OpenApiOperation,
-  OpenApiParameter,
-  OpenApiPathItem,
-  OpenApiReference,
-  OpenApiResponse,
-} from './openapi-types.js';
+import { componentRef, inlineSchema, parameterRef, type SchemaRegistry } from './json-schema.js';
+import type { OpenApiOperation, OpenApiParameter, OpenApiPathItem, OpenApiResponse } from './openapi-types.js';
 import { webhookEventNarrowingSchema, webhookHeaderSchemas } from './webhook-schemas.js';
 
 /**
@@ -138,10 +132,6 @@ export function webhookParameterComponents(
     ),
   };
 }
-
-const parameterRef = (name: WebhookParameterComponent): OpenApiReference => ({
-  $ref: `#/components/parameters/${name}`,
-});
 
 const seconds = (ms: number): string => `${ms / 1000} s`;
 

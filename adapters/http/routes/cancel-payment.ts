@@ -24,8 +24,8 @@ function checkEmptyBody(body: unknown): Result<void, Problem> {
  * manual authorization has what is uncaptured voided; a payment still waiting for the cardholder
  * becomes `failed` / `canceled`; anything else is 409 `payment_not_cancelable`.
  */
-export const cancelPaymentRoute: RouteHandler = async (context) => {
-  const { client, deps } = context;
+const cancelPaymentRoute: RouteHandler = async (context) => {
+  const { deps } = context;
   const path = operationPath(context, []);
   if (path.isErr()) return err(path.error);
   const key = operationKey(context);
@@ -34,7 +34,8 @@ export const cancelPaymentRoute: RouteHandler = async (context) => {
   if (body.isErr()) return err(body.error);
   const empty = checkEmptyBody(body.value);
   if (empty.isErr()) return err(empty.error);
-  const { profileId, paymentId } = path.value;
+  const { target } = path.value;
+  const { profileId, paymentId } = target;
   return ok(
     await runOperationPost(context, {
       key: key.value,
@@ -42,7 +43,6 @@ export const cancelPaymentRoute: RouteHandler = async (context) => {
       body: undefined,
       reserve: () => deps.engine.newOperationId('cancel'),
       run: async (cancelId, takeover) => {
-        const target = { paymentId, profileId, partnerId: client.partnerId, requestId: context.requestId };
         const done = await deps.engine.cancelPayment({ ...target, ...(cancelId !== null && { cancelId }) });
         if (done.isOk() || !takeover || done.error.code !== 'payment_not_cancelable') return done;
         // A payment waiting for the cardholder is canceled without an operation under `cancelId`:

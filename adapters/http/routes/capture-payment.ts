@@ -5,7 +5,7 @@ import { inBothForms } from '../operation-reads.js';
  * `POST …/payments/{payment_id}/captures` `{ amount?, final? }`: 201 with the capture and `Location`
  * (decisions.md section 8). No body means all that is capturable, finally.
  */
-export const capturePaymentRoute = createOperationRoute('capture', (context, fields, captureId) =>
+const capturePaymentRoute = createOperationRoute('capture', (context, fields, captureId) =>
   context.deps.engine.capturePayment({ ...fields, ...(captureId !== null && { captureId }) }),
 );
 

@@ -16,7 +16,7 @@ export interface ProfileResource {
 }
 
 /** `GET /v1/partners/{partner_id}/profiles/{profile_id}`. */
-export const getProfileRoute: RouteHandler = async (context) => {
+const getProfileRoute: RouteHandler = async (context) => {
   const { client, deps } = context;
   const partnerId = param(context, 'partner_id');
   const partner = checkPartner(client, partnerId);

@@ -2,12 +2,11 @@ import { err, ok } from 'neverthrow';
 import type { PaymentList } from '../../../src/engine/query-payments.js';
 import { paymentListUnder } from '../base-path.js';
 import { jsonAnswer } from '../http-answer.js';
+import { pageLink, type Link } from '../operation-reads.js';
 import { problemFromPaymentError } from '../problem-details.js';
 import { parseLimit, readQuery } from '../query-params.js';
 import { param, type RouteDefinition, type RouteHandler } from '../route-context.js';
 import { checkProfile } from '../tenancy.js';
-
-type Link = { readonly href: string; readonly type: 'application/json' };
 
 /**
  * A page of the list as the API returns it: the engine's page and its `_links`, paths under the
@@ -18,21 +17,13 @@ export interface PaymentListResource extends PaymentList {
   readonly _links: { readonly self: Link; readonly next?: Link };
 }
 
-const pageLink = (collection: string, limit: number | undefined, after: string | undefined): Link => {
-  const query = new URLSearchParams();
-  if (limit !== undefined) query.set('limit', String(limit));
-  if (after !== undefined) query.set('after', after);
-  const search = query.toString();
-  return { href: search === '' ? collection : `${collection}?${search}`, type: 'application/json' };
-};
-
 /**
  * `GET /v1/profiles/{profile_id}/payments?limit=&after=`: newest first, `limit` 1..100 (default
  * 20); `next_cursor`, when present, is the `after` of the next page, and `_links.next` that page's
  * path. An `after` that is not a payment of this list is a 400 on `after` (the engine's
  * `validation_failed`).
  */
-export const listPaymentsRoute: RouteHandler = async (context) => {
+const listPaymentsRoute: RouteHandler = async (context) => {
   const { client, deps } = context;
   const profileId = param(context, 'profile_id');
   const access = checkProfile(client, profileId);

@@ -7,7 +7,7 @@ import { SCHEME_LABELS } from '../hosted-page/card-messages.js';
 import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
 import { readFormBody } from '../hosted-page/form-body.js';
 import { html, raw, type SafeHtml } from '../hosted-page/html.js';
-import { seeOther } from '../hosted-page/page-response.js';
+import { answerByMethod, htmlResponse, seeOther } from '../hosted-page/page-response.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../page-context.js';
 import { requestIdSource, servePageRequest } from '../request-id.js';
@@ -94,10 +94,7 @@ function page(request: Request, status: number, title: string, content: SafeHtml
         </main>
       </body>
     </html> `.__html;
-  const headers = new Headers({ 'content-type': 'text/html; charset=utf-8', ...HEADERS });
-  headers.set('content-length', String(Buffer.byteLength(body, 'utf8')));
-  if (setCookie !== undefined) headers.set('set-cookie', setCookie);
-  return new Response(request.method === 'HEAD' ? null : body, { status, headers });
+  return htmlResponse(request, status, body, setCookie === undefined ? {} : { 'set-cookie': setCookie }, HEADERS);
 }
 
 function message(request: Request, status: number, heading: string, text: string, link?: string): Response {
@@ -143,16 +140,22 @@ export interface IssuerPageOptions {
  * command) and leaves the `Request-Id` header to the caller; without a context it makes the id
  * (`requestId` option) and every answer carries it.
  */
+/** One request for the page of a challenge: the payment and transaction of its path, its id and logger. */
+interface IssuerCall {
+  readonly request: Request;
+  readonly paymentId: string;
+  readonly transactionId: string;
+  readonly requestId: string;
+  readonly log: Logger;
+}
+
 export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPageOptions): PagesHandler {
   const csrf = createCsrfGuard({ secret: options.csrfSecret });
   const logger = guardLogger(app.logger);
   const requestIds = requestIdSource(options.requestId, logger);
 
-  async function load(
-    paymentId: string,
-    transactionId: string,
-    requestId: string,
-  ): Promise<{ record: PaymentRecord; challenge: SandboxChallenge } | undefined> {
+  async function load(call: IssuerCall): Promise<{ record: PaymentRecord; challenge: SandboxChallenge } | undefined> {
+    const { paymentId, transactionId, requestId } = call;
     const challenge = await app.threeDS.challenge(paymentId, transactionId);
     // A store that failed: the page's own 503 (`serve`), not "not found", so the cardholder retries.
     if (challenge.isErr()) throw new Error(challenge.error.message);
@@ -181,13 +184,11 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
    * answer did not get through: the page asks to try again, with the button to send it again.
    */
   async function show(
-    request: Request,
-    paymentId: string,
-    transactionId: string,
-    requestId: string,
+    call: IssuerCall,
     problem?: { readonly status: number; readonly text: string },
   ): Promise<Response> {
-    const found = await load(paymentId, transactionId, requestId);
+    const { request, paymentId, transactionId } = call;
+    const found = await load(call);
     if (found === undefined) return notFound(request);
     const { record, challenge } = found;
     if (!isOpen(record)) {
@@ -234,15 +235,10 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
     return page(request, problem?.status ?? 200, heading, content, ticket.setCookie);
   }
 
-  async function answer(
-    request: Request,
-    paymentId: string,
-    transactionId: string,
-    requestId: string,
-    log: Logger,
-  ): Promise<Response> {
+  async function answer(call: IssuerCall): Promise<Response> {
+    const { request, paymentId, transactionId, requestId, log } = call;
     const form = await readFormBody(request);
-    const found = await load(paymentId, transactionId, requestId);
+    const found = await load(call);
     if (found === undefined) return notFound(request);
     const { record, challenge } = found;
     if (form.isErr())
@@ -261,13 +257,13 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
     }
     const decision = fields.get('decision');
     if (decision !== 'authorise' && decision !== 'refuse') {
-      return show(request, paymentId, transactionId, requestId);
+      return show(call);
     }
     const answered = recorded(challenge);
     // The other answer to a challenge the 3DS server has recorded an answer for (from a page
     // opened before): it would refuse it, so the page offers the recorded one again.
     if (answered !== undefined && answered !== decision && isOpen(record)) {
-      return show(request, paymentId, transactionId, requestId);
+      return show(call);
     }
     const cres = app.challengeResponse(paymentId, transactionId, decision);
     const result = await app.engine.completeChallenge({ paymentId, transactionId, cres, requestId });
@@ -278,7 +274,7 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
     // The answer did not get through (storage or the 3DS server did not answer): while the
     // payment still waits for it, the cardholder may send it again rather than be sent away.
     if (result.isErr() && (result.error.code === 'unavailable' || result.error.code === 'internal_error')) {
-      const retry = await show(request, paymentId, transactionId, requestId, {
+      const retry = await show(call, {
         status: 503,
         text: 'Your answer could not be passed on to the shop just now. Nothing has been charged.',
       });
@@ -289,51 +285,33 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
     return seeOther(record.redirectUrl);
   }
 
-  /** The answer to a request for the page of this payment and transaction, without its `Request-Id`. */
-  async function serve(
-    request: Request,
-    paymentId: string,
-    transactionId: string,
-    requestId: string,
-    log: Logger,
-  ): Promise<Response> {
-    try {
-      switch (request.method) {
-        case 'GET':
-        case 'HEAD':
-          return await show(request, paymentId, transactionId, requestId);
-        case 'POST':
-          return await answer(request, paymentId, transactionId, requestId, log);
-        default:
-          // No body, but the headers of every other answer of this page: never cached, framed or sniffed.
-          return new Response(null, {
-            status: 405,
-            headers: { ...HEADERS, allow: 'GET, HEAD, POST', 'content-length': '0' },
-          });
-      }
-    } catch (error) {
-      // A store that threw (rather than answered with an error): the page's own 503, with its
-      // headers, instead of the API's JSON problem document. Nothing that could carry card data.
-      log.error(
-        {
-          paymentId: loggableId(paymentId),
-          error: errorHeadline(error),
-        },
-        'sandbox issuer: unexpected error',
-      );
-      return message(request, 503, 'Something went wrong', 'This page is not available right now. Please try again.');
-    }
-  }
-
   return async (request, context) => {
     const match = ISSUER_PAGE.exec(new URL(request.url).pathname);
     if (match === null) return undefined;
     const paymentId = decode(match[1] ?? '');
     const transactionId = decode(match[2] ?? '');
-    return servePageRequest(context, requestIds, logger, async (requestId, log) =>
-      paymentId === undefined || transactionId === undefined
-        ? notFound(request)
-        : serve(request, paymentId, transactionId, requestId, log),
-    );
+    return servePageRequest(context, requestIds, logger, async (requestId, log) => {
+      if (paymentId === undefined || transactionId === undefined) return notFound(request);
+      const call: IssuerCall = { request, paymentId, transactionId, requestId, log };
+      return answerByMethod(
+        request,
+        { show: () => show(call), submit: () => answer(call) },
+        (error) => {
+          // A store that threw (rather than answered with an error): the page's own 503, with its
+          // headers, instead of the API's JSON problem document. Nothing that could carry card data.
+          log.error(
+            { paymentId: loggableId(paymentId), error: errorHeadline(error) },
+            'sandbox issuer: unexpected error',
+          );
+          return message(
+            request,
+            503,
+            'Something went wrong',
+            'This page is not available right now. Please try again.',
+          );
+        },
+        HEADERS,
+      );
+    });
   };
 }

@@ -7,8 +7,7 @@ import { formatAmount } from '../hosted-page/amount-format.js';
 import { html, type SafeHtml } from '../hosted-page/html.js';
 import { renderLayout } from '../hosted-page/page-layout.js';
 import { icon, renderSummary, type IconName } from '../hosted-page/page-parts.js';
-import { htmlResponse } from '../hosted-page/page-response.js';
-import { pageSecurityHeaders } from '../hosted-page/security-headers.js';
+import { answerByMethod, htmlResponse } from '../hosted-page/page-response.js';
 import type { PagesHandler } from '../page-context.js';
 import { requestIdSource, servePageRequest } from '../request-id.js';
 import { profileNameOf } from '../store-deadline.js';
@@ -126,26 +125,15 @@ export function createReturnPage(app: SandboxPageDeps, links: ReturnLinks): Page
   return async (request, context) => {
     if (new URL(request.url).pathname !== RETURN_PATH) return undefined;
     return servePageRequest(context, requestIds, logger, async (requestId, log) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return new Response(null, {
-          status: 405,
-          headers: {
-            ...pageSecurityHeaders({ script: ["'self'"], style: ["'self'"] }),
-            allow: 'GET, HEAD',
-            'content-length': '0',
-          },
-        });
-      }
-      let shown: PageView;
-      try {
-        shown = await view(request, requestId);
-      } catch (error) {
+      const render = (shown: PageView) => {
+        log.info({ status: shown.status }, 'sandbox return page');
+        const body = renderLayout({ title: shown.title, main: shown.main, assetPrefix: ASSET_PREFIX, testMode: true });
+        return htmlResponse(request, shown.status, body);
+      };
+      return answerByMethod(request, { show: async () => render(await view(request, requestId)) }, (error) => {
         log.error({ error: errorHeadline(error) }, 'sandbox return page: unexpected error');
-        shown = message(503, 'Something went wrong', 'This page is not available right now. Please try again.');
-      }
-      log.info({ status: shown.status }, 'sandbox return page');
-      const body = renderLayout({ title: shown.title, main: shown.main, assetPrefix: ASSET_PREFIX, testMode: true });
-      return htmlResponse(request, shown.status, body);
+        return render(message(503, 'Something went wrong', 'This page is not available right now. Please try again.'));
+      });
     });
   };
 }
