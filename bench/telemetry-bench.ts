@@ -1,22 +1,24 @@
 /**
  * What tracing costs the engine: direct-flow lifecycles per second with telemetry off (no port),
  * on `@opentelemetry/api` with no SDK registered (its no-op), and with the SDK exporting to memory
- * (every span kept, metrics aggregated), as ratios against off, measured in the same run.
+ * (every span kept, metrics aggregated), as ratios against off, measured in the same run; beside
+ * them, what the SDK itself costs for a lifecycle's spans and metrics, without the engine.
  */
-import { trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import { createOpenTelemetry } from '../adapters/otel/index.js';
 import type { Telemetry } from '../src/index.js';
 import { makeOtelSdk, useAsyncContext } from '../test/support/otel-sdk.js';
 import { engineLifecycle, makeEngine } from './core-bench.js';
 import { collectGarbage, percentile, rate, rateSync } from './measure.js';
 
-export type TelemetryMode = 'off' | 'api' | 'sdk';
-export const TELEMETRY_MODES: readonly TelemetryMode[] = ['off', 'api', 'sdk'];
+export type TelemetryMode = 'off' | 'api' | 'context' | 'sdk';
+export const TELEMETRY_MODES: readonly TelemetryMode[] = ['off', 'api', 'context', 'sdk'];
 
 /**
  * One direct-flow lifecycle on an engine in `mode`, and what to call once it has been measured.
- * `sdk` registers the async-hooks context manager, as a host's SDK does; `spans` counts what it
- * exported (none for the others).
+ * `sdk` registers the async-hooks context manager, as a host's SDK does; `context` registers it
+ * alone, with no telemetry port (its share of `sdk`); `spans` counts what the SDK exported (none
+ * for the others).
  */
 export function telemetryLifecycle(mode: TelemetryMode) {
   if (mode === 'off') return { one: engineLifecycle(makeEngine(), 'direct'), spans: () => 0, done: async () => {} };
@@ -25,6 +27,9 @@ export function telemetryLifecycle(mode: TelemetryMode) {
     return { one: engineLifecycle(makeEngine({}, telemetry), 'direct'), spans: () => 0, done: async () => {} };
   }
   const removeContext = useAsyncContext();
+  if (mode === 'context') {
+    return { one: engineLifecycle(makeEngine(), 'direct'), spans: () => 0, done: async () => removeContext() };
+  }
   const sdk = makeOtelSdk();
   const telemetry = createOpenTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider });
   return {
@@ -46,26 +51,107 @@ export interface TelemetryBenchFigures {
    * so a machine whose load drifts between rounds blurs these less than the ratio of medians.
    */
   readonly vsOff: Readonly<Record<TelemetryMode, number>>;
-  /** A command span with one port span in it, with its metric, on the API with no SDK: per second. */
-  readonly noopSpanPairsPerSecond: number;
+  /** No SDK: `isRecording()` of `paystate/otel` per second, which the engine asks once per command and port call. */
+  readonly noSdkChecksPerSecond: number;
+  /** With the SDK: a lifecycle's telemetry (`spanTree`) per second, through `paystate/otel` and straight on the SDK. */
+  readonly sdkTreesPerSecond: Readonly<{ adapter: number; bare: number }>;
+}
+
+/** The port calls of a direct lifecycle, each a span in the command's (docs/observability.md). */
+const LIFECYCLE_PORTS = [
+  ['threeDS', 'authenticate'],
+  ['repository', 'insert'],
+  ['acquirer', 'authorize'],
+  ['repository', 'update'],
+] as const;
+
+/**
+ * A direct lifecycle's telemetry as the engine asks it of the port, without the engine: the
+ * command's span, its four port calls' spans run within it, their durations and the payment's
+ * count. `call` is what each port span runs.
+ */
+export function spanTree(telemetry: Telemetry): (call: number) => void {
+  const ports = LIFECYCLE_PORTS.map(([port, operation]) => ({
+    name: `paystate ${port}.${operation}`,
+    attributes: { 'paystate.port': port, 'paystate.operation': operation },
+    recorded: { 'paystate.port': port, 'paystate.operation': operation, 'paystate.outcome': 'ok' },
+  }));
+  return (call) => {
+    const command = telemetry.startSpan('paystate createPayment', {
+      'paystate.command': 'createPayment',
+      'paystate.operation': 'createPayment',
+    });
+    command.within(() => {
+      for (const port of ports) {
+        const span = telemetry.startSpan(port.name, port.attributes, command);
+        span.within(() => call);
+        telemetry.record('portCallDuration', span.end('ok', { 'paystate.retries': 0 }), port.recorded);
+      }
+    });
+    command.end('ok');
+    telemetry.record('payments', 1, { 'paystate.payment.state': 'succeeded' });
+  };
 }
 
 /**
- * What the engine asks of `paystate/otel` for a command with one port call (two spans, the port
- * span run within its parent, a histogram record), with no SDK: the overhead alone, without the
- * engine's own time around it, which a loaded machine blurs in the lifecycle ratios.
+ * `spanTree` straight on the SDK's tracer and meter, with the same names, attributes, nesting and
+ * active contexts: what the SDK itself costs for a lifecycle's telemetry, whoever calls it.
  */
-export function noopSpanPair(telemetry: Telemetry = createOpenTelemetry()): (call: number) => void {
-  const portAttributes = { 'paystate.port': 'acquirer', 'paystate.operation': 'authorize' };
-  return (call) => {
-    const command = telemetry.startSpan('paystate createPayment', { 'paystate.command': 'createPayment' });
-    command.within(() => {
-      const port = telemetry.startSpan('paystate acquirer.authorize', portAttributes, command);
-      port.within(() => call);
-      telemetry.record('portCallDuration', port.end('ok'), { ...portAttributes, 'paystate.outcome': 'ok' });
+export function bareSdkSpanTree(sdk: Pick<ReturnType<typeof makeOtelSdk>, 'tracerProvider' | 'meterProvider'>) {
+  const tracer = sdk.tracerProvider.getTracer('bare');
+  const meter = sdk.meterProvider.getMeter('bare');
+  const durations = meter.createHistogram('bare.port.call.duration', { unit: 's' });
+  const payments = meter.createCounter('bare.payments');
+  const ports = LIFECYCLE_PORTS.map(([port, operation]) => ({
+    name: `paystate ${port}.${operation}`,
+    attributes: { 'paystate.port': port, 'paystate.operation': operation },
+    recorded: { 'paystate.port': port, 'paystate.operation': operation, 'paystate.outcome': 'ok' },
+  }));
+  return (call: number): void => {
+    const command = tracer.startSpan('paystate createPayment', {
+      attributes: { 'paystate.command': 'createPayment', 'paystate.operation': 'createPayment' },
     });
-    command.end('ok');
+    const within = trace.setSpan(context.active(), command);
+    context.with(within, () => {
+      for (const port of ports) {
+        const span = tracer.startSpan(port.name, { attributes: port.attributes }, within);
+        context.with(trace.setSpan(within, span), () => call);
+        span.setAttributes({ 'paystate.retries': 0, 'paystate.outcome': 'ok' });
+        span.end();
+        durations.record(0.001, port.recorded);
+      }
+    });
+    command.setAttribute('paystate.outcome', 'ok');
+    command.end();
+    payments.add(1, { 'paystate.payment.state': 'succeeded' });
   };
+}
+
+/** With the SDK: `spanTree` through `paystate/otel` and `bareSdkSpanTree`, in trees per second (median of 3 each). */
+async function sdkTrees(seconds: number): Promise<{ adapter: number; bare: number }> {
+  const removeContext = useAsyncContext();
+  const sdk = makeOtelSdk();
+  try {
+    const adapter = spanTree(
+      createOpenTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider }),
+    );
+    const bare = bareSdkSpanTree(sdk);
+    const figures = { adapter: [] as number[], bare: [] as number[] };
+    for (let round = 0; round < 3; round++) {
+      for (const [name, tree] of [
+        ['adapter', adapter],
+        ['bare', bare],
+      ] as const) {
+        sdk.spans.reset();
+        collectGarbage();
+        figures[name].push(rateSync(tree, seconds));
+      }
+    }
+    return { adapter: percentile(figures.adapter, 50), bare: percentile(figures.bare, 50) };
+  } finally {
+    await sdk.shutdown();
+    removeContext();
+  }
 }
 
 async function measure(mode: TelemetryMode, seconds: number): Promise<number> {
@@ -86,7 +172,7 @@ export async function runTelemetryBench(
     collectGarbage();
     await measure(mode, slice);
   }
-  const results: Record<TelemetryMode, number[]> = { off: [], api: [], sdk: [] };
+  const results: Record<TelemetryMode, number[]> = { off: [], api: [], context: [], sdk: [] };
   for (let round = 0; round < rounds; round++) {
     const shift = round % TELEMETRY_MODES.length;
     for (const mode of [...TELEMETRY_MODES.slice(shift), ...TELEMETRY_MODES.slice(0, shift)]) {
@@ -95,8 +181,12 @@ export async function runTelemetryBench(
     }
   }
   collectGarbage();
-  const pair = noopSpanPair();
-  const pairs = [0, 1, 2].map(() => rateSync(pair, 0.3));
+  const noSdk = createOpenTelemetry();
+  const check = (call: number) => {
+    if (noSdk.isRecording?.() !== false) throw new Error(`call ${call}: no SDK is registered, yet it records`);
+  };
+  const checks = [0, 1, 2].map(() => rateSync(check, 0.2));
+  const sdkTreesPerSecond = await sdkTrees(0.3);
   const vsOff = (mode: TelemetryMode) =>
     percentile(
       results[mode].map((value, round) => value / (results.off[round] ?? Number.NaN)),
@@ -104,11 +194,13 @@ export async function runTelemetryBench(
     );
   return {
     rounds,
-    vsOff: { off: 1, api: vsOff('api'), sdk: vsOff('sdk') },
-    noopSpanPairsPerSecond: percentile(pairs, 50),
+    vsOff: { off: 1, api: vsOff('api'), context: vsOff('context'), sdk: vsOff('sdk') },
+    noSdkChecksPerSecond: percentile(checks, 50),
+    sdkTreesPerSecond,
     perSecond: {
       off: percentile(results.off, 50),
       api: percentile(results.api, 50),
+      context: percentile(results.context, 50),
       sdk: percentile(results.sdk, 50),
     },
   };
@@ -116,7 +208,10 @@ export async function runTelemetryBench(
 
 export function printTelemetryBench(f: TelemetryBenchFigures): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
-  const us = (ratio: number) => `+${((1 / ratio - 1) * (1e6 / f.perSecond.off)).toFixed(1)} µs`;
+  const us = (ratio: number) => {
+    const extra = (1 / ratio - 1) * (1e6 / f.perSecond.off);
+    return `${extra < 0 ? '−' : '+'}${Math.abs(extra).toFixed(1)} µs`;
+  };
   console.log(
     `\n== telemetry: direct-flow lifecycles per second, in-memory adapters (median of ${f.rounds} interleaved rounds) ==`,
   );
@@ -124,6 +219,7 @@ export function printTelemetryBench(f: TelemetryBenchFigures): void {
   const rows: [TelemetryMode, string][] = [
     ['off', 'off (no telemetry port)'],
     ['api', 'paystate/otel, no SDK (API no-op)'],
+    ['context', 'off + async-hooks context manager'],
     ['sdk', 'paystate/otel, SDK + in-memory exporters'],
   ];
   for (const [mode, label] of rows) {
@@ -132,9 +228,15 @@ export function printTelemetryBench(f: TelemetryBenchFigures): void {
       `${label.padEnd(41)}${n(value).padStart(12)}   ${f.vsOff[mode].toFixed(3).padEnd(25)}${mode === 'off' ? '' : us(f.vsOff[mode])}`,
     );
   }
+  const perLifecycle = (perSecond: number) => `${(1e6 / perSecond).toFixed(1)} µs`;
   console.log(
-    `no SDK, the adapter alone: a command span with one port span in it and its metric, ` +
-      `${((1 / f.noopSpanPairsPerSecond) * 1e6).toFixed(2)} µs (a direct lifecycle has 1 command and 4 port calls)`,
+    `no SDK: the engine asks isRecording() once per command and port call (5 a lifecycle), ` +
+      `${(1e9 / f.noSdkChecksPerSecond).toFixed(0)} ns each, and starts no span`,
+  );
+  console.log(
+    `SDK: a lifecycle's telemetry alone (a command span, 4 port spans in it, 5 metric points): ` +
+      `through paystate/otel ${perLifecycle(f.sdkTreesPerSecond.adapter)}, ` +
+      `straight on the SDK ${perLifecycle(f.sdkTreesPerSecond.bare)}`,
   );
 }
 

@@ -20,8 +20,9 @@ import {
 import { BASELINE_LIBRARIES, coldStart } from '../../bench/cold-start-bench.js';
 import { endpointFigures } from '../../bench/http-bench.js';
 import { percentile } from '../../bench/measure.js';
-import { noopSpanPair, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
+import { bareSdkSpanTree, spanTree, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
 import { createOpenTelemetry } from '../../adapters/otel/index.js';
+import { makeOtelSdk, parentOf, useAsyncContext } from '../support/otel-sdk.js';
 import { createPureTransitions, paymentMachine } from '../../src/index.js';
 
 const FLOWS: readonly Flow[] = ['hosted', 'direct'];
@@ -141,17 +142,34 @@ describe('telemetry bench: the same lifecycle in each mode', () => {
     },
   );
 
-  it('times the no-op adapter on the path the engine takes: two spans, one nested, and a metric', () => {
-    const started: string[] = [];
-    const api = createOpenTelemetry();
-    noopSpanPair({
-      ...api,
-      enabled: true,
-      startSpan: (name, attributes, parent) => {
-        started.push(`${name}${parent === undefined ? '' : ' (child)'}`);
-        return api.startSpan(name, attributes, parent);
-      },
-    })(0);
-    expect(started).toEqual(['paystate createPayment', 'paystate acquirer.authorize (child)']);
+  it('times a lifecycle’s telemetry through the adapter and straight on the SDK: the same five spans, nested alike', async () => {
+    const removeContext = useAsyncContext();
+    const sdk = makeOtelSdk();
+    try {
+      const trees = {
+        adapter: spanTree(
+          createOpenTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider }),
+        ),
+        bare: bareSdkSpanTree(sdk),
+      };
+      const shapes = Object.values(trees).map((tree) => {
+        sdk.spans.reset();
+        tree(0);
+        const spans = sdk.finished();
+        const command = spans.find((span) => span.name === 'paystate createPayment');
+        return spans.map((span) => `${span.name}${parentOf(span) === command?.spanContext().spanId ? ' (child)' : ''}`);
+      });
+      expect(shapes[0]).toEqual([
+        'paystate threeDS.authenticate (child)',
+        'paystate repository.insert (child)',
+        'paystate acquirer.authorize (child)',
+        'paystate repository.update (child)',
+        'paystate createPayment',
+      ]);
+      expect(shapes[1]).toEqual(shapes[0]);
+    } finally {
+      await sdk.shutdown();
+      removeContext();
+    }
   });
 });
