@@ -54,6 +54,8 @@ export interface TelemetryBenchFigures {
    * so a machine whose load drifts between rounds blurs these less than the ratio of medians.
    */
   readonly vsOff: Readonly<Record<TelemetryMode, number>>;
+  /** No SDK vs off, engines alive together in alternating batches (`paired`). */
+  readonly noSdkPaired: number;
   /** No SDK: `isRecording()` of `paystate/otel` per second, which the engine asks once per command and port call. */
   readonly noSdkChecksPerSecond: number;
   /** With the SDK: a lifecycle's telemetry (`spanTree`) per second, through `paystate/otel` and straight on the SDK. */
@@ -157,6 +159,45 @@ async function sdkTrees(seconds: number): Promise<{ adapter: number; bare: numbe
   }
 }
 
+/** Lifecycles in a batch of `paired`: long enough to time, short enough that load drift hits both alike. */
+const PAIRED_BATCH = 50;
+
+/**
+ * `b`'s throughput as a share of `a`'s, both engines warm and alive together, in alternating batches
+ * of `PAIRED_BATCH` lifecycles for about `seconds` in all: the median of each pair of batches' ratio.
+ * A machine whose load changes by the second blurs this less than the rounds.
+ */
+export async function paired(modes: readonly [TelemetryMode, TelemetryMode], seconds: number): Promise<number> {
+  const [a, b] = [telemetryLifecycle(modes[0]), telemetryLifecycle(modes[1])];
+  const batch = async (one: () => Promise<unknown>) => {
+    const started = performance.now();
+    for (let i = 0; i < PAIRED_BATCH; i++) await one();
+    return performance.now() - started;
+  };
+  try {
+    const ratios: number[] = [];
+    const deadline = performance.now() + seconds * 1000;
+    for (let pair = 0; pair < 20 || performance.now() < deadline; pair++) {
+      // Which goes first alternates, so that neither always runs after the other.
+      let ta: number;
+      let tb: number;
+      if (pair % 2 === 0) {
+        ta = await batch(a.one);
+        tb = await batch(b.one);
+      } else {
+        tb = await batch(b.one);
+        ta = await batch(a.one);
+      }
+      ratios.push(ta / tb);
+    }
+    // The first ten pairs warm both up.
+    return percentile(ratios.slice(10), 50);
+  } finally {
+    await a.done();
+    await b.done();
+  }
+}
+
 /**
  * Lifecycles per second in `mode`, after a fifth as long unmeasured: the compiler re-fits the
  * engine's code to the mode before it (the mode after the SDK's otherwise paid for it).
@@ -176,7 +217,7 @@ export async function runTelemetryBench(
   options: { seconds?: number; rounds?: number } = {},
 ): Promise<TelemetryBenchFigures> {
   // Each mode leads as many rounds as every other: the first of a round ran slower on this machine.
-  const rounds = Math.ceil((options.rounds ?? 8) / TELEMETRY_MODES.length) * TELEMETRY_MODES.length;
+  const rounds = Math.ceil((options.rounds ?? 16) / TELEMETRY_MODES.length) * TELEMETRY_MODES.length;
   const slice = (options.seconds ?? 4.5) / rounds;
   for (const mode of TELEMETRY_MODES) {
     collectGarbage();
@@ -197,6 +238,8 @@ export async function runTelemetryBench(
   };
   const checks = [0, 1, 2].map(() => rateSync(check, 0.2));
   const sdkTreesPerSecond = await sdkTrees(0.3);
+  collectGarbage();
+  const noSdkPaired = await paired(['off', 'api'], 3);
   const vsOff = (mode: TelemetryMode) =>
     percentile(
       results[mode].map((value, round) => value / (results.off[round] ?? Number.NaN)),
@@ -206,6 +249,7 @@ export async function runTelemetryBench(
     rounds,
     vsOff: { off: 1, api: vsOff('api'), context: vsOff('context'), sdk: vsOff('sdk') },
     noSdkChecksPerSecond: percentile(checks, 50),
+    noSdkPaired,
     sdkTreesPerSecond,
     perSecond: {
       off: percentile(results.off, 50),
@@ -239,6 +283,10 @@ export function printTelemetryBench(f: TelemetryBenchFigures): void {
     );
   }
   const perLifecycle = (perSecond: number) => `${(1e6 / perSecond).toFixed(1)} µs`;
+  console.log(
+    `no SDK vs off, both engines warm, alternating batches of ${PAIRED_BATCH} lifecycles for 3 s: ` +
+      `${f.noSdkPaired.toFixed(3)} (median of the pairs' ratios)`,
+  );
   console.log(
     `no SDK: the engine asks isRecording() once per command and port call (5 a lifecycle), ` +
       `${(1e9 / f.noSdkChecksPerSecond).toFixed(0)} ns each, and starts no span`,

@@ -20,7 +20,7 @@ import {
 import { BASELINE_LIBRARIES, coldStart } from '../../bench/cold-start-bench.js';
 import { endpointFigures } from '../../bench/http-bench.js';
 import { percentile } from '../../bench/measure.js';
-import { bareSdkSpanTree, spanTree, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
+import { bareSdkSpanTree, paired, spanTree, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
 import { createOpenTelemetry } from '../../adapters/otel/index.js';
 import { makeOtelSdk, parentOf, useAsyncContext } from '../support/otel-sdk.js';
 import { createPureTransitions, paymentMachine } from '../../src/index.js';
@@ -141,6 +141,12 @@ describe('telemetry bench: the same lifecycle in each mode', () => {
       }
     },
   );
+
+  it('pairs two engines in alternating batches: the same mode on both is a ratio near 1', async () => {
+    const ratio = await paired(['off', 'off'], 0);
+    expect(ratio).toBeGreaterThan(0.6);
+    expect(ratio).toBeLessThan(1 / 0.6);
+  });
 
   it('times a lifecycle’s telemetry through the adapter and straight on the SDK: the same five spans, nested alike', async () => {
     const removeContext = useAsyncContext();
