@@ -5,20 +5,24 @@
  * them, what the SDK itself costs for a lifecycle's spans and metrics, without the engine.
  */
 import { context, createContextKey, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createOpenTelemetry } from '../adapters/otel/index.js';
 import type { Telemetry } from '../src/index.js';
 import { makeOtelSdk, useAsyncContext } from '../test/support/otel-sdk.js';
 import { engineLifecycle, makeEngine } from './core-bench.js';
 import { collectGarbage, percentile, rate, rateSync } from './measure.js';
 
-export type TelemetryMode = 'off' | 'api' | 'context' | 'sdk';
-export const TELEMETRY_MODES: readonly TelemetryMode[] = ['off', 'api', 'context', 'sdk'];
+export type TelemetryMode = 'off' | 'api' | 'context' | 'unexported' | 'sdk';
+export const TELEMETRY_MODES: readonly TelemetryMode[] = ['off', 'api', 'context', 'unexported', 'sdk'];
 
 /**
  * One direct-flow lifecycle on an engine in `mode`, and what to call once it has been measured.
  * `sdk` registers the async-hooks context manager, as a host's SDK does; `context` registers it
  * alone, with no telemetry port, and runs each lifecycle within a context (its share of `sdk`);
- * `spans` counts what the SDK exported (none for the others).
+ * `unexported` is `sdk` with nothing behind the providers (a no-op span processor, no metric
+ * reader): the SDK's spans and instruments without their export; `spans` counts what the SDK
+ * exported (none for the others).
  */
 export function telemetryLifecycle(mode: TelemetryMode) {
   if (mode === 'off') return { one: engineLifecycle(makeEngine(), 'direct'), spans: () => 0, done: async () => {} };
@@ -32,6 +36,19 @@ export function telemetryLifecycle(mode: TelemetryMode) {
     const one = engineLifecycle(makeEngine(), 'direct');
     const request = ROOT_CONTEXT.setValue(createContextKey('paystate bench request'), true);
     return { one: () => context.with(request, one), spans: () => 0, done: async () => removeContext() };
+  }
+  if (mode === 'unexported') {
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new NoopSpanProcessor()] });
+    const meterProvider = new MeterProvider();
+    const telemetry = createOpenTelemetry({ tracerProvider, meterProvider });
+    return {
+      one: engineLifecycle(makeEngine({}, telemetry), 'direct'),
+      spans: () => 0,
+      done: async () => {
+        await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
+        removeContext();
+      },
+    };
   }
   const sdk = makeOtelSdk();
   const telemetry = createOpenTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider });
@@ -220,13 +237,13 @@ export async function runTelemetryBench(
   options: { seconds?: number; rounds?: number } = {},
 ): Promise<TelemetryBenchFigures> {
   // Each mode leads as many rounds as every other: the first of a round ran slower on this machine.
-  const rounds = Math.ceil((options.rounds ?? 16) / TELEMETRY_MODES.length) * TELEMETRY_MODES.length;
+  const rounds = Math.ceil((options.rounds ?? 15) / TELEMETRY_MODES.length) * TELEMETRY_MODES.length;
   const slice = (options.seconds ?? 4.5) / rounds;
   for (const mode of TELEMETRY_MODES) {
     collectGarbage();
     await measure(mode, slice);
   }
-  const results: Record<TelemetryMode, number[]> = { off: [], api: [], context: [], sdk: [] };
+  const results: Record<TelemetryMode, number[]> = { off: [], api: [], context: [], unexported: [], sdk: [] };
   for (let round = 0; round < rounds; round++) {
     const shift = round % TELEMETRY_MODES.length;
     for (const mode of [...TELEMETRY_MODES.slice(shift), ...TELEMETRY_MODES.slice(0, shift)]) {
@@ -250,7 +267,13 @@ export async function runTelemetryBench(
     );
   return {
     rounds,
-    vsOff: { off: 1, api: vsOff('api'), context: vsOff('context'), sdk: vsOff('sdk') },
+    vsOff: {
+      off: 1,
+      api: vsOff('api'),
+      context: vsOff('context'),
+      unexported: vsOff('unexported'),
+      sdk: vsOff('sdk'),
+    },
     noSdkChecksPerSecond: percentile(checks, 50),
     noSdkPaired,
     sdkTreesPerSecond,
@@ -258,6 +281,7 @@ export async function runTelemetryBench(
       off: percentile(results.off, 50),
       api: percentile(results.api, 50),
       context: percentile(results.context, 50),
+      unexported: percentile(results.unexported, 50),
       sdk: percentile(results.sdk, 50),
     },
   };
@@ -277,6 +301,7 @@ export function printTelemetryBench(f: TelemetryBenchFigures): void {
     ['off', 'off (no telemetry port)'],
     ['api', 'paystate/otel, no SDK (API no-op)'],
     ['context', 'off + async-hooks context manager'],
+    ['unexported', 'paystate/otel, SDK exporting nothing'],
     ['sdk', 'paystate/otel, SDK + in-memory exporters'],
   ];
   for (const [mode, label] of rows) {
