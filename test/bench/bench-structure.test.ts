@@ -20,7 +20,8 @@ import {
 import { BASELINE_LIBRARIES, coldStart } from '../../bench/cold-start-bench.js';
 import { endpointFigures } from '../../bench/http-bench.js';
 import { percentile } from '../../bench/measure.js';
-import { bareSdkSpanTree, paired, spanTree, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
+import { paired, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
+import { bareSdkSpanTree, spanTree } from '../../bench/telemetry-trees.js';
 import { createOpenTelemetry } from '../../adapters/otel/index.js';
 import { makeOtelSdk, parentOf, useAsyncContext } from '../support/otel-sdk.js';
 import { createPureTransitions, paymentMachine } from '../../src/index.js';
