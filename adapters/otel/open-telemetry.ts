@@ -3,7 +3,9 @@ import {
   INVALID_TRACEID,
   metrics,
   propagation,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
+  createNoopMeter,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -79,6 +81,18 @@ function recorders(meter: Meter): Readonly<Record<TelemetryMetric, Recorder>> {
   };
 }
 
+/** The API's no-op tracer provider: what its proxy (the global provider) delegates to until an SDK registers. */
+const NOOP_TRACER_PROVIDER: TracerProvider = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Whether `provider` is the API's proxy with no SDK behind it (yet): its spans are no-ops. Asked
+ * at each command, so an SDK registered later is seen. Any other provider may record.
+ */
+function tracesNothing(provider: TracerProvider): boolean {
+  const proxy = provider as Partial<ProxyTracerProvider>;
+  return typeof proxy.getDelegate === 'function' && proxy.getDelegate() === NOOP_TRACER_PROVIDER;
+}
+
 /** A span of `@opentelemetry/api`, timed by `performance.now()` for the duration the engine records. */
 class OpenTelemetrySpan implements TelemetrySpan {
   readonly recording: boolean;
@@ -113,11 +127,15 @@ class OpenTelemetrySpan implements TelemetrySpan {
 
   end(outcome: string, attributes?: TelemetryAttributes): number {
     const seconds = (performance.now() - this.#started) / 1000;
+    const span = this.#span;
     if (this.recording) {
-      this.#span.setAttributes({ ...attributes, 'paystate.outcome': outcome, 'paystate.duration_ms': seconds * 1000 });
-      if (outcome !== 'ok') this.#span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      // One attribute at a time: the SDK copies each anyway, and a spread of them would be garbage.
+      if (attributes !== undefined) span.setAttributes(attributes);
+      span.setAttribute('paystate.outcome', outcome);
+      span.setAttribute('paystate.duration_ms', seconds * 1000);
+      if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
     }
-    this.#span.end();
+    span.end();
     return seconds;
   }
 }
@@ -128,10 +146,14 @@ class OpenTelemetrySpan implements TelemetrySpan {
  * the cost of its no-op calls.
  */
 export function createOpenTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
-  const tracer: Tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
-  const record = recorders((options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE));
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+  const tracer: Tracer = tracerProvider.getTracer(INSTRUMENTATION_SCOPE);
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
+  const record = recorders(meter);
+  const metered = meter !== createNoopMeter();
   return {
     enabled: true,
+    isRecording: metered ? () => true : () => !tracesNothing(tracerProvider),
     startSpan(name, attributes, parent) {
       const from = parent instanceof OpenTelemetrySpan ? parent.context : context.active();
       return new OpenTelemetrySpan(tracer.startSpan(name, { attributes }, from), from);

@@ -39,7 +39,14 @@ interface PortNames {
   readonly spanName: string;
   readonly portName: string;
   readonly operation: string;
+  /** The span's attributes at its start: the same object for every call (the port copies it). */
+  readonly started: TelemetryAttributes;
+  /** The duration metric's attributes by outcome, made once each (up to `MAX_OUTCOMES`). */
+  readonly recorded: Map<string, TelemetryAttributes>;
 }
+
+/** The outcomes whose metric attributes are kept per `port.operation`; a port with more gets fresh ones. */
+const MAX_OUTCOMES = 32;
 
 /** The names of each `port.operation` the engine calls, made once (a few dozen in all). */
 const names = new Map<string, PortNames>();
@@ -48,50 +55,70 @@ function namesOf(name: string): PortNames {
   let found = names.get(name);
   if (found === undefined) {
     const dot = name.indexOf('.');
+    const portName = dot < 0 ? name : name.slice(0, dot);
+    const operation = dot < 0 ? name : name.slice(dot + 1);
     found = {
       spanName: `paystate ${name}`,
-      portName: dot < 0 ? name : name.slice(0, dot),
-      operation: dot < 0 ? name : name.slice(dot + 1),
+      portName,
+      operation,
+      started: Object.freeze({ [ATTRIBUTES.port]: portName, [ATTRIBUTES.operation]: operation }),
+      recorded: new Map(),
     };
     names.set(name, found);
   }
   return found;
 }
 
+/** The duration metric's attributes of a call of `names` that ended with `outcome`. */
+function recordedAttributes(names: PortNames, outcome: string): TelemetryAttributes {
+  let attributes = names.recorded.get(outcome);
+  if (attributes === undefined) {
+    attributes = Object.freeze({
+      [ATTRIBUTES.port]: names.portName,
+      [ATTRIBUTES.operation]: names.operation,
+      [ATTRIBUTES.outcome]: outcome,
+    });
+    if (names.recorded.size < MAX_OUTCOMES) names.recorded.set(outcome, attributes);
+  }
+  return attributes;
+}
+
 /**
- * A port call's span, started now: `wrap` counts each attempt and runs it within the span; `end`
- * ends it with the call's outcome and records its duration (`paystate.port.call.duration`).
+ * A port call's span, started when made: `wrap` counts each attempt and runs it within the span;
+ * `end` ends it with the call's outcome and records its duration (`paystate.port.call.duration`).
  */
-export function startPortSpan(port: PortTelemetry): {
-  wrap<F extends (...args: never[]) => unknown>(call: F): F;
-  end(outcome: string): void;
-} {
-  const { spanName, portName, operation } = namesOf(port.name);
-  const span = port.telemetry.startSpan(
-    spanName,
-    { [ATTRIBUTES.port]: portName, [ATTRIBUTES.operation]: operation },
-    port.parent,
-  );
-  let attempts = 0;
-  return {
-    wrap: <F extends (...args: never[]) => unknown>(call: F): F =>
-      ((...args: Parameters<F>) => {
-        attempts += 1;
-        return span.within(() => call(...args));
-      }) as F,
-    end(outcome) {
-      const attributes: TelemetryAttributes | undefined = span.recording
-        ? {
-            [ATTRIBUTES.retries]: Math.max(0, attempts - 1),
-            ...(port.paymentId !== undefined && { [ATTRIBUTES.paymentId]: port.paymentId }),
-          }
-        : undefined;
-      const seconds = span.end(outcome, attributes);
-      port.telemetry.record('portCallDuration', seconds, {
-        [ATTRIBUTES.port]: portName,
-        [ATTRIBUTES.operation]: operation,
-        [ATTRIBUTES.outcome]: outcome,
-      });
-    },
-  };
+export class PortSpan {
+  readonly #port: PortTelemetry;
+  readonly #names: PortNames;
+  readonly #span: TelemetrySpan;
+  #attempts = 0;
+
+  constructor(port: PortTelemetry) {
+    this.#port = port;
+    this.#names = namesOf(port.name);
+    this.#span = port.telemetry.startSpan(this.#names.spanName, this.#names.started, port.parent);
+  }
+
+  /** `call`, counting its attempts and running each within the span. */
+  wrap<A extends unknown[], R>(call: (...args: A) => R): (...args: A) => R {
+    return (...args) => {
+      this.#attempts += 1;
+      return this.#span.within(() => call(...args));
+    };
+  }
+
+  end(outcome: string): void {
+    const span = this.#span;
+    const { paymentId } = this.#port;
+    const retries = this.#attempts > 1 ? this.#attempts - 1 : 0;
+    const seconds = span.recording
+      ? span.end(
+          outcome,
+          paymentId !== undefined
+            ? { [ATTRIBUTES.retries]: retries, [ATTRIBUTES.paymentId]: paymentId }
+            : { [ATTRIBUTES.retries]: retries },
+        )
+      : span.end(outcome);
+    this.#port.telemetry.record('portCallDuration', seconds, recordedAttributes(this.#names, outcome));
+  }
 }

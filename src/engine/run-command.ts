@@ -20,6 +20,9 @@ const loggable = (id: unknown, maxLength?: number): string =>
 const loggableIds = (ids: Readonly<Record<string, unknown>>): Record<string, string> =>
   Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, loggable(id)]));
 
+/** A command's answer as it is: how it ends without a span. */
+const asIs = <R>(result: R): R => result;
+
 /** No ids to log (the background programs). */
 export const noIds = () => ({});
 
@@ -79,7 +82,15 @@ export function runCommand<T, A>(
     pending = Promise.reject(error);
   }
   // What runs once the step has ended (its log line, `map`) must not throw either: a throw there
-  // rejected the `ResultAsync` the caller holds.
+  // rejected the `ResultAsync` the caller holds. The span, if any, ends in the same callbacks (no
+  // promise more); `endCommandSpan` does not throw.
+  const ended =
+    span === undefined
+      ? asIs<Result<A, PaymentError>>
+      : (result: Result<A, PaymentError>) => {
+          endCommandSpan(span, result.isOk() ? 'ok' : result.error.code, ids, result.isOk() ? result.value : undefined);
+          return result;
+        };
   const answered: Promise<Result<A, PaymentError>> = pending
     .then((result): Result<A, PaymentError> => {
       if (result.isErr()) {
@@ -87,19 +98,13 @@ export function runCommand<T, A>(
           const ms = ctx.ports.clock.now() - started;
           ctx.logger.info({ command, ...loggableIds(ids()), code: result.error.code, ms }, 'command failed');
         }
-        return err(result.error);
+        return ended(err(result.error));
       }
       if (logsAt(ctx.logger, 'debug')) {
         ctx.logger.debug({ command, ...loggableIds(ids()), ms: ctx.ports.clock.now() - started }, 'command done');
       }
-      return ok(map(result.value));
+      return ended(ok(map(result.value)));
     })
-    .catch((error: unknown) => defect<A>(ctx, command, error));
-  if (span === undefined) return new ResultAsync(answered);
-  return new ResultAsync(
-    answered.then((result) => {
-      endCommandSpan(span, result.isOk() ? 'ok' : result.error.code, ids, result.isOk() ? result.value : undefined);
-      return result;
-    }),
-  );
+    .catch((error: unknown) => ended(defect<A>(ctx, command, error)));
+  return new ResultAsync(answered);
 }

@@ -14,7 +14,7 @@ import type { PortFailure, PortResult } from '../ports/port-result.js';
 import { onAbort } from './on-abort.js';
 import { createDeadlineWheel, latestExpiryMs, type DeadlineWheel } from './deadline-wheel.js';
 import { runEffect } from './outcome.js';
-import { outcomeCode, startPortSpan, type PortTelemetry } from './port-span.js';
+import { outcomeCode, PortSpan, type PortTelemetry } from './port-span.js';
 
 /**
  * A port call failed: the adapter's own error value, or the call did not answer in time. A call
@@ -355,7 +355,7 @@ export function callPort<T, E extends PortFailure<string>>(
   const { telemetry } = policy;
   if (telemetry === undefined) return callPortUntraced(call, policy);
   return Effect.suspend(() => {
-    const span = startPortSpan(telemetry);
+    const span = new PortSpan(telemetry);
     return callPortUntraced(span.wrap(call), policy).pipe(
       Effect.onExit((exit) =>
         Effect.sync(() => {
@@ -413,7 +413,7 @@ export function awaitPort<T, E extends PortFailure<string>>(
 ): PortAnswer<T, E> {
   const { telemetry } = policy;
   if (telemetry === undefined) return awaitPortUntraced(call, policy);
-  const span = startPortSpan(telemetry);
+  const span = new PortSpan(telemetry);
   let answer: PortAnswer<T, E>;
   try {
     answer = awaitPortUntraced(span.wrap(call), policy);

@@ -5,7 +5,8 @@ const guarded = new WeakMap<object, Telemetry>();
 
 /**
  * The engine's telemetry port (`ctx.ports.telemetry`), guarded so that its throws never fail a command, or none when the
- * host gave none (or one that reports nothing): then the engine builds no span and no attribute.
+ * host gave none, one that reports nothing, or one that records nothing now (`isRecording`, asked at each call): then
+ * the engine builds no span and no attribute.
  */
 export function telemetryOf(port: unknown): Telemetry | undefined {
   if (typeof port !== 'object' || port === null) return undefined;
@@ -14,5 +15,5 @@ export function telemetryOf(port: unknown): Telemetry | undefined {
     telemetry = guardTelemetry(port as Telemetry);
     guarded.set(port, telemetry);
   }
-  return telemetry.enabled ? telemetry : undefined;
+  return telemetry.enabled && telemetry.isRecording?.() !== false ? telemetry : undefined;
 }

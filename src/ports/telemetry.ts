@@ -60,6 +60,12 @@ export interface Telemetry {
   /** False only for `noTelemetry`: the engine then skips telemetry altogether. */
   readonly enabled: boolean;
   /**
+   * Whether a span or a metric would be recorded now. Asked as each command, background tick or
+   * port call outside them starts: when false the engine starts no span and records no metric for
+   * it (an SDK registered later is seen at the next one). Optional: without it, always true.
+   */
+  isRecording?(): boolean;
+  /**
    * Starts a span named `name`: a child of `parent`, or without one of the caller's active
    * context (a host's HTTP request span, say).
    */
@@ -82,13 +88,15 @@ const noSpan: TelemetrySpan = Object.freeze({
 /** Reports nothing: the default. */
 export const noTelemetry: Telemetry = Object.freeze({
   enabled: false,
+  isRecording: () => false,
   startSpan: () => noSpan,
   record: () => undefined,
 });
 
 /**
  * `telemetry` with its throws swallowed (a span that fails to start is none; a failed `end` or
- * `record` is lost), so that a host's faulty port never fails a command. `enabled` is read once.
+ * `record` is lost; `isRecording` that throws is false), so that a host's faulty port never fails
+ * a command. `enabled` is read once; the guard always has `isRecording`.
  */
 export function guardTelemetry(telemetry: Telemetry): Telemetry {
   let enabled: boolean;
@@ -98,8 +106,19 @@ export function guardTelemetry(telemetry: Telemetry): Telemetry {
     enabled = false;
   }
   if (!enabled) return noTelemetry;
+  const isRecording = telemetry.isRecording;
   return {
     enabled,
+    isRecording:
+      typeof isRecording === 'function'
+        ? () => {
+            try {
+              return isRecording.call(telemetry) === true;
+            } catch {
+              return false;
+            }
+          }
+        : () => true,
     startSpan(name, attributes, parent) {
       try {
         // The port's own span as the parent, not the guard around it.

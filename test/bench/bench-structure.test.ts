@@ -20,8 +20,10 @@ import {
 import { BASELINE_LIBRARIES, coldStart } from '../../bench/cold-start-bench.js';
 import { endpointFigures } from '../../bench/http-bench.js';
 import { percentile } from '../../bench/measure.js';
-import { noopSpanPair, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
+import { paired, TELEMETRY_MODES, telemetryLifecycle } from '../../bench/telemetry-bench.js';
+import { bareSdkSpanTree, spanTree } from '../../bench/telemetry-trees.js';
 import { createOpenTelemetry } from '../../adapters/otel/index.js';
+import { makeOtelSdk, parentOf, useAsyncContext } from '../support/otel-sdk.js';
 import { createPureTransitions, paymentMachine } from '../../src/index.js';
 
 const FLOWS: readonly Flow[] = ['hosted', 'direct'];
@@ -141,17 +143,40 @@ describe('telemetry bench: the same lifecycle in each mode', () => {
     },
   );
 
-  it('times the no-op adapter on the path the engine takes: two spans, one nested, and a metric', () => {
-    const started: string[] = [];
-    const api = createOpenTelemetry();
-    noopSpanPair({
-      ...api,
-      enabled: true,
-      startSpan: (name, attributes, parent) => {
-        started.push(`${name}${parent === undefined ? '' : ' (child)'}`);
-        return api.startSpan(name, attributes, parent);
-      },
-    })(0);
-    expect(started).toEqual(['paystate createPayment', 'paystate acquirer.authorize (child)']);
+  it('pairs two engines in alternating batches: the same mode on both is a ratio near 1', async () => {
+    const ratio = await paired(['off', 'off'], 0);
+    expect(ratio).toBeGreaterThan(0.6);
+    expect(ratio).toBeLessThan(1 / 0.6);
+  });
+
+  it('times a lifecycle’s telemetry through the adapter and straight on the SDK: the same five spans, nested alike', async () => {
+    const removeContext = useAsyncContext();
+    const sdk = makeOtelSdk();
+    try {
+      const trees = {
+        adapter: spanTree(
+          createOpenTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider }),
+        ),
+        bare: bareSdkSpanTree(sdk),
+      };
+      const shapes = Object.values(trees).map((tree) => {
+        sdk.spans.reset();
+        tree(0);
+        const spans = sdk.finished();
+        const command = spans.find((span) => span.name === 'paystate createPayment');
+        return spans.map((span) => `${span.name}${parentOf(span) === command?.spanContext().spanId ? ' (child)' : ''}`);
+      });
+      expect(shapes[0]).toEqual([
+        'paystate threeDS.authenticate (child)',
+        'paystate repository.insert (child)',
+        'paystate acquirer.authorize (child)',
+        'paystate repository.update (child)',
+        'paystate createPayment',
+      ]);
+      expect(shapes[1]).toEqual(shapes[0]);
+    } finally {
+      await sdk.shutdown();
+      removeContext();
+    }
   });
 });

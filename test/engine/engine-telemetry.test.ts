@@ -231,37 +231,6 @@ describe('OpenTelemetry metrics', () => {
   });
 });
 
-describe('without an SDK', () => {
-  it('records nothing: every span the API gives is a no-op, and the engine works as without telemetry', async () => {
-    sdk = makeOtelSdk(); // registered nowhere: what a host without an SDK has
-    const api = createOpenTelemetry();
-    const started: TelemetrySpan[] = [];
-    const watched: Telemetry = {
-      enabled: api.enabled,
-      startSpan: (name, attributes, parent) => {
-        const span = api.startSpan(name, attributes, parent);
-        started.push(span);
-        return span;
-      },
-      record: (metric, value, attributes) => api.record(metric, value, attributes),
-    };
-    const h = makeEngineHarness({}, 0, { telemetry: watched });
-    const payment = (
-      await h.engine.createPayment({
-        client: compliantClient,
-        profileId: 'profile_0001',
-        body: directRequest(APPROVED),
-      })
-    )._unsafeUnwrap();
-    expect(payment.state).toBe('succeeded');
-    // The command and its four port calls (see the first test).
-    expect(started.length).toBe(5);
-    expect(started.every((span) => !span.recording)).toBe(true);
-    expect(sdk.finished()).toEqual([]);
-    expect(await sdk.points('paystate.payments')).toEqual([]);
-  });
-});
-
 describe('a telemetry port that throws', () => {
   const boom = (): never => {
     throw new Error('telemetry down');
@@ -270,6 +239,7 @@ describe('a telemetry port that throws', () => {
   it.each([
     ['startSpan throws', { enabled: true, startSpan: boom, record: boom }],
     ['its spans throw', { enabled: true, startSpan: () => throwingSpan, record: boom }],
+    ['isRecording throws', { enabled: true, isRecording: boom, startSpan: boom, record: boom }],
   ] as [string, Telemetry][])('fails no command when %s', async (_, telemetry) => {
     sdk = makeOtelSdk();
     const h = makeEngineHarness({}, 0, { telemetry });

@@ -4,6 +4,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../adapters/http/index.js';
 import { createOpenTelemetry } from '../../adapters/otel/index.js';
+import type { Telemetry } from '../../src/ports/telemetry.js';
 import { closeAll, listenApp } from '../express/support/express-host.js';
 import { makeOtelSdk, parentOf, useAsyncContext } from '../support/otel-sdk.js';
 import { directRequest } from '../support/requests.js';
@@ -93,5 +94,36 @@ describe('the HTTP request span', () => {
     const [http] = serverSpans(sdk.finished());
     expect(http?.name).toBe('HTTP GET');
     expect(http?.attributes['http.route']).toBeUndefined();
+  });
+
+  it('starts no span while no SDK is registered, and joins the traceparent once one is', async () => {
+    sdk = makeOtelSdk(); // not registered yet
+    const otel = createOpenTelemetry({ propagator: new W3CTraceContextPropagator() });
+    let started = 0;
+    const telemetry: Telemetry = {
+      ...otel,
+      startServerSpan: (name, attributes, header) => {
+        started += 1;
+        return otel.startServerSpan!(name, attributes, header);
+      },
+    };
+    const api = makeApi({ telemetry });
+    const origin = await listenApp(createNodeListener(api.handlerOptions));
+    const pay = (key: string) =>
+      post(`${origin}/v1/profiles/${MAIN}/payments`, TOKENS.alphaCompliant, directRequest(CARD), {
+        traceparent: TRACEPARENT,
+        'idempotency-key': key,
+      });
+    expect((await pay('k-before')).status).toBe(201);
+    expect(started).toBe(0);
+    expect(trace.setGlobalTracerProvider(sdk.tracerProvider)).toBe(true);
+    expect((await pay('k-after')).status).toBe(201);
+    expect(started).toBe(1);
+    const [http, ...more] = serverSpans(sdk.finished());
+    expect(more).toEqual([]);
+    expect(http?.spanContext().traceId).toBe(TRACE_ID);
+    expect(parentOf(http!)).toBe(CALLER_SPAN);
+    const command = sdk.finished().find((span) => span.name === 'paystate createPayment');
+    expect(parentOf(command!)).toBe(http!.spanContext().spanId);
   });
 });
