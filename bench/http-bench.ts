@@ -1,22 +1,29 @@
 /**
  * HTTP benchmark: create-payment requests per second (hosted flow, in-memory) against the sandbox
- * server, beside a bare node:http JSON endpoint measured in the same run, with autocannon.
+ * server, beside a bare node:http JSON endpoint and the sandbox server of the tree before the
+ * Hono rebuild (`PREVIOUS_COMMIT`, issue 24), all measured in the same run with autocannon.
  *
- * The servers run in a child process so that the load generator does not share their event
- * loop. The bare endpoint does the minimum a JSON API does for the same request: it reads the
- * body, parses it and answers 201 with a small JSON object.
+ * The servers run in child processes (`http-bench-servers.ts`); the old tree is a temporary git
+ * worktree (`previous-tree.ts`), its server started the same way as this tree's.
+ * The bare endpoint does the minimum a JSON API does for the same request: it reads the body,
+ * parses it and answers 201 with a small JSON object.
  *
- *   npx tsx bench/http-bench.ts [--duration 6] [--rounds 3] [--connections 32]
+ *   npx tsx bench/http-bench.ts [--duration 6] [--rounds 3] [--connections 32] [--no-previous]
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startSandboxServer } from '../adapters/sandbox-server/index.js';
 import { hostedRequest } from '../test/support/requests.js';
-import { collectGarbage, percentile } from './measure.js';
+import { settle, startServers, stopServers, type Servers } from './http-bench-servers.js';
+import { percentile } from './measure.js';
+import { checkoutPreviousTree } from './previous-tree.js';
+
+/** The tree before `paystate/http` was rebuilt on Hono: issue 24 asks the new one within 10% of it. */
+export const PREVIOUS_COMMIT = '14bd152';
+/** The least create throughput of this tree against the previous one, in the same run: 0.9. */
+export const PREVIOUS_TARGET = 0.9;
+const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** What autocannon reports that this benchmark reads. */
 interface AutocannonResult {
@@ -49,10 +56,6 @@ type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>;
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const SERVE_FLAG = '--http-bench-serve';
-/** The sandbox's sweeper interval (its default), and how long `settle` waits for a sweep. */
-const SWEEP_INTERVAL_MS = 1000;
-const SETTLE_MS = SWEEP_INTERVAL_MS + 500;
 const TOKEN = 'sandbox_hosted_only_token';
 const PROFILE = 'profile_webshop';
 
@@ -71,6 +74,19 @@ export interface EndpointFigures {
   readonly failures: number;
 }
 
+/** This tree's create throughput against the previous tree's, measured in the same run. */
+export interface PreviousTreeComparison {
+  /** The previous tree's commit (`PREVIOUS_COMMIT`). */
+  readonly commit: string;
+  /** `POST /v1/profiles/{profile_id}/payments` against the previous tree's sandbox server. */
+  readonly createPayment: EndpointFigures;
+  /** Median over the rounds of this tree's 201s per second divided by the previous tree's. */
+  readonly ratio: number;
+  /** The least ratio issue 24 accepts (`PREVIOUS_TARGET`). */
+  readonly target: number;
+  readonly meetsTarget: boolean;
+}
+
 export interface HttpBenchResult {
   readonly durationSeconds: number;
   readonly rounds: number;
@@ -84,97 +100,35 @@ export interface HttpBenchResult {
   /** The target ratio (0.5). */
   readonly target: number;
   readonly meetsTarget: boolean;
+  /** The same creates against the tree before the Hono rebuild, or why that was skipped. */
+  readonly previous: PreviousTreeComparison | { readonly skipped: string };
 }
 
 export interface HttpBenchOptions {
   /** Seconds per measured run. Default 6. */
   readonly durationSeconds?: number;
-  /** Measured runs per endpoint, interleaved (bare, create, bare, create, …). Default 3. */
+  /**
+   * Measured runs per endpoint, interleaved (bare, then the old and the new tree's create, which
+   * goes first alternating from round to round). Default 3.
+   */
   readonly rounds?: number;
   /** Concurrent connections. Default 32. */
   readonly connections?: number;
   /** Seconds of warm-up per endpoint before measuring. Default 2. */
   readonly warmupSeconds?: number;
+  /** Measure the previous tree (`PREVIOUS_COMMIT`) too. Default true. */
+  readonly previous?: boolean;
   /** Print the figures. Default true. */
   readonly print?: boolean;
-}
-
-interface ServerPorts {
-  readonly sandbox: number;
-  readonly bare: number;
-}
-
-function bareJsonListener(req: IncomingMessage, res: ServerResponse): void {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    let status = 201;
-    let body: string;
-    try {
-      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { amount?: unknown };
-      body = JSON.stringify({ id: 'payment_0', amount: parsed.amount, state: 'processing' });
-    } catch {
-      status = 400;
-      body = JSON.stringify({ code: 'invalid_json' });
-    }
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  });
-}
-
-/**
- * Child process: both servers on free ports; reports them to the parent, runs until killed. On
- * `settle` it waits for a sweep of the sandbox's background worker (which delivers the events of
- * the creates before) and collects garbage, then answers `settled`: work the create runs left
- * behind is done before the next run, rather than falling on whichever endpoint runs next.
- */
-async function serve(): Promise<void> {
-  // No limit per client: the benchmark sends as many requests as the server takes, on one token.
-  const sandbox = await startSandboxServer({ port: 0, sweepIntervalMs: SWEEP_INTERVAL_MS, rateLimit: false });
-  const bare = createServer(bareJsonListener);
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const ports: ServerPorts = { sandbox: sandbox.port, bare: (bare.address() as AddressInfo).port };
-  process.on('message', (message) => {
-    if (message !== 'settle') return;
-    setTimeout(() => {
-      collectGarbage();
-      process.send?.('settled');
-    }, SETTLE_MS);
-  });
-  process.send?.(ports);
-  process.on('disconnect', () => {
-    bare.close();
-    void sandbox.close().then(() => process.exit(0));
-  });
-}
-
-function startServers(): Promise<{ child: ChildProcess; ports: ServerPorts }> {
-  const child = fork(fileURLToPath(import.meta.url), [SERVE_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', (ports) => resolve({ child, ports: ports as ServerPorts }));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`benchmark server exited with code ${code}`)));
-  });
-}
-
-/** Asks the servers' process to settle (see `serve`) and collects this process's garbage too. */
-function settle(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`benchmark server exited with code ${code}`));
-    child.once('exit', onExit);
-    child.once('message', () => {
-      child.off('exit', onExit);
-      collectGarbage();
-      resolve();
-    });
-    child.send('settle');
-  });
 }
 
 const median = (values: readonly number[]): number => percentile(values, 50);
 
 /** Responses answered `EXPECTED_STATUS` in one run. */
 const answered = (result: AutocannonResult): number => result.statusCodeStats[String(EXPECTED_STATUS)]?.count ?? 0;
+
+/** Responses answered `EXPECTED_STATUS` per second in one run. */
+const answeredPerSecond = (result: AutocannonResult): number => answered(result) / result.duration;
 
 /**
  * One endpoint's runs as one figure: medians of the rates and latencies, sums of the counts. Only
@@ -183,7 +137,7 @@ const answered = (result: AutocannonResult): number => result.statusCodeStats[St
  */
 export function endpointFigures(results: readonly AutocannonResult[]): EndpointFigures {
   return {
-    requestsPerSecond: Math.round(median(results.map((result) => answered(result) / result.duration))),
+    requestsPerSecond: Math.round(median(results.map(answeredPerSecond))),
     totalRequests: results.reduce((sum, result) => sum + answered(result), 0),
     latencyP50Ms: median(results.map((result) => result.latency.p50)),
     latencyP99Ms: median(results.map((result) => result.latency.p99)),
@@ -194,9 +148,24 @@ export function endpointFigures(results: readonly AutocannonResult[]): EndpointF
   };
 }
 
+/** The median over the rounds of `news[i]`'s 201s per second divided by `olds[i]`'s, to 2 places. */
+export function medianRoundRatio(news: readonly AutocannonResult[], olds: readonly AutocannonResult[]): number {
+  const ratios = news.map((result, round) => {
+    const old = olds[round];
+    const oldRate = old === undefined ? 0 : answeredPerSecond(old);
+    return oldRate === 0 ? 0 : answeredPerSecond(result) / oldRate;
+  });
+  return Math.round(median(ratios) * 100) / 100;
+}
+
+const noAnswer = (name: string, figures: EndpointFigures): string | undefined =>
+  figures.totalRequests === 0 ? `${name}: ${figures.failures} failures` : undefined;
+
 /**
- * Measures HTTP create-payment requests per second (hosted flow, in-memory sandbox server) and a
- * bare node:http JSON endpoint in the same run; returns both and their ratio (target >= 0.5).
+ * Measures HTTP create-payment requests per second (hosted flow, in-memory sandbox server), a bare
+ * node:http JSON endpoint and (unless `previous` is false, or git or the commit is unavailable)
+ * the previous tree's sandbox server in the same run; returns them and their ratios (targets:
+ * >= 0.5 of the bare endpoint, >= 0.9 of the previous tree).
  */
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
   const duration = options.durationSeconds ?? 6;
@@ -205,8 +174,17 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
     throw new RangeError(`rounds must be a whole number >= 1, not ${rounds}`);
   const connections = options.connections ?? 32;
   const warmup = options.warmupSeconds ?? 2;
-  const { child, ports } = await startServers();
+  const tree =
+    options.previous === false
+      ? { skipped: 'not asked for (--no-previous)' }
+      : checkoutPreviousTree(PROJECT_ROOT, PREVIOUS_COMMIT);
+  const started: Servers[] = [];
   try {
+    const current = await startServers(PROJECT_ROOT, true);
+    started.push(current);
+    const old = 'root' in tree ? await startServers(tree.root, false) : undefined;
+    if (old !== undefined) started.push(old);
+    const children = started.map((servers) => servers.child);
     const body = JSON.stringify(hostedRequest());
     const load = (port: number, path: string, headers: Record<string, string>, seconds: number) =>
       autocannon({
@@ -217,34 +195,58 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
         connections,
         duration: seconds,
       });
-    const create = (seconds: number) =>
-      load(ports.sandbox, `/v1/profiles/${PROFILE}/payments`, { authorization: `Bearer ${TOKEN}` }, seconds);
-    const bare = (seconds: number) => load(ports.bare, '/payments', {}, seconds);
+    const create = (servers: Servers) => (seconds: number) =>
+      load(servers.ports.sandbox, `/v1/profiles/${PROFILE}/payments`, { authorization: `Bearer ${TOKEN}` }, seconds);
+    const bare = (seconds: number) => load(current.ports.bare ?? 0, '/payments', {}, seconds);
+    const createNew = create(current);
+    const createOld = old === undefined ? undefined : create(old);
 
     if (warmup > 0) {
-      await settle(child);
-      await bare(warmup);
-      await settle(child);
-      await create(warmup);
+      for (const run of [bare, createNew, createOld]) {
+        if (run === undefined) continue;
+        await settle(children);
+        await run(warmup);
+      }
     }
-    // Interleaved, so that whatever else the machine does falls on both endpoints alike. (The
-    // sandbox keeps every payment created, so later create runs work with a larger heap.)
+    // Interleaved, so that whatever else the machine does falls on every endpoint alike; the two
+    // trees take turns going first. (The sandbox keeps every payment created, so later create runs
+    // work with a larger heap, alike in both trees.)
     const bareRuns: AutocannonResult[] = [];
     const createRuns: AutocannonResult[] = [];
+    const oldRuns: AutocannonResult[] = [];
     for (let round = 0; round < rounds; round++) {
-      await settle(child);
+      await settle(children);
       bareRuns.push(await bare(duration));
-      await settle(child);
-      createRuns.push(await create(duration));
+      const turns: [typeof createNew, AutocannonResult[]][] = [[createNew, createRuns]];
+      if (createOld !== undefined) turns[round % 2 === 0 ? 'unshift' : 'push']([createOld, oldRuns]);
+      for (const [run, runs] of turns) {
+        await settle(children);
+        runs.push(await run(duration));
+      }
     }
     const bareJson = endpointFigures(bareRuns);
     const createPayment = endpointFigures(createRuns);
-    if (bareJson.totalRequests === 0 || createPayment.totalRequests === 0) {
-      throw new Error(
-        `no request answered ${EXPECTED_STATUS} (bare: ${bareJson.failures} failures, create: ${createPayment.failures} failures)`,
-      );
-    }
+    const oldCreate = old === undefined ? undefined : endpointFigures(oldRuns);
+    const silent = [
+      noAnswer('bare', bareJson),
+      noAnswer('create', createPayment),
+      oldCreate && noAnswer(`create on ${PREVIOUS_COMMIT}`, oldCreate),
+    ].filter((line) => line !== undefined);
+    if (silent.length > 0) throw new Error(`no request answered ${EXPECTED_STATUS} (${silent.join(', ')})`);
     const ratio = bareJson.requestsPerSecond === 0 ? 0 : createPayment.requestsPerSecond / bareJson.requestsPerSecond;
+    let previous: HttpBenchResult['previous'];
+    if (oldCreate === undefined || !('root' in tree)) {
+      previous = { skipped: 'root' in tree ? 'the previous tree was not served' : tree.skipped };
+    } else {
+      const newOverOld = medianRoundRatio(createRuns, oldRuns);
+      previous = {
+        commit: tree.commit,
+        createPayment: oldCreate,
+        ratio: newOverOld,
+        target: PREVIOUS_TARGET,
+        meetsTarget: newOverOld >= PREVIOUS_TARGET,
+      };
+    }
     const result: HttpBenchResult = {
       durationSeconds: duration,
       rounds,
@@ -254,37 +256,48 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
       ratio: Math.round(ratio * 100) / 100,
       target: 0.5,
       meetsTarget: ratio >= 0.5,
+      previous,
     };
     if (options.print ?? true) printHttpBench(result);
     return result;
   } finally {
-    child.disconnect();
+    await Promise.all(started.map((servers) => stopServers(servers.child)));
+    if ('root' in tree) tree.remove();
   }
 }
 
 export function printHttpBench(result: HttpBenchResult): void {
   const line = (name: string, f: EndpointFigures) =>
-    `  ${name.padEnd(34)} ${String(f.requestsPerSecond).padStart(7)} req/s   p50 ${f.latencyP50Ms} ms   p99 ${f.latencyP99Ms} ms   failures ${f.failures}`;
+    `  ${name.padEnd(42)} ${String(f.requestsPerSecond).padStart(7)} req/s   p50 ${f.latencyP50Ms} ms   p99 ${f.latencyP99Ms} ms   failures ${f.failures}`;
   console.log(
     `HTTP benchmark (autocannon, ${result.connections} connections, ${result.rounds} interleaved runs of ${result.durationSeconds} s per endpoint, medians)`,
   );
   console.log(line('bare node:http JSON endpoint', result.bareJson));
+  const { previous } = result;
+  if ('commit' in previous)
+    console.log(line(`POST create payment, ${previous.commit} (before Hono)`, previous.createPayment));
   console.log(line('POST create payment (hosted flow)', result.createPayment));
   console.log(
     `  ratio ${result.ratio.toFixed(2)} of the bare endpoint (target >= ${result.target}): ${result.meetsTarget ? 'met' : 'NOT met'}`,
   );
+  if ('commit' in previous) {
+    console.log(
+      `  ratio ${previous.ratio.toFixed(2)} of ${previous.commit}, median of the rounds' ratios (target >= ${previous.target}): ${previous.meetsTarget ? 'met' : 'NOT met'}`,
+    );
+  } else {
+    console.log(`  comparison with ${PREVIOUS_COMMIT} (before Hono) skipped: ${previous.skipped}`);
+  }
 }
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (isMain && process.argv.includes(SERVE_FLAG)) {
-  void serve();
-} else if (isMain) {
+if (isMain) {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string' },
       rounds: { type: 'string' },
       connections: { type: 'string' },
       warmup: { type: 'string' },
+      'no-previous': { type: 'boolean' },
     },
   });
   runHttpBench({
@@ -292,6 +305,7 @@ if (isMain && process.argv.includes(SERVE_FLAG)) {
     ...(values.rounds !== undefined && { rounds: Number(values.rounds) }),
     ...(values.connections !== undefined && { connections: Number(values.connections) }),
     ...(values.warmup !== undefined && { warmupSeconds: Number(values.warmup) }),
+    ...(values['no-previous'] === true && { previous: false }),
   }).catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;
