@@ -68,10 +68,11 @@ export function logApiRequest(deps: Pick<HttpDeps, 'clock'>): Middleware {
 
 /**
  * The bearer token resolved to a client (`authenticate`), else its 401 or 503; then the client's
- * turn of the rate limit, then an `Accept` that takes JSON (406 otherwise). The body is not read.
+ * turn of the rate limit, then an `Accept` that takes JSON (406 otherwise). Resolves to the
+ * refusal, or to undefined with `client` set. The body is not read.
  */
-export function authorizeApiRequest(deps: HttpDeps): Middleware {
-  return async (c, next) => {
+export function authorizeApiRequest(deps: HttpDeps): (c: Context<AppEnv>) => Promise<Response | undefined> {
+  return async (c) => {
     const log = c.get('logger');
     const client = await authenticate(deps, c.req.header('authorization') ?? null, log);
     if (client.isErr()) return problemReply(c, client.error, deps.problemTypeBase);
@@ -83,7 +84,6 @@ export function authorizeApiRequest(deps: HttpDeps): Middleware {
     if (!acceptsJson(c.req.header('accept') ?? null)) {
       return problemReply(c, notAcceptable(), deps.problemTypeBase);
     }
-    await next();
     return undefined;
   };
 }

@@ -1,3 +1,4 @@
+import { answerResponse } from './answer-response.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
@@ -35,7 +36,21 @@ export function textAnswer(
   return { status, headers: { 'content-type': contentType, ...COMMON_HEADERS, ...headers }, body };
 }
 
-const encoder = new TextEncoder();
+/** The length in UTF-8 of `text`, without encoding it (a lone surrogate counts as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) length += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: 2 code units, 4 bytes.
+      length += 2;
+      i++;
+    } else length += 2;
+  }
+  return length;
+}
 
 /**
  * The fetch `Response` for an answer, with its `Content-Length` and, given the request's id, its
@@ -45,8 +60,8 @@ const encoder = new TextEncoder();
 export function toResponse(answer: HttpAnswer, method: string, requestId?: string): Response {
   const headers: Record<string, string> = {
     ...answer.headers,
-    'content-length': String(encoder.encode(answer.body).byteLength),
+    'content-length': String(utf8Length(answer.body)),
   };
   if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
-  return new Response(method === 'HEAD' ? null : answer.body, { status: answer.status, headers });
+  return answerResponse(method === 'HEAD' ? null : answer.body, answer.status, headers, requestId);
 }
