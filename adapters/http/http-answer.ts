@@ -36,21 +36,12 @@ export function textAnswer(
   return { status, headers: { 'content-type': contentType, ...COMMON_HEADERS, ...headers }, body };
 }
 
-/** The length in UTF-8 of `text`, without encoding it (a lone surrogate counts as U+FFFD, 3 bytes). */
-export function utf8Length(text: string): number {
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) length += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      // A surrogate pair: 2 code units, 4 bytes.
-      length += 2;
-      i++;
-    } else length += 2;
-  }
-  return length;
-}
+const encoder = new TextEncoder();
+const NativeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
+
+/** The length in UTF-8 of `text`: natively where there is a `Buffer` (Node, Bun, Deno), else encoded. */
+export const utf8Length: (text: string) => number =
+  NativeBuffer === undefined ? (text) => encoder.encode(text).byteLength : (text) => NativeBuffer.byteLength(text);
 
 /**
  * The fetch `Response` for an answer, with its `Content-Length` and, given the request's id, its

@@ -17,18 +17,15 @@ export interface HttpRequest {
 }
 
 /**
- * A fetch `Request` as an `HttpRequest`; `url` is the request's URL when the caller parsed it
+ * A fetch `Request` as an `HttpRequest`; `target` is its path and query when the caller has them
  * already. Given `incoming`, the node request `@hono/node-server` made `request` of (its body
  * unread), the body is read from it directly (`readNodeBody`), not through a web stream.
  */
-export function fromFetchRequest(
-  request: Request,
-  url: URL = new URL(request.url),
-  incoming?: IncomingMessage,
-): HttpRequest {
+export function fromFetchRequest(request: Request, target?: string, incoming?: IncomingMessage): HttpRequest {
+  const url = target === undefined ? new URL(request.url) : undefined;
   return {
     method: request.method,
-    target: `${url.pathname}${url.search}`,
+    target: target ?? `${url?.pathname}${url?.search}`,
     header: (name) => request.headers.get(name),
     readBody: (limit) => (incoming === undefined ? readFetchBody(request, limit) : readNodeBody(incoming, limit)),
   };

@@ -85,7 +85,10 @@ const ignore = (): void => undefined;
  * and the caller's answer closes the connection). A body already read to its end is empty; one
  * the client abandoned (it went away, the stream failed) is `unreadable`.
  */
-export function readNodeBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES): Promise<Result<Uint8Array, BodyReadFailure>> {
+export function readNodeBody(
+  req: IncomingMessage,
+  limit: number = MAX_BODY_BYTES,
+): Promise<Result<Uint8Array, BodyReadFailure>> {
   if (declaresMoreThan(req.headers['content-length'], limit)) return Promise.resolve(err('too_large'));
   if (req.readableEnded || (req.complete && !req.readable)) return Promise.resolve(ok(EMPTY));
   // Its `close` has been and gone: a listener attached now would wait for ever.
