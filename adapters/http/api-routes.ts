@@ -56,9 +56,17 @@ class ApiRouteContext implements RouteContext {
   }
 }
 
-/** Runs one route for an authorized request (see `authorizeApiRequest`) and answers its result. */
-function serveRoute(route: RouteDefinition, deps: HttpDeps, basePath: string, prefix: string) {
+/** Runs one route for a request `authorize` lets through, and answers its result. */
+function serveRoute(
+  route: RouteDefinition,
+  deps: HttpDeps,
+  authorize: (c: Context<AppEnv>) => Promise<Response | undefined>,
+  basePath: string,
+  prefix: string,
+) {
   return async (c: Context<AppEnv>): Promise<Response> => {
+    const refused = await authorize(c);
+    if (refused !== undefined) return refused;
     const href = c.req.url;
     const { path, search } = splitUrl(href, c.req.path);
     if (path.includes('%') && !decodablePath(path)) {
@@ -101,13 +109,9 @@ export function mountApi(app: Hono<AppEnv>, deps: HttpDeps, basePath: string): v
   const typeBase = deps.problemTypeBase;
   for (const prefix of basePath === '' ? [''] : [basePath, '']) {
     for (const route of ROUTES) {
-      const serve = serveRoute(route, deps, basePath, prefix);
       // One handler, not three middleware: each would cost a promise and a dispatch per request.
-      app.on(
-        route.method,
-        honoPath(prefix, route),
-        loggedApi(deps, route.name, async (c) => (await authorize(c)) ?? serve(c)),
-      );
+      const serve = serveRoute(route, deps, authorize, basePath, prefix);
+      app.on(route.method, honoPath(prefix, route), loggedApi(deps, route.name, serve));
     }
     for (const [path, methods] of allowed) {
       const allow = [...methods].sort().join(', ');

@@ -125,7 +125,7 @@ function isApiTarget(target: string, prefixes: readonly string[]): boolean {
 function bodyLeftUnread(req: IncomingMessage): boolean {
   const declared = req.headers['content-length'];
   const hasBody = req.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
-  return hasBody && !req.readableEnded;
+  return hasBody && !req.readableEnded && !(req.complete && req.readableLength === 0);
 }
 
 /**
@@ -249,7 +249,7 @@ export interface NodeListenerOptions extends FetchHandlerOptions {
 export function createNodeListener(options: NodeListenerOptions): NodeRequestListener {
   const app = createApp(options);
   const basePath = normalizeBasePath(options.basePath);
-  return nodeListener(async (request, env) => app.fetch(request, unreadBody(env.incoming)), {
+  return nodeListener((request, env) => Promise.resolve(app.fetch(request, unreadBody(env.incoming))), {
     apiPrefixes: basePath === '' ? [''] : [basePath, ''],
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),

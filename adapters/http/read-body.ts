@@ -91,6 +91,12 @@ export function readNodeBody(
 ): Promise<Result<Uint8Array, BodyReadFailure>> {
   if (declaresMoreThan(req.headers['content-length'], limit)) return Promise.resolve(err('too_large'));
   if (req.readableEnded || (req.complete && !req.readable)) return Promise.resolve(ok(EMPTY));
+  // The whole body is in the stream's buffer already (the common case): taken at once.
+  if (req.complete && req.readableFlowing !== true && req.errored === null && !req.destroyed) {
+    if (req.readableLength > limit) return Promise.resolve(err('too_large'));
+    const buffered = req.read() as Uint8Array | null;
+    return Promise.resolve(ok(buffered ?? EMPTY));
+  }
   // Its `close` has been and gone: a listener attached now would wait for ever.
   if (req.destroyed || req.errored !== null || req.readableAborted) return Promise.resolve(err('unreadable'));
   return new Promise((resolve) => {
