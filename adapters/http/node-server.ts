@@ -5,6 +5,7 @@ import { createApp, type FetchHandlerOptions } from './app.js';
 import type { AppBindings } from './app-env.js';
 import { normalizeBasePath } from './base-path.js';
 import { untouchedAnswerId } from './answer-response.js';
+import { bodyTaken } from './read-body.js';
 import { toResponse } from './http-answer.js';
 import { stampClientIp } from './hosted-page/client-ip.js';
 import type { FetchHandler } from './page-context.js';
@@ -125,7 +126,7 @@ function isApiTarget(target: string, prefixes: readonly string[]): boolean {
 function bodyLeftUnread(req: IncomingMessage): boolean {
   const declared = req.headers['content-length'];
   const hasBody = req.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
-  return hasBody && !req.readableEnded && !(req.complete && req.readableLength === 0);
+  return hasBody && !req.readableEnded && !bodyTaken(req);
 }
 
 /**

@@ -77,6 +77,11 @@ export async function readFetchBody(
 }
 
 const EMPTY = new Uint8Array(0);
+/** Requests whose whole body `readNodeBody` took from the buffer, before the stream's end came. */
+const taken = new WeakSet<IncomingMessage>();
+
+/** Whether `readNodeBody` read all `req`'s body (its stream may not have ended yet). */
+export const bodyTaken = (req: IncomingMessage): boolean => taken.has(req);
 const ignore = (): void => undefined;
 
 /**
@@ -92,10 +97,12 @@ export function readNodeBody(
   if (declaresMoreThan(req.headers['content-length'], limit)) return Promise.resolve(err('too_large'));
   if (req.readableEnded || (req.complete && !req.readable)) return Promise.resolve(ok(EMPTY));
   // The whole body is in the stream's buffer already (the common case): taken at once.
-  if (req.complete && req.readableFlowing !== true && req.errored === null && !req.destroyed) {
-    if (req.readableLength > limit) return Promise.resolve(err('too_large'));
-    const buffered = req.read() as Uint8Array | null;
-    return Promise.resolve(ok(buffered ?? EMPTY));
+  const length = Number(req.headers['content-length'] ?? NaN);
+  if (req.readableLength === length && req.readableFlowing !== true && !req.destroyed && req.errored === null) {
+    const bytes = length === 0 ? EMPTY : (req.read() as Uint8Array);
+    taken.add(req);
+    req.resume();
+    return Promise.resolve(ok(bytes));
   }
   // Its `close` has been and gone: a listener attached now would wait for ever.
   if (req.destroyed || req.errored !== null || req.readableAborted) return Promise.resolve(err('unreadable'));
