@@ -61,10 +61,8 @@ const soonestFirst = (a: OperationRecord, b: OperationRecord): number =>
   (a.nextInquiryAt ?? 0) - (b.nextInquiryAt ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * Money operations on Postgres: each write is one statement (`INSERT_OPERATION`,
- * `UPDATE_OPERATION`) that locks and checks the versions, then stores operation, payment and
- * events together; the money invariants are CHECK constraints of the payment row. A lost race,
- * a taken id or an invariant the counters would break is `conflict`, and nothing is written.
+ * Money operations on Postgres: each write one statement that checks the versions and stores operation,
+ * payment and events together; a lost race or broken invariant is `conflict`, and nothing is written.
  */
 export function createOperationMethods(host: OperationMethodsHost): OperationMethods {
   const { run, readRows } = host;
