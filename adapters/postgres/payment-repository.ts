@@ -14,7 +14,8 @@ import type { Logger } from '../../src/ports/logger.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import { closeTimeoutMs, poolCloser, type CloseStep } from './bounded-close.js';
 import { resolveConnection, type PostgresConnectionOptions, type ResolvedConnection } from './connection.js';
-import { paymentFromRow, paymentParams, safeNumber, UnreadableRowError, type PaymentRow } from './payment-row.js';
+import { paymentFromRow, paymentParams, safeNumber, type PaymentRow } from './payment-row.js';
+import { byDue, pageOf, pageSize, readRows } from './row-pages.js';
 import {
   FIND_DUE,
   INSERT,
@@ -77,10 +78,6 @@ export interface PostgresPaymentRepository extends PaymentRepository {
   close(): Promise<void>;
 }
 
-/** Whole, non-negative page size; anything else reads as 0. */
-const pageSize = (limit: number): number =>
-  Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : limit === Infinity ? 1_000_000 : 0;
-
 /** A lease in whole ms, cut to what an `int` parameter holds; default 30 s. NaN or negative: a `RangeError`. */
 const leaseMs = (name: string, value: number | undefined, min: number): number => {
   if (value !== undefined && (Number.isNaN(value) || value < 0)) {
@@ -92,22 +89,6 @@ const leaseMs = (name: string, value: number | undefined, min: number): number =
 /** A hold in whole ms from 1 to what the statements' `int` parameter holds. */
 const holdMs = (forMs: number): number =>
   Number.isNaN(forMs) ? 1 : Math.min(2_147_483_647, Math.max(1, Math.ceil(forMs)));
-
-function readRows<T>(read: () => T): Result<T, RepositoryError> {
-  try {
-    return ok(read());
-  } catch (error) {
-    if (error instanceof UnreadableRowError) {
-      return err({ code: 'unavailable', message: `Stored payment cannot be read: ${error.message}`, retryable: false });
-    }
-    throw error;
-  }
-}
-
-const byDue =
-  (time: (record: PaymentRecord) => number | null) =>
-  (a: PaymentRecord, b: PaymentRecord): number =>
-    (time(a) ?? 0) - (time(b) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * A `PaymentRepository` on Postgres (schema: `migrate`): every write one statement, `findDue` and the
@@ -210,12 +191,7 @@ export function createRepositoryOn(
           ? await run<PaymentRow>(LIST_FIRST, [query.profileId, limit + 1, partner])
           : await run<PaymentRow>(LIST_AFTER, [query.profileId, limit + 1, query.after, partner]);
       if (result.isErr()) return err(result.error);
-      const rows = result.value.rows;
-      return readRows((): PaymentPage => {
-        const items = rows.slice(0, limit).map(paymentFromRow);
-        const more = rows.length > limit;
-        return { items, nextCursor: more ? (items[items.length - 1]?.id ?? null) : null };
-      });
+      return readRows((): PaymentPage => pageOf(result.value.rows, limit, paymentFromRow));
     },
 
     async findDue(query) {
@@ -235,14 +211,14 @@ export function createRepositoryOn(
         const authorizationExpiries: PaymentRecord[] = [];
         const lists = { expiry: expiries, inquiry: inquiries, authorization_expiry: authorizationExpiries };
         for (const row of rows) lists[row.kind].push(paymentFromRow(row));
-        expiries.sort(byDue((record) => record.expiresAt));
-        inquiries.sort(byDue((record) => record.nextInquiryAt));
-        authorizationExpiries.sort(byDue((record) => record.authorizationExpiresAt));
+        expiries.sort(byDue((record: PaymentRecord) => record.expiresAt));
+        inquiries.sort(byDue((record: PaymentRecord) => record.nextInquiryAt));
+        authorizationExpiries.sort(byDue((record: PaymentRecord) => record.authorizationExpiresAt));
         return { expiries, inquiries, authorizationExpiries };
       });
     },
 
-    ...createOperationMethods({ run, instanceId, claimLeaseMs, pageSize, readRows }),
+    ...createOperationMethods({ run, instanceId, claimLeaseMs }),
 
     async readOutbox(query) {
       const count = pageSize(query.limit);
