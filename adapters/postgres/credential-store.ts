@@ -25,7 +25,7 @@ export type PostgresCredentialStoreOptions = PoolStoreOptions & { readonly clock
 /** The Postgres `CredentialStore`, plus provisioning of profiles, clients and their tokens. */
 export interface PostgresCredentialStore
   extends CredentialStore, CredentialProvisioning, Pick<PoolStore, 'pool' | 'close'> {
-  /** Adds, renames or moves a profile (its clients of the partner it leaves lose it); `invalid_profile` for a bad id. */
+  /** Adds, renames or moves a profile (clients of the partner it leaves lose it); `invalid_profile` for a bad id. */
   putProfile(profile: Profile): PortResult<void, CredentialStoreError | CredentialInputError>;
   /** Makes the stored profiles and clients exactly those of a sandbox config, never bringing a retired token back. */
   importConfig(config: SandboxConfig): PortResult<ImportCounts, CredentialImportError>;

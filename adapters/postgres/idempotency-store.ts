@@ -9,7 +9,7 @@ import type {
 } from '../../src/ports/idempotency-store.js';
 import { openPoolStore, type PoolStore, type PoolStoreOptions, type Statement } from './run-statement.js';
 
-/** Options of `createPostgresIdempotencyStore`: a pool or a connection string, prepared statements, `close()`'s bound. */
+/** Options of `createPostgresIdempotencyStore`: the connection, prepared statements, `close()`'s bound. */
 export type PostgresIdempotencyStoreOptions = PoolStoreOptions;
 
 /** The Postgres `IdempotencyStore`, with its pool and `close()`. */

@@ -113,7 +113,7 @@ ORDER BY p.created_at DESC, p.id DESC
 LIMIT $2`,
 };
 
-/** At most $2 rows of `table` due by `where`, earliest `due` first, leased to no instance but $3, skipping locked rows. */
+/** At most $2 rows of `table` due by `where`, earliest first, leased to no instance but $3, skipping locked ones. */
 export const claimable = (table: string, select: string, where: string, due: string): string => `
   SELECT ${select} FROM ${table}
   WHERE ${where} AND ${due} <= $1
@@ -250,7 +250,8 @@ RETURNING holder`,
 };
 
 /**
- * Keeps instance $3's claim on payment $1 for $4 ms if it is still at version $2 and claimed by it; one row when it did.
+ * Keeps instance $3's claim on payment $1 for $4 ms if it is still at version $2 and claimed by it;
+ * one row when it did.
  */
 export const HOLD_CLAIM: Statement = {
   name: 'paystate_payment_hold_claim',

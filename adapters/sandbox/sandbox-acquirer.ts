@@ -33,7 +33,7 @@ export interface SandboxAcquirerOptions {
   readonly networkTransactionId?: () => string;
   /** Delay before every answer, in ms (simulated network latency); default 0: as soon as the store answers. */
   readonly latencyMs?: number;
-  /** Where its decisions are kept for inquiries; default in memory (several instances: `createPostgresSandboxStores`). */
+  /** Where its decisions are kept for inquiries; default in memory (several instances share one). */
   readonly store?: SandboxAuthorizationStore;
   /** Where its captures, cancels and refunds are kept; default in memory (several instances share one). */
   readonly operationStore?: SandboxOperationStore;

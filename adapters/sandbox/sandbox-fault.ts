@@ -12,7 +12,7 @@ export type SandboxFault = 'unavailable' | 'answer_lost' | 'hang';
 /** A retryable `unavailable` of the simulated acquirer. */
 export const unavailable = (message: string): AcquirerError => ({ code: 'unavailable', message, retryable: true });
 
-/** The answer of `decide` as `fault` and the latency make it; it decides before the latency, so concurrent calls see each other. */
+/** What `decide` answers, as `fault` and the latency make it (decided first: concurrent calls see each other). */
 export function answerWith<T>(
   fault: SandboxFault | undefined,
   latencyMs: number,

@@ -66,7 +66,7 @@ export interface WebhookEventSinkOptions {
   readonly clock?: Clock;
   /**
    * A `fetch` to send with instead of node's `http`/`https`. **It bypasses the SSRF guard's address pinning**
-   * (DNS rebinding): give it an egress proxy that refuses private networks (docs/webhooks.md#server-side-request-forgery).
+   * (DNS rebinding): give it an egress proxy that refuses private networks (docs/webhooks.md, SSRF).
    */
   readonly fetch?: WebhookFetch;
   /** Resolves a host name to every address it has, each checked; default `dns.promises.lookup(name, { all: true })`. */
