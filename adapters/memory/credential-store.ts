@@ -76,18 +76,9 @@ const frozenClient = (id: string, client: Omit<NewClient, 'token' | 'id'>): Clie
   });
 
 /**
- * Resolves bearer tokens against a sandbox config (decisions.md section 7), and provisions clients
- * and tokens (`CredentialProvisioning`) in memory. Only SHA-256 digests of the tokens are kept; a
- * presented token is hashed, looked up by its digest and confirmed with `timingSafeEqual`. Client
- * ids are derived from the digest of the client's first token (`client_` + 16 hex), so they are
- * stable across restarts and reveal nothing usable (tokens are too strong to guess). Token ids are
- * random, made when a token is stored (again at every start for the config's). Token expiry is
- * judged by `options.clock`.
- * The digests of retired tokens are kept too, in memory (a restart forgets them, as it forgets
- * everything provisioned at run time), so that they are never taken again.
- *
- * @throws Error when `config` does not pass `sandboxConfigSchema` (validate files with
- * `parseSandboxConfig` first to get the issues as a value).
+ * Bearer tokens of a sandbox config, and provisioning, in memory: SHA-256 digests only, client ids
+ * from the first token's digest, retired digests kept until a restart (docs/ports.md). An Error for
+ * a config that fails `sandboxConfigSchema` (`parseSandboxConfig` gives the issues as a value).
  */
 export function createMemoryCredentialStore(
   config: SandboxConfig,
@@ -177,6 +168,22 @@ export function createMemoryCredentialStore(
     return { clientId: ref.clientId, found };
   };
 
+  /** Stores a new token of `clientId`, unless its digest is another token's or retired. */
+  const storeToken = (
+    clientId: string,
+    digest: Buffer,
+    now: number,
+    expiresAt: number | null,
+  ): Result<TokenEntry, ProvisioningFailure> => {
+    const key = digest.toString('hex');
+    purgeExpired(clientId, key, now);
+    if (tokens.has(key)) return err(provisioningError('token_in_use'));
+    if (retired.has(key)) return err(provisioningError('token_retired'));
+    const entry: TokenEntry = { digest, tokenId: newTokenId(), clientId, createdAt: now, expiresAt };
+    tokens.set(key, entry);
+    return ok(entry);
+  };
+
   const deleteClient = (clientId: string): void => {
     clients.delete(clientId);
     for (const [key] of tokensOf(clientId)) retire(key);
@@ -190,15 +197,7 @@ export function createMemoryCredentialStore(
       const found = working(token, clockTime(clock));
       const client = found === undefined ? undefined : clients.get(found[1].clientId);
       return ok(
-        found === undefined || client === undefined
-          ? null
-          : Object.freeze({
-              id: client.id,
-              partnerId: client.partnerId,
-              profileIds: client.profileIds,
-              pciDssCompliant: client.pciDssCompliant,
-              tokenId: found[1].tokenId,
-            }),
+        found === undefined || client === undefined ? null : Object.freeze({ ...client, tokenId: found[1].tokenId }),
       );
     },
 
@@ -220,12 +219,10 @@ export function createMemoryCredentialStore(
         return err(invalidInput('invalid_client', foreignProfilesMessage(client.partnerId)));
       const id = owner ?? client.id ?? clientIdForTokenDigest(digest);
       if (owner === undefined && clients.has(id)) return err(provisioningError('client_exists'));
-      if (owner === undefined && retired.has(key)) return err(provisioningError('token_retired'));
+      const token = owner === undefined ? storeToken(id, digest, now, null) : ok(undefined);
+      if (token.isErr()) return err(token.error);
       const stored = frozenClient(id, client);
       clients.set(id, stored);
-      if (owner === undefined) {
-        tokens.set(key, { digest, tokenId: newTokenId(), clientId: id, createdAt: now, expiresAt: null });
-      }
       return ok(stored);
     },
 
@@ -243,20 +240,7 @@ export function createMemoryCredentialStore(
       const expiry = tokenExpiry(now, request.expiresAt);
       if (expiry.isErr()) return err(expiry.error);
       if (!clients.has(request.clientId)) return err(provisioningError('unknown_client'));
-      const digest = tokenDigest(request.token);
-      const key = digest.toString('hex');
-      purgeExpired(request.clientId, key, now);
-      if (tokens.has(key)) return err(provisioningError('token_in_use'));
-      if (retired.has(key)) return err(provisioningError('token_retired'));
-      const entry: TokenEntry = {
-        digest,
-        tokenId: newTokenId(),
-        clientId: request.clientId,
-        createdAt: now,
-        expiresAt: expiry.value,
-      };
-      tokens.set(key, entry);
-      return ok(listed(entry));
+      return storeToken(request.clientId, tokenDigest(request.token), now, expiry.value).map(listed);
     },
 
     rollToken(roll): Result<RolledToken, ProvisioningFailure> {
@@ -270,13 +254,8 @@ export function createMemoryCredentialStore(
         return err(provisioningError('token' in roll.old ? 'unknown_token' : 'unknown_client'));
       }
       if (found.length === 0) return err(provisioningError('unknown_token'));
-      const digest = tokenDigest(roll.token);
-      const key = digest.toString('hex');
-      purgeExpired(clientId, key, now);
-      if (tokens.has(key)) return err(provisioningError('token_in_use'));
-      if (retired.has(key)) return err(provisioningError('token_retired'));
-      const added: TokenEntry = { digest, tokenId: newTokenId(), clientId, createdAt: now, expiresAt: null };
-      tokens.set(key, added);
+      const added = storeToken(clientId, tokenDigest(roll.token), now, null);
+      if (added.isErr()) return err(added.error);
       const ended = found.map(([oldKey, entry]) => {
         const expiresAt = entry.expiresAt === null ? until.value : Math.min(entry.expiresAt, until.value);
         const next: TokenEntry = { ...entry, expiresAt };
@@ -284,7 +263,7 @@ export function createMemoryCredentialStore(
         else tokens.set(oldKey, next);
         return next;
       });
-      return ok({ added: listed(added), retired: listed(ended[0] as TokenEntry) });
+      return ok({ added: listed(added.value), retired: listed(ended[0] as TokenEntry) });
     },
 
     revokeToken(ref) {
@@ -309,19 +288,11 @@ export function createMemoryCredentialStore(
     },
 
     dumpState: () => ({
-      clients: [...tokens.values()].flatMap((entry) => {
-        const client = clients.get(entry.clientId);
+      clients: [...tokens.values()].flatMap(({ digest, tokenId, clientId, createdAt, expiresAt }) => {
+        const client = clients.get(clientId);
         return client === undefined
           ? []
-          : [
-              {
-                tokenSha256: entry.digest.toString('hex'),
-                tokenId: entry.tokenId,
-                client,
-                createdAt: entry.createdAt,
-                expiresAt: entry.expiresAt,
-              },
-            ];
+          : [{ tokenSha256: digest.toString('hex'), tokenId, client, createdAt, expiresAt }];
       }),
       profiles: [...profiles.values()],
       retiredTokenSha256: [...retired],

@@ -1,15 +1,9 @@
 import { deepFreeze, isDeepFrozen, isPlain } from '../../src/domain/immutable.js';
 
 /**
- * A copy of `value` with every nested object frozen: what the in-memory adapters store, so that
- * a caller mutating its own object (or one it got back) cannot change stored state. Subtrees
- * that an earlier call already copied and froze are shared rather than copied again (the engine
- * builds each new record by spreading the previous one, so most of a record is such subtrees).
- * Values frozen all the way down already (the engine's records and events: `deepFreeze`) are
- * kept as they are.
- * Values other than plain objects and arrays are structured-cloned. Pass one `copies` map to
- * several calls that belong together so that what they share is copied once. `base`, a value
- * this function returned before, lets the fields `value` shares with it go unchecked.
+ * A copy of `value` with every nested object frozen, so no caller can change stored state; deep-frozen
+ * values and subtrees copied before (in `copies`, or shared with `base`) are kept, not copied again.
+ * Values other than plain objects and arrays are structured-cloned.
  */
 export function frozenCopy<T>(value: T, copies?: Map<object, object>, base?: object): T {
   if (typeof value !== 'object' || value === null) return value;

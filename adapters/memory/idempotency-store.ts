@@ -37,12 +37,8 @@ const isStale = (entry: Entry, now: number, staleAfterMs: number | undefined): b
 const MIN_PURGE_THRESHOLD = 1024;
 
 /**
- * Keeps `Idempotency-Key` entries in process memory, per client. `begin` is atomic (it runs to
- * completion within one turn of the event loop); an entry lives `ttlMs` from the `begin` that
- * started or took it over, and an expired entry counts as absent. An entry in progress with a
- * reserved id is taken over, with that id, by a `begin` of the same fingerprint once it is
- * `staleAfterMs` old. Stored responses are frozen copies. Expired entries are dropped by
- * `purgeExpired` and, now and then, by `begin`.
+ * `Idempotency-Key` entries in process memory, per client: `begin` is atomic (one turn of the event
+ * loop), an entry lives `ttlMs`, a stale one with a reserved id is taken over (docs/ports.md).
  */
 export function createMemoryIdempotencyStore(): MemoryIdempotencyStore {
   const clients = new Map<string, Map<string, Entry>>();

@@ -9,7 +9,8 @@ import type {
   RepositoryError,
 } from '../../src/ports/payment-repository.js';
 import { frozenCopy } from './frozen-copy.js';
-import { createSortedIndex, type IndexKey, type SortedIndex } from './sorted-index.js';
+import { conflict } from './payment-keys.js';
+import { createSortedIndex, dueOf, moveKey, pageOf, type IndexKey, type SortedIndex } from './sorted-index.js';
 
 /** The methods of `PaymentRepository` about money operations. */
 export type OperationMethods = Pick<
@@ -39,8 +40,6 @@ export interface OperationStoreHost {
   /** Whole, non-negative page size. */
   readonly pageSize: (limit: number) => number;
 }
-
-const conflict = (message: string): RepositoryError => ({ code: 'conflict', message, retryable: false });
 
 const inquiryKey = (operation: OperationRecord): IndexKey | null =>
   operation.state === 'processing' && operation.nextInquiryAt !== null
@@ -88,10 +87,7 @@ export function createOperationStore(host: OperationStoreHost): OperationMethods
       }
       index.add(creationKey(stored));
     }
-    const before = previous === undefined ? null : inquiryKey(previous);
-    const after = inquiryKey(stored);
-    if (before !== null) inquiries.remove(before);
-    if (after !== null) inquiries.add(after);
+    moveKey(inquiries, previous === undefined ? null : inquiryKey(previous), inquiryKey(stored));
   };
 
   return {
@@ -132,43 +128,20 @@ export function createOperationStore(host: OperationStoreHost): OperationMethods
         const limit = host.pageSize(query.limit);
         const index = byPayment.get(query.paymentId);
         if (index === undefined || limit === 0) return ok(empty);
-        let afterKey: IndexKey | null = null;
+        const ofKind = (operation: OperationRecord): boolean =>
+          query.kind === undefined || operation.kind === query.kind;
+        let after: IndexKey | undefined;
         if (query.after !== undefined) {
           const cursor = operations.get(query.after);
-          if (cursor === undefined || cursor.paymentId !== query.paymentId) return ok(empty);
-          if (query.kind !== undefined && cursor.kind !== query.kind) return ok(empty);
-          afterKey = creationKey(cursor);
+          if (cursor === undefined || cursor.paymentId !== query.paymentId || !ofKind(cursor)) return ok(empty);
+          after = creationKey(cursor);
         }
-        const items: OperationRecord[] = [];
-        let more = false;
-        for (const key of index.ascending()) {
-          if (
-            afterKey !== null &&
-            (key.time < afterKey.time || (key.time === afterKey.time && key.id <= afterKey.id))
-          ) {
-            continue;
-          }
-          const operation = operations.get(key.id);
-          if (operation === undefined || (query.kind !== undefined && operation.kind !== query.kind)) continue;
-          if (items.length === limit) {
-            more = true;
-            break;
-          }
-          items.push(operation);
-        }
-        return ok({ items, nextCursor: more ? (items[items.length - 1]?.id ?? null) : null });
+        return ok(pageOf(index.ascending(after), limit, (id) => operations.get(id), ofKind));
       }),
 
     findDueOperations: (query) =>
       host.run('findDueOperations', [query], (): Result<readonly OperationRecord[], RepositoryError> => {
-        const limit = host.pageSize(query.limit);
-        const found: OperationRecord[] = [];
-        for (const key of inquiries.ascending()) {
-          if (found.length >= limit || key.time > query.now) break;
-          const operation = operations.get(key.id);
-          if (operation !== undefined) found.push(operation);
-        }
-        return ok(found);
+        return ok(dueOf(inquiries, query.now, host.pageSize(query.limit), (id) => operations.get(id)));
       }),
   };
 }

@@ -1,5 +1,6 @@
 import { authorizationOpen } from '../../src/domain/money-counters.js';
 import type { PaymentRecord } from '../../src/domain/payment-record.js';
+import type { RepositoryError } from '../../src/ports/payment-repository.js';
 import type { IndexKey } from './sorted-index.js';
 
 const EXPIRING_STATES: ReadonlySet<PaymentRecord['state']> = new Set(['awaiting_card_data', 'awaiting_challenge']);
@@ -22,6 +23,9 @@ export const authorizationExpiryKey = (record: PaymentRecord): IndexKey | null =
 
 /** Where a payment sits in its profile's list. */
 export const creationKey = (record: PaymentRecord): IndexKey => ({ time: record.createdAt, id: record.id });
+
+/** A lost race or a refused write: nothing is stored. */
+export const conflict = (message: string): RepositoryError => ({ code: 'conflict', message, retryable: false });
 
 /** Whole, non-negative page size; anything else reads as 0. */
 export const pageSize = (limit: number): number =>

@@ -12,8 +12,8 @@ import { isDeepFrozen } from '../../src/domain/immutable.js';
 import { moneyInvariantsHold } from '../../src/domain/money-counters.js';
 import { frozenCopy } from './frozen-copy.js';
 import { createOperationStore } from './operation-store.js';
-import { authorizationExpiryKey, creationKey, expiryKey, inquiryKey, pageSize } from './payment-keys.js';
-import { createSortedIndex, type IndexKey, type SortedIndex } from './sorted-index.js';
+import { authorizationExpiryKey, conflict, creationKey, expiryKey, inquiryKey, pageSize } from './payment-keys.js';
+import { createSortedIndex, dueOf, moveKey, pageOf, type IndexKey, type SortedIndex } from './sorted-index.js';
 
 /** The name of a `PaymentRepository` method, for fault injection. */
 export type RepositoryMethod = keyof PaymentRepository;
@@ -40,8 +40,6 @@ export interface MemoryPaymentRepository extends PaymentRepository {
    */
   injectFailure(method: RepositoryMethod, error?: RepositoryError): void;
 }
-
-const conflict = (message: string): RepositoryError => ({ code: 'conflict', message, retryable: false });
 
 /** The error `injectFailure` uses when none is given. */
 export const injectedUnavailable: RepositoryError = Object.freeze({
@@ -73,19 +71,9 @@ const checkedPart = (event: DomainEvent, record: PaymentRecord): Pick<DomainEven
   isDeepFrozen(event.payment, record) ? { payment: event.payment } : undefined;
 
 /**
- * A `PaymentRepository` in process memory with the guarantees of a database:
- * - optimistic concurrency: `insert` refuses a taken id, `update` only replaces version
- *   `record.version - 1`; a refused write stores nothing, events included;
- * - records and events are stored as deep-frozen copies;
- * - `list` walks a per-profile index sorted by (createdAt, id) (per profile and partner when the
- *   query names a partner) and `findDue` two indexes sorted by due time, so both cost about what
- *   they return, not the number of payments stored;
- * - `list` with an `after` cursor that is not a payment of that profile (and of that partner,
- *   when given) returns an empty page, like an unknown one; an update that changes a payment's
- *   `createdAt`, profile or partner moves it in the indexes;
- * - `readOutbox` walks the undelivered entries in order, passing over the held-back ones (a
- *   deferred entry and every later entry of its payment), so it also costs those older than the
- *   last one it returns (the Postgres adapter does not: it keeps them out of its ready index).
+ * A `PaymentRepository` in process memory with a database's guarantees: versioned writes that store all
+ * or nothing, deep-frozen copies, sorted indexes so `list` and `findDue` cost what they return; `readOutbox`
+ * also walks the held-back events older than the last it returns.
  */
 export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOptions = {}): MemoryPaymentRepository {
   const records = new Map<string, PaymentRecord>();
@@ -132,13 +120,6 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     previous.profileId !== record.profileId ||
     previous.partnerId !== record.partnerId;
 
-  /** Moves a record in one due-time index when its key changed (most writes change none). */
-  const reindex = (index: SortedIndex, before: IndexKey | null, after: IndexKey | null): void => {
-    if (before !== null && after !== null && before.time === after.time) return;
-    if (before !== null) index.remove(before);
-    if (after !== null) index.add(after);
-  };
-
   const updateIndexes = (previous: PaymentRecord | undefined, record: PaymentRecord): void => {
     // The engine never changes the creation time, profile or partner, so a record usually enters
     // its profile's indexes once, when inserted. An update that changes one moves it, as the
@@ -148,13 +129,10 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
       unindexCreation(previous);
       indexCreation(record);
     }
-    reindex(expiries, previous === undefined ? null : expiryKey(previous), expiryKey(record));
-    reindex(inquiries, previous === undefined ? null : inquiryKey(previous), inquiryKey(record));
-    reindex(
-      authorizationExpiries,
-      previous === undefined ? null : authorizationExpiryKey(previous),
-      authorizationExpiryKey(record),
-    );
+    moveKey(expiries, previous === undefined ? null : expiryKey(previous), expiryKey(record));
+    moveKey(inquiries, previous === undefined ? null : inquiryKey(previous), inquiryKey(record));
+    const authorization = previous === undefined ? null : authorizationExpiryKey(previous);
+    moveKey(authorizationExpiries, authorization, authorizationExpiryKey(record));
   };
 
   /** Copies first, then writes: a copy that throws leaves the store untouched. `record` null: events only. */
@@ -178,15 +156,8 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
     }
   };
 
-  const due = (index: SortedIndex, now: number, limit: number): PaymentRecord[] => {
-    const found: PaymentRecord[] = [];
-    for (const key of index.ascending()) {
-      if (found.length >= limit || key.time > now) break;
-      const record = records.get(key.id);
-      if (record !== undefined) found.push(record);
-    }
-    return found;
-  };
+  const due = (index: SortedIndex, now: number, limit: number): PaymentRecord[] =>
+    dueOf(index, now, limit, (id) => records.get(id));
 
   /** Answers at once (a plain `Result`): nothing here waits. A bug throws, as a port may only then. */
   const run = <T>(
@@ -237,17 +208,7 @@ export function createMemoryPaymentRepository(options: MemoryPaymentRepositoryOp
           if (!isListed(cursor, query)) return ok(empty);
           before = creationKey(cursor);
         }
-        const items: PaymentRecord[] = [];
-        let more = false;
-        for (const key of index.descending(before)) {
-          if (items.length === limit) {
-            more = true;
-            break;
-          }
-          const record = records.get(key.id);
-          if (record !== undefined) items.push(record);
-        }
-        return ok({ items, nextCursor: more ? (items[items.length - 1]?.id ?? null) : null });
+        return ok(pageOf(index.descending(before), limit, (id) => records.get(id)));
       }),
 
     findDue: (query) =>

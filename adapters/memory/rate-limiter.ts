@@ -49,13 +49,9 @@ function positiveWhole(name: string, value: number): number {
 }
 
 /**
- * A token bucket per client id, in process memory (one instance: several instances each count on
- * their own). Each client's bucket holds up to `burst` tokens and refills at `requestsPerSecond`;
- * a request takes one token, or, when less than one is left, is refused with the time until one
- * will be. A bucket that has filled up again is the same as none, so it is dropped: memory holds
- * only the clients seen within the last `burst / requestsPerSecond` seconds (at most `maxClients`).
- * A `RangeError` for settings out of range, and from `take` for a `now` that is not finite. A
- * clock that goes back refills nothing.
+ * A token bucket per client id, in process memory (per instance): `burst` tokens refilled at
+ * `requestsPerSecond`; full buckets are dropped (at most `maxClients`). A `RangeError` for bad settings
+ * or a `now` that is not finite; a clock that goes back refills nothing.
  */
 export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): MemoryRateLimiter {
   const rate = options.requestsPerSecond;

@@ -41,10 +41,8 @@ const vaultKey = z
   });
 
 /**
- * Secrets every instance of a sandbox on one database must share (decisions.md section 10): the
- * hosted page's CSRF key, the key that signs the simulated issuer's answers, the key of the hosted
- * page links (`createHmacPageTokens`), and the card vault's key ring (newest last). Each may be
- * left out; `paystate demo --database-url` needs all four.
+ * Secrets every sandbox instance on one database must share: the CSRF key, the issuer's signing key,
+ * the page-link key and the card vault's key ring; each optional, `paystate demo --database-url` needs all four.
  */
 export const sandboxSecretsSchema = z.strictObject({
   csrf_secret: sharedSecret.optional(),
@@ -90,12 +88,9 @@ export const sandboxRateLimitSchema = z.union([
 ]);
 
 /**
- * The sandbox's list of partners, profiles and clients (decisions.md section 7). Besides the
- * shape it checks that ids are URL-safe, carry their prefix (`PARTNER_ID_RULE`, `PROFILE_ID_RULE`)
- * and are unique, that tokens can be sent
- * as bearer tokens (`API_TOKEN_RULE`) and are too strong to guess (`API_TOKEN_STRENGTH_RULE`; only
- * the bundled config's public tokens are let through weaker, `PUBLIC_SANDBOX_TOKENS`), that each client's partner exists and owns the client's
- * profiles, and that no two clients share a token. Error messages never repeat a token.
+ * The sandbox's partners, profiles and clients: URL-safe, prefixed and unique ids, bearer tokens too
+ * strong to guess (but `PUBLIC_SANDBOX_TOKENS`) and not shared, each client's profiles its partner's.
+ * Error messages never repeat a token.
  */
 export const sandboxConfigSchema = z
   .strictObject({

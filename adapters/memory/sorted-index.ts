@@ -15,8 +15,8 @@ export interface SortedIndex {
   add(key: IndexKey): void;
   /** Removes `key` if present. */
   remove(key: IndexKey): void;
-  /** Keys in ascending order. */
-  ascending(): Generator<IndexKey, void, undefined>;
+  /** Keys in ascending order, starting strictly above `after` when it is given. */
+  ascending(after?: IndexKey): Generator<IndexKey, void, undefined>;
   /** Keys in descending order, starting strictly below `before` when it is given. */
   descending(before?: IndexKey): Generator<IndexKey, void, undefined>;
 }
@@ -64,8 +64,9 @@ export function createSortedIndex(): SortedIndex {
       const position = lowerBound(key);
       if (isAt(position, key)) keys.splice(position, 1);
     },
-    *ascending() {
-      for (const key of keys) yield key;
+    *ascending(after) {
+      const start = after === undefined ? 0 : lowerBound(after) + (isAt(lowerBound(after), after) ? 1 : 0);
+      for (let position = start; position < keys.length; position++) yield keys[position] as IndexKey;
     },
     *descending(before) {
       for (let position = (before === undefined ? keys.length : lowerBound(before)) - 1; position >= 0; position--) {
@@ -73,4 +74,39 @@ export function createSortedIndex(): SortedIndex {
       }
     },
   };
+}
+
+/** Moves an entry of `index` from key `before` to `after` (null: none); a key whose time stays is left. */
+export function moveKey(index: SortedIndex, before: IndexKey | null, after: IndexKey | null): void {
+  if (before !== null && after !== null && before.time === after.time) return;
+  if (before !== null) index.remove(before);
+  if (after !== null) index.add(after);
+}
+
+/** What `get` finds of the keys of `index` due by `now`, earliest first, at most `limit`. */
+export function dueOf<T>(index: SortedIndex, now: number, limit: number, get: (id: string) => T | undefined): T[] {
+  const found: T[] = [];
+  for (const key of index.ascending()) {
+    if (found.length >= limit || key.time > now) break;
+    const item = get(key.id);
+    if (item !== undefined) found.push(item);
+  }
+  return found;
+}
+
+/** A page of what `get` finds (and `keep` keeps) of `keys`: at most `limit`, with the cursor of the next. */
+export function pageOf<T extends { readonly id: string }>(
+  keys: Iterable<IndexKey>,
+  limit: number,
+  get: (id: string) => T | undefined,
+  keep: (item: T) => boolean = () => true,
+): { readonly items: T[]; readonly nextCursor: string | null } {
+  const items: T[] = [];
+  for (const key of keys) {
+    const item = get(key.id);
+    if (item === undefined || !keep(item)) continue;
+    if (items.length === limit) return { items, nextCursor: items[items.length - 1]?.id ?? null };
+    items.push(item);
+  }
+  return { items, nextCursor: null };
 }

@@ -4,11 +4,8 @@ import type { Clock } from '../../src/ports/clock.js';
 export const DEFAULT_TEST_CLOCK_START = Date.UTC(2026, 0, 15, 12);
 
 /**
- * A `Clock` that only moves when told to. It is the time the engine reads (deadlines, due
- * payments and events, back-offs kept in records and in memory), not the time it waits: port
- * time-outs, retry back-offs and the background worker's interval run on real timers, so
- * `advance` neither fires a time-out nor ends a back-off, and a port that hangs in a test takes
- * its real `timeouts` to give up (give it a short one).
+ * A `Clock` that only moves when told to: the time the engine reads, not the time it waits (port
+ * time-outs, back-offs and the worker's interval run on real timers, so `advance` fires none of them).
  */
 export interface TestClock extends Clock {
   /** Moves time forward by `ms` (>= 0) and returns the new time. */

@@ -9,30 +9,29 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  type Attributes,
+  type Context,
+  type Meter,
+  type MeterProvider,
+  type Span,
+  type TextMapGetter,
+  type TextMapPropagator,
+  type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api';
-import type {
-  Attributes,
-  Context,
-  Meter,
-  MeterProvider,
-  Span,
-  TextMapGetter,
-  TextMapPropagator,
-  Tracer,
-  TracerProvider,
-} from '@opentelemetry/api';
-import { TELEMETRY_METRICS } from '../../src/ports/telemetry.js';
-import type {
-  Telemetry,
-  TelemetryAttributes,
-  TelemetryMetric,
-  TelemetrySpan,
-  TraceHeaderReader,
+import {
+  TELEMETRY_METRICS,
+  type Telemetry,
+  type TelemetryAttributes,
+  type TelemetryMetric,
+  type TelemetrySpan,
+  type TraceHeaderReader,
 } from '../../src/ports/telemetry.js';
 
 /** The name the tracer and the meter go by (the instrumentation scope). */
 export const INSTRUMENTATION_SCOPE = 'paystate';
 
+/** Options of `createOpenTelemetry`: where spans, metrics and trace context go; each defaults to the global one. */
 export interface OpenTelemetryOptions {
   /** Where spans go. Default the global one (`trace.getTracerProvider()`), which may be registered later. */
   readonly tracerProvider?: TracerProvider;
@@ -41,10 +40,7 @@ export interface OpenTelemetryOptions {
    * the SDK's `MeterProvider` before calling `createOpenTelemetry`, or pass it here.
    */
   readonly meterProvider?: MeterProvider;
-  /**
-   * Reads an HTTP request's trace context (`traceparent`). Default the global one
-   * (`propagation`), which the host's SDK registers (W3C trace context by default).
-   */
+  /** Reads an HTTP request's trace context (`traceparent`); default the global `propagation` the SDK registers. */
   readonly propagator?: TextMapPropagator;
 }
 
@@ -101,10 +97,7 @@ class OpenTelemetrySpan implements TelemetrySpan {
   #context: Context | undefined;
   readonly #started = performance.now();
 
-  /**
-   * A span of no trace at all (the API's no-op with no SDK): nothing to propagate, so `within`
-   * runs `fn` in the caller's context, and its children take that context as their parent.
-   */
+  /** A span of no trace at all (the API's no-op, no SDK): `within` and its children keep the caller's context. */
   readonly #inert: boolean;
 
   constructor(span: Span, parent: Context) {

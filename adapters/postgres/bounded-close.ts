@@ -27,11 +27,7 @@ export interface CloseBound {
   readonly onGiveUp?: () => void;
 }
 
-/**
- * A `closeTimeoutMs` option: a number of ms from 0, `Infinity` included; default 5 s.
- *
- * @throws RangeError when it is not a number or negative.
- */
+/** A `closeTimeoutMs` option: ms from 0, `Infinity` included; default 5 s. A RangeError otherwise. */
 export function closeTimeoutMs(value: number | undefined): number {
   if (value === undefined) return DEFAULT_CLOSE_TIMEOUT_MS;
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
@@ -41,11 +37,8 @@ export function closeTimeoutMs(value: number | undefined): number {
 }
 
 /**
- * Runs the steps of a close one after another and waits for them at most `withinMs`. Never
- * rejects: a step that fails (or rejects) is logged and the next one runs. When the time is up
- * it logs which steps it gave up on (`gaveUp`), calls `onGiveUp` and resolves; the steps go on
- * unwatched (a statement already sent cannot be recalled), and their failures are no longer
- * logged. A host's graceful shutdown is thereby never held up by a dark or dead database.
+ * Runs the steps of a close in turn, waiting at most `withinMs`; never rejects. A failed step is logged;
+ * on time-out it logs what it gave up, calls `onGiveUp` and resolves (docs/postgres.md#closing).
  */
 export function closeWithin(steps: readonly CloseStep[], bound: CloseBound): Promise<void> {
   const logger = guardLogger(bound.logger);
@@ -108,12 +101,8 @@ export function endPoolStep(connection: ResolvedConnection): CloseStep {
 /** The options of a store whose `close()` only ends the pool it created (idempotency, credentials). */
 export interface PoolCloseOptions {
   /**
-   * How long `close()` waits for the pool the store created from a connection string to end, in
-   * ms. Default 5000; `Infinity` waits as long as it takes. `pool.end()` waits for every
-   * connection still checked out, so on a server that went dark or down it could wait for ever
-   * (or as long as a statement's time-out); once the time is up `close()` logs what it gave up and
-   * resolves, and the connections of its pool still waiting for the server are closed. On a
-   * host's pool `close()` has nothing to wait for.
+   * How long `close()` waits for a pool the store created to end, in ms; default 5000, `Infinity`
+   * waits as long as it takes (docs/postgres.md#closing).
    */
   readonly closeTimeoutMs?: number;
   /** Where `close()` reports what it gave up or what failed (warnings). Default: silent. */
@@ -121,18 +110,17 @@ export interface PoolCloseOptions {
 }
 
 /**
- * The `close()` of a store on `connection` whose only closing is ending a pool it created: it
- * ends that pool, waiting at most `withinMs` (`closeWithin`, cutting the connections still waiting
- * when it gives up), and does nothing to a host's pool. Never rejects; later calls give the same
- * promise. Check the `closeTimeoutMs` option (`closeTimeoutMs`) before the pool is made.
+ * The `close()` of a store on `connection`: runs `steps`, then ends a pool it created, within `withinMs`
+ * (`closeWithin`, cutting waiting connections on giving up). Later calls give the same promise.
  */
 export function poolCloser(
   connection: ResolvedConnection,
   bound: { readonly what: string; readonly withinMs: number; readonly logger?: Logger | undefined },
+  steps: readonly CloseStep[] = [],
 ): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
-    closing ??= closeWithin(connection.owned ? [endPoolStep(connection)] : [], {
+    closing ??= closeWithin(connection.owned ? [...steps, endPoolStep(connection)] : steps, {
       what: bound.what,
       withinMs: bound.withinMs,
       logger: bound.logger ?? silentLogger,

@@ -1,32 +1,22 @@
 import { err, ok } from 'neverthrow';
-import type { Pool, QueryResultRow } from 'pg';
 import type { CardVault, CardVaultError } from '../../src/ports/card-vault.js';
 import type { Clock } from '../../src/ports/clock.js';
 import type { PortResult } from '../../src/ports/port-result.js';
-import { closeTimeoutMs, poolCloser, type PoolCloseOptions } from './bounded-close.js';
 import { checkKeyRing, openCard, sealCard, type CardVaultKey } from './card-vault-cipher.js';
-import { asUnavailable } from './classify-error.js';
-import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
-import { runStatement, type Statement } from './run-statement.js';
+import { openPoolStore, type PoolStore, type PoolStoreOptions, type Statement } from './run-statement.js';
 
 /** Options of `createPostgresCardVault`: the connection, the key ring (newest last) and the engine's clock. */
-export type PostgresCardVaultOptions = PostgresConnectionOptions &
-  PoolCloseOptions & {
-    /** Keys by id, 32 bytes each; new cards are sealed under the last, the others stay readable. */
-    readonly keys: readonly CardVaultKey[];
-    /** Judges when a card's deadline has passed: pass the engine's. */
-    readonly clock: Clock;
-    /** Named prepared statements; default true. */
-    readonly preparedStatements?: boolean;
-  };
+export type PostgresCardVaultOptions = PoolStoreOptions & {
+  /** Keys by id, 32 bytes each; new cards are sealed under the last, the others stay readable. */
+  readonly keys: readonly CardVaultKey[];
+  /** Judges when a card's deadline has passed: pass the engine's. */
+  readonly clock: Clock;
+};
 
 /** The Postgres `CardVault`, with its pool and `close()`. */
-export interface PostgresCardVault extends CardVault {
-  readonly pool: Pool;
+export interface PostgresCardVault extends CardVault, Pick<PoolStore, 'pool' | 'close'> {
   /** Deletes every card whose deadline is at or before `now` (epoch ms); answers how many. */
   purgeExpired(now: number): PortResult<number, CardVaultError>;
-  /** Ends the pool if the vault created it, waiting at most `closeTimeoutMs` (default 5 s). Never rejects. */
-  close(): Promise<void>;
 }
 
 const PUT: Statement = {
@@ -70,23 +60,14 @@ function refused(message: string): CardVaultError {
 }
 
 /**
- * Card data between a 3-D Secure challenge and authorization, on Postgres (migration 11), so that
- * any instance takes what another put: sealed with AES-256-GCM (node:crypto) under the newest key
- * of the host's ring, bound to its payment id, deleted when taken and never returned past its
- * deadline. The database holds no key. Errors never hold card data or keys.
- *
- * @throws RangeError for a bad key ring or `closeTimeoutMs` (before any pool is made).
+ * Card data between a challenge and authorization, sealed with AES-256-GCM under the newest key of
+ * the ring (docs/postgres.md#card-vault). A RangeError for a bad key ring or `closeTimeoutMs`.
  */
 export function createPostgresCardVault(options: PostgresCardVaultOptions): PostgresCardVault {
   const keys = checkKeyRing(options.keys);
   const byId = new Map(keys.map((key) => [key.id, key]));
   const newest = keys[keys.length - 1] as CardVaultKey;
-  const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
-  const connection = resolveConnection(options);
-  const { pool } = connection;
-  const prepared = options.preparedStatements ?? true;
-  const run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
-    runStatement<R>(pool, statement, values, prepared);
+  const { pool, run, close } = openPoolStore(options, 'Postgres card vault');
 
   return {
     pool,
@@ -96,17 +77,17 @@ export function createPostgresCardVault(options: PostgresCardVaultOptions): Post
       if (deadline === null) return err(refused('card vault: the deadline is not a time'));
       const sealed = sealCard(paymentId, card, newest);
       const result = await run(PUT, [paymentId, sealed.keyId, sealed.iv, sealed.sealed, sealed.tag, deadline]);
-      return result.isErr() ? err(asUnavailable(result.error)) : ok(undefined);
+      return result.map(() => undefined);
     },
 
     async take(paymentId) {
       const taken = await run<TakenRow>(TAKE, [paymentId, [...byId.keys()]]);
-      if (taken.isErr()) return err(asUnavailable(taken.error));
+      if (taken.isErr()) return err(taken.error);
       const row = taken.value.rows[0];
       if (row === undefined) {
         // Nothing under this ring's keys: nothing at all, or a card under a key this instance lacks.
         const other = await run<{ key_id: string }>(KEY_OF, [paymentId]);
-        if (other.isErr()) return err(asUnavailable(other.error));
+        if (other.isErr()) return err(other.error);
         const keyId = other.value.rows[0]?.key_id;
         if (keyId === undefined) return ok(null);
         return err(refused(`card vault: the card of ${paymentId} is under key ${keyId}, which this key ring lacks`));
@@ -122,10 +103,9 @@ export function createPostgresCardVault(options: PostgresCardVaultOptions): Post
     async purgeExpired(now) {
       const before = iso(now);
       if (before === null) return err(refused('card vault: now is not a time'));
-      const result = await run(PURGE, [before]);
-      return result.isErr() ? err(asUnavailable(result.error)) : ok(result.value.rowCount ?? 0);
+      return (await run(PURGE, [before])).map((result) => result.rowCount ?? 0);
     },
 
-    close: poolCloser(connection, { what: 'Postgres card vault', withinMs: closeWithinMs, logger: options.logger }),
+    close,
   };
 }

@@ -45,11 +45,8 @@ const TLS_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
 const NOT_SENT_ERROR_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
- * Messages of errors that `pg` and `pg-pool` raise before a statement is handed to a connection:
- * no connection within `connectionTimeoutMillis` (waiting for a free one, or opening a new one),
- * a pool already ended, a client that lost its connection or was closed (`Client.query` checks
- * before it queues the statement). `ECONNRESET`, `EPIPE`, "Connection terminated unexpectedly",
- * "Query read timeout" and the like are not here: they also come after a statement was sent.
+ * Messages of errors `pg` and `pg-pool` raise before a statement is handed to a connection (connect
+ * time-out, pool ended, client closed); not `ECONNRESET` and the like, which also come after.
  */
 const NOT_SENT_MESSAGES = [
   'timeout exceeded when trying to connect',
@@ -92,10 +89,8 @@ const RETRYABLE_SQLSTATES: Readonly<Record<string, string>> = {
 };
 
 /**
- * SQLSTATEs of a FATAL error: the server ends the session (shut down, crashed, starting, or one of
- * its time-outs for idle sessions, sessions idle in a transaction and, from PostgreSQL 17,
- * transactions, which limits a single statement's implicit one too). Nothing of the statement was
- * written; on another connection it may well succeed.
+ * SQLSTATEs of a FATAL error that ends the session (shut down, crashed, starting, a session or
+ * transaction time-out): nothing of the statement was written.
  */
 const SESSION_ENDING_SQLSTATES: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '57P05', '25P03', '25P04']);
 
@@ -161,11 +156,8 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 /**
- * True when `error` says for certain that the statement never reached the server: it is one that
- * only a connection attempt raises (refused, host name not found), or one that `pg` or `pg-pool`
- * raises before handing the statement to a connection (no connection within the connect
- * time-out, the pool ended, the client closed or broken). Anything else, a lost connection
- * included, may have come after the statement was sent.
+ * True when `error` says for certain that the statement never reached the server: a connection
+ * attempt's error, or one `pg` raises before handing the statement over. A lost connection may not.
  */
 export function isNotSentError(error: unknown): boolean {
   const { code, message } = fieldsOf(error);
@@ -174,13 +166,8 @@ export function isNotSentError(error: unknown): boolean {
 }
 
 /**
- * Classifies the failure of one statement run through the pool (`classifyPostgresError`), and
- * marks it `notSent` when the statement certainly never reached the server: always when getting
- * a connection failed (`stage: 'connect'`: refused, a connect time-out, the server starting or
- * refusing the login, too many connections, the pool ended), whatever the error; after that
- * (`stage: 'query'`) only when the error itself says so (`isNotSentError`: a client that was
- * closed or broken before the statement was handed to it). A connection lost, reset or timed out
- * after the statement was handed to it is never `notSent`: the server may have run it.
+ * `classifyPostgresError`, marked `notSent` when getting a connection failed (`stage: 'connect'`) or
+ * the error says the statement was never handed over (`isNotSentError`); docs/postgres.md#errors.
  */
 export function classifyStatementFailure(error: unknown, stage: 'connect' | 'query'): PostgresFailure {
   const failure = classifyPostgresError(error);
@@ -188,18 +175,9 @@ export function classifyStatementFailure(error: unknown, stage: 'connect' | 'que
 }
 
 /**
- * Classifies anything the `pg` driver threw, in this one place:
- * - `23505` unique violation → `conflict` (another writer was first);
- * - `23514` on a money invariant of the payments (`paystate_payments_money_…`, migration 15) →
- *   `conflict` (the counters someone computed would go past what the payment allows);
- * - serialization failures, deadlocks, lock and statement time-outs, server restarts, sessions
- *   ended by a time-out (idle, idle in a transaction, transaction), a full disk, the server out
- *   of memory, too many connections and lost connections → `unavailable`, retryable (a bounded
- *   number of times, with back-off);
- * - everything else → `unavailable`, not retryable.
- *
- * The message names the SQLSTATE, its class and the table or constraint involved, never the
- * server's own message or detail, which can quote the values of the statement.
+ * Classifies anything `pg` threw, in this one place: a unique or money-invariant violation is a
+ * `conflict`, a passing failure a retryable `unavailable`, anything else not (docs/postgres.md#errors).
+ * Messages never repeat the server's, which can quote the statement's values.
  */
 export function classifyPostgresError(error: unknown): PostgresFailure {
   const fields = fieldsOf(error);

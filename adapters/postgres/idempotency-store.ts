@@ -1,5 +1,4 @@
 import { err, ok, type Result } from 'neverthrow';
-import type { Pool, QueryResultRow } from 'pg';
 import type {
   IdempotencyBegin,
   IdempotencyBeginRequest,
@@ -8,33 +7,13 @@ import type {
   IdempotencyStoreError,
   StoredResponse,
 } from '../../src/ports/idempotency-store.js';
-import { closeTimeoutMs, poolCloser, type PoolCloseOptions } from './bounded-close.js';
-import { asUnavailable } from './classify-error.js';
-import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
-import { runStatement, type Statement } from './run-statement.js';
+import { openPoolStore, type PoolStore, type PoolStoreOptions, type Statement } from './run-statement.js';
 
-/**
- * Options of `createPostgresIdempotencyStore`: a pool or a connection string, whether to prepare
- * statements, and how long `close()` waits for the database (`closeTimeoutMs`, `logger`).
- */
-export type PostgresIdempotencyStoreOptions = PostgresConnectionOptions &
-  PoolCloseOptions & {
-    /** Named prepared statements; default true. */
-    readonly preparedStatements?: boolean;
-  };
+/** Options of `createPostgresIdempotencyStore`: the connection, prepared statements, `close()`'s bound. */
+export type PostgresIdempotencyStoreOptions = PoolStoreOptions;
 
-/** The Postgres `IdempotencyStore`. */
-export interface PostgresIdempotencyStore extends IdempotencyStore {
-  /** The pool the store runs on (its own when it was given a connection string). */
-  readonly pool: Pool;
-  /**
-   * Ends the pool if the store created it, waiting for the database at most `closeTimeoutMs`
-   * (default 5 s): then it logs what it gave up (to `logger`) and resolves, and the connections
-   * still waiting for the server are closed. Does nothing to a host's pool. Never rejects. Later
-   * calls give the same promise.
-   */
-  close(): Promise<void>;
-}
+/** The Postgres `IdempotencyStore`, with its pool and `close()`. */
+export interface PostgresIdempotencyStore extends IdempotencyStore, Pick<PoolStore, 'pool' | 'close'> {}
 
 interface BeginRow {
   readonly started: boolean;
@@ -48,29 +27,8 @@ interface BeginRow {
 }
 
 /**
- * Claims the key when it is free or its entry has expired, or takes over a stale attempt (one
- * row lock decides between concurrent callers); otherwise reads the entry. Parameters: $1 client,
- * $2 key, $3 fingerprint, $4 now, $5 expiry, $6 reserved id (or null), $7 the latest start of a
- * stale attempt: now - staleAfterMs (null: none is stale).
- *
- * A takeover needs the same fingerprint, an entry in progress with a reserved id, started by
- * $7 and before now, and whose `started_at` is not before its `created_at` (a version before
- * reservations that took an expired entry over reset `created_at` only, leaving the reserved id
- * of the entry before). It keeps `reserved_id` and `created_at` and moves `started_at` and
- * `expires_at` on: `started_at > created_at` is what tells a takeover in `RETURNING` (a new or
- * expired entry gets both set to now).
- *
- * The read never returns an expired entry: a caller that waited on the lock of another taking
- * that entry over reads the statement's older snapshot, in which the entry is still the expired
- * one, and would replay it; it reads nothing instead and `begin` runs the statement again (a new
- * snapshot: the entry in progress). A caller that waited on another's takeover of a stale
- * attempt reads that attempt, in progress, which is what the entry is again.
- *
- * The read knows this call's own entry: started by this statement's write when it ran before
- * and its answer was lost (the connection dropped after the commit). That entry is in progress
- * with this call's reserved id ($6, unique per request), fingerprint, start and creation ($4):
- * `started` again. A takeover keeps the stale attempt's reserved id, so a takeover whose answer
- * was lost is not known as this call's: it reads as in progress.
+ * Claims a free or expired key or takes over a stale attempt, else reads the entry (docs/postgres.md#idempotency-keys).
+ * $1 client, $2 key, $3 fingerprint, $4 now, $5 expiry, $6 reserved id or null, $7 latest stale start or null.
  */
 const BEGIN: Statement = {
   name: 'paystate_idempotency_begin_v2',
@@ -135,27 +93,17 @@ const LOST_ANSWER_RETRIES = 2;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/**
- * The failure of the last run of a `begin` of which an earlier run may have reached the server:
- * not `notSent` (that run may have stored the entry), whatever the last one was.
- */
+/** A `begin`'s failure when an earlier run may have reached the server (and stored the entry): never `notSent`. */
 function mayHaveBeenSent(failure: IdempotencyStoreError): IdempotencyStoreError {
   if (failure.notSent !== true) return failure;
   return { code: failure.code, message: failure.message, retryable: failure.retryable };
 }
 
-/**
- * The span of times this store writes: years 1 to 9999, which both a `Date` and a `timestamptz`
- * hold and which `toISOString` writes without a sign. `staleAfterMs` and `ttlMs` may be any safe
- * integer (a host may mean "never"), so `now` minus or plus them can fall outside it.
- */
+/** The times this store writes: years 1 to 9999, which a `Date`, a `timestamptz` and `toISOString` all hold. */
 const EARLIEST_MS = Date.parse('0001-01-01T00:00:00.000Z');
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
-/**
- * The latest start of a stale attempt, `now - staleAfterMs`; null (none is stale) without a limit
- * or when that is before year 1: no attempt started that early.
- */
+/** The latest start of a stale attempt, `now - staleAfterMs`; null (none is stale) without a limit or before year 1. */
 function staleCutoff(request: IdempotencyBeginRequest): string | null {
   if (request.staleAfterMs === undefined) return null;
   const cutoff = request.now - request.staleAfterMs;
@@ -183,21 +131,11 @@ function beginOutcome(row: BeginRow, fingerprint: string): IdempotencyBegin {
 }
 
 /**
- * `Idempotency-Key` storage on Postgres (schema: `migrate`, through migration 8). `begin` is one
- * atomic statement: of concurrent callers with the same client and key, exactly one inserts (or
- * takes over an expired entry, or a stale attempt's) and gets `started`. A key used with another
- * fingerprint is a `mismatch` whatever its state. Stored answers are replayed byte for byte
- * (`text` body). `close()` waits for the database at most `closeTimeoutMs`, then gives up and logs it.
- *
- * @throws RangeError when `closeTimeoutMs` is not a number of ms from 0 (before any pool is made).
+ * `Idempotency-Key` storage on Postgres: `begin` is one atomic statement, so of concurrent callers one
+ * gets `started`. A RangeError for a bad `closeTimeoutMs`, before any pool is made.
  */
 export function createPostgresIdempotencyStore(options: PostgresIdempotencyStoreOptions): PostgresIdempotencyStore {
-  const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
-  const connection = resolveConnection(options);
-  const { pool } = connection;
-  const prepared = options.preparedStatements ?? true;
-  const run = <R extends QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
-    runStatement<R>(pool, statement, values, prepared);
+  const { pool, run, close } = openPoolStore(options, 'Postgres idempotency store');
 
   return {
     pool,
@@ -219,13 +157,9 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
         const result = await run<BeginRow>(BEGIN, values);
         if (result.isErr()) {
           maybeSent ||= result.error.notSent !== true;
-          // A lost connection may have lost the answer of a write that was stored: the statement
-          // run again finds that entry as this call's own (its reserved id), and answers started.
-          // Without a reserved id it could not tell that entry from another request's. The
-          // failure is `notSent` only when no run may have reached the server.
+          // Run again, it finds an entry whose answer was lost as its own, by the reserved id.
           const again = result.error.retryable && request.reservedId !== undefined && failures < LOST_ANSWER_RETRIES;
-          if (!again)
-            return err(maybeSent ? mayHaveBeenSent(asUnavailable(result.error)) : asUnavailable(result.error));
+          if (!again) return err(maybeSent ? mayHaveBeenSent(result.error) : result.error);
           failures += 1;
           continue;
         }
@@ -236,32 +170,20 @@ export function createPostgresIdempotencyStore(options: PostgresIdempotencyStore
     },
 
     async complete(request) {
-      const { response } = request;
-      const result = await run(COMPLETE, [
-        request.clientId,
-        request.key,
-        startedAt(request),
-        response.status,
-        JSON.stringify(response.headers),
-        response.body,
-      ]);
-      return result.isErr() ? err(asUnavailable(result.error)) : ok(undefined);
+      const { clientId, key, response } = request;
+      const { status, headers, body } = response;
+      const result = await run(COMPLETE, [clientId, key, startedAt(request), status, JSON.stringify(headers), body]);
+      return result.map(() => undefined);
     },
 
     async release(request) {
-      const result = await run(RELEASE, [request.clientId, request.key, startedAt(request)]);
-      return result.isErr() ? err(asUnavailable(result.error)) : ok(undefined);
+      return (await run(RELEASE, [request.clientId, request.key, startedAt(request)])).map(() => undefined);
     },
 
     async purgeExpired(now) {
-      const result = await run(PURGE, [iso(now)]);
-      return result.isErr() ? err(asUnavailable(result.error)) : ok(result.value.rowCount ?? 0);
+      return (await run(PURGE, [iso(now)])).map((result) => result.rowCount ?? 0);
     },
 
-    close: poolCloser(connection, {
-      what: 'Postgres idempotency store',
-      withinMs: closeWithinMs,
-      logger: options.logger,
-    }),
+    close,
   };
 }

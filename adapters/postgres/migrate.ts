@@ -51,10 +51,7 @@ function unavailable(error: unknown, doing: string): MigrationError {
   return { code: 'unavailable', message: `${doing}: ${failure.message}`, retryable: failure.retryable };
 }
 
-/**
- * A statement of `migrate`, without the pool's client-side time-out (`queryTimeoutMs`), as it runs
- * without the statement time-out: a migration may rightly take long, or wait for a lock.
- */
+/** A statement of `migrate`, without the pool's client-side time-out: a migration may rightly take long. */
 function query<R extends QueryResultRow = QueryResultRow>(
   client: PoolClient,
   text: string,
@@ -139,10 +136,8 @@ async function migrateWith(
 }
 
 /**
- * Brings the database schema up to date. Safe to run from several instances at once: a
- * session advisory lock lets one migrator work at a time, and the others then find nothing
- * left to do. Each migration runs in its own transaction together with its row in
- * `paystate_migrations`, so a failure leaves the schema at the previous version.
+ * Brings the schema up to date; safe from several instances at once (an advisory lock), each migration
+ * in its own transaction with its row (docs/postgres.md#migrations).
  */
 export function migrate(pool: Pool, options: MigrateOptions = {}): ResultAsync<MigrationReport, MigrationError> {
   const run = async (): Promise<Result<MigrationReport, MigrationError>> => {

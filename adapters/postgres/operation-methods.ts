@@ -1,6 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { QueryResult, QueryResultRow } from 'pg';
-import type { OperationRecord } from '../../src/domain/money-operation.js';
 import type {
   OperationPage,
   OperationWrite,
@@ -18,6 +17,7 @@ import {
   UPDATE_OPERATION,
 } from './operation-statements.js';
 import { PAYMENT_WRITE_COLUMNS, paymentParams } from './payment-row.js';
+import { byDue, pageOf, pageSize, readRows } from './row-pages.js';
 import type { Statement } from './run-statement.js';
 
 /** The methods of `PaymentRepository` about money operations. */
@@ -34,10 +34,6 @@ export interface OperationMethodsHost {
   ) => Promise<Result<QueryResult<R>, PostgresFailure>>;
   readonly instanceId: string;
   readonly claimLeaseMs: number;
-  /** Whole, non-negative page size. */
-  readonly pageSize: (limit: number) => number;
-  /** Reads rows, answering `unavailable` for a value a record cannot hold. */
-  readonly readRows: <T>(read: () => T) => Result<T, RepositoryError>;
 }
 
 const conflict = (message: string): RepositoryError => ({ code: 'conflict', message, retryable: false });
@@ -57,17 +53,12 @@ function writeParams(write: OperationWrite): unknown[] {
   ];
 }
 
-const soonestFirst = (a: OperationRecord, b: OperationRecord): number =>
-  (a.nextInquiryAt ?? 0) - (b.nextInquiryAt ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
 /**
- * Money operations on Postgres: each write is one statement (`INSERT_OPERATION`,
- * `UPDATE_OPERATION`) that locks and checks the versions, then stores operation, payment and
- * events together; the money invariants are CHECK constraints of the payment row. A lost race,
- * a taken id or an invariant the counters would break is `conflict`, and nothing is written.
+ * Money operations on Postgres: each write one statement that checks the versions and stores operation,
+ * payment and events together; a lost race or broken invariant is `conflict`, and nothing is written.
  */
 export function createOperationMethods(host: OperationMethodsHost): OperationMethods {
-  const { run, readRows } = host;
+  const { run } = host;
 
   const written = async (
     statement: Statement,
@@ -122,7 +113,7 @@ export function createOperationMethods(host: OperationMethodsHost): OperationMet
     },
 
     async listOperations(query) {
-      const limit = host.pageSize(query.limit);
+      const limit = pageSize(query.limit);
       if (limit === 0) return ok({ items: [], nextCursor: null });
       const kind = query.kind ?? null;
       const result =
@@ -130,15 +121,11 @@ export function createOperationMethods(host: OperationMethodsHost): OperationMet
           ? await run<OperationRow>(LIST_OPERATIONS_FIRST, [query.paymentId, limit + 1, kind])
           : await run<OperationRow>(LIST_OPERATIONS_AFTER, [query.paymentId, limit + 1, kind, query.after]);
       if (result.isErr()) return err(result.error);
-      const rows = result.value.rows;
-      return readRows((): OperationPage => {
-        const items = rows.slice(0, limit).map(operationFromRow);
-        return { items, nextCursor: rows.length > limit ? (items[items.length - 1]?.id ?? null) : null };
-      });
+      return readRows((): OperationPage => pageOf(result.value.rows, limit, operationFromRow));
     },
 
     async findDueOperations(query) {
-      const limit = host.pageSize(query.limit);
+      const limit = pageSize(query.limit);
       if (limit === 0) return ok([]);
       const result = await run<OperationRow>(FIND_DUE_OPERATIONS, [
         new Date(query.now).toISOString(),
@@ -148,7 +135,7 @@ export function createOperationMethods(host: OperationMethodsHost): OperationMet
       ]);
       if (result.isErr()) return err(result.error);
       const rows = result.value.rows;
-      return readRows(() => rows.map(operationFromRow).sort(soonestFirst));
+      return readRows(() => rows.map(operationFromRow).sort(byDue((operation) => operation.nextInquiryAt)));
     },
   };
 }

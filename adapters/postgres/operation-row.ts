@@ -1,5 +1,5 @@
 import type { OperationRecord } from '../../src/domain/money-operation.js';
-import { epochMs, optionalNumber, safeNumber, timestamp } from './payment-row.js';
+import { optionalNumber, safeNumber, selectList, timestamp } from './payment-row.js';
 
 /** The columns an operation is written to, in parameter order after `id`. */
 export const OPERATION_WRITE_COLUMNS = [
@@ -28,13 +28,7 @@ export const OPERATION_WRITE_COLUMNS = [
 const TIME_COLUMNS: ReadonlySet<string> = new Set(['next_inquiry_at', 'created_at', 'updated_at']);
 
 /** The select list that `operationFromRow` reads, for a table aliased `table`. */
-export function operationSelectList(table: string): string {
-  const plain = OPERATION_WRITE_COLUMNS.filter((column) => !TIME_COLUMNS.has(column)).map(
-    (column) => `${table}.${column}`,
-  );
-  const times = [...TIME_COLUMNS].map((column) => epochMs(column, table));
-  return [`${table}.id`, ...plain, ...times].join(', ');
-}
+export const operationSelectList = (table: string): string => selectList(OPERATION_WRITE_COLUMNS, TIME_COLUMNS, table);
 
 /** A row as `pg` returns it for `operationSelectList` (int8 as strings). */
 export interface OperationRow {

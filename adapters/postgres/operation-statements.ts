@@ -1,15 +1,11 @@
 import { OPERATION_WRITE_COLUMNS, operationSelectList } from './operation-row.js';
 import { PAYMENT_WRITE_COLUMNS } from './payment-row.js';
+import { CLAIM, claimable, insertLaterEvents } from './payment-statements.js';
 import type { Statement } from './run-statement.js';
 
 /*
- * The SQL of money operations (captures, cancels, refunds). Each write is one statement, so one
- * transaction: the operation, the payment's new version and the events, all or nothing. Parameters
- * of the writes (`operationWriteParams` in the repository):
- *   $1 operation id, $2… the operation's columns (OPERATION_WRITE_COLUMNS),
- *   $P   whether the payment changes, $P+1… its columns (PAYMENT_WRITE_COLUMNS, nulls when not),
- *   then the payment's stored version expected, the events (a JSON array) and the operation's
- *   stored version expected (updates).
+ * The SQL of money operations: each write one statement. Parameters: $1 operation id, its columns,
+ * whether the payment changes, its columns (or nulls), its version, the events, the operation's version.
  */
 
 const OP_COLUMNS = OPERATION_WRITE_COLUMNS.join(', ');
@@ -52,10 +48,7 @@ const opValues = (cast: boolean): string =>
     (column, index) => `$${OP_FIRST + index}${cast ? `::${OPERATION_TYPES[column]}` : ''}`,
   ).join(', ');
 
-/**
- * The payment's new version when `$HAS_PAYMENT`, only once the operation CTE `op` wrote its row;
- * any lease on the payment ends (as `UPDATE` of the payment repository).
- */
+/** The payment's new version when `$HAS_PAYMENT`, once `op` wrote its row; any lease on it ends. */
 const PAYMENT_WRITE = `
   UPDATE paystate_payments
   SET (${PAY_COLUMNS}, claimed_by, claimed_until) =
@@ -64,26 +57,11 @@ const PAYMENT_WRITE = `
     AND EXISTS (SELECT 1 FROM op)
   RETURNING id`;
 
-/**
- * The events, in array order, once `op` wrote its row; they wait as long as the payment's latest
- * waiting event (as `INSERT_LATER_EVENTS` of the payment statements).
- */
-const EVENTS_WRITE = `
-  INSERT INTO paystate_outbox (event_id, payment_id, event_type, event, waits_until)
-  SELECT e.value->>'id', op.payment_id, e.value->>'type', e.value, held.waits_until
-  FROM op
-  CROSS JOIN LATERAL (
-    SELECT max(h.retry_at) AS waits_until FROM paystate_outbox h
-    WHERE h.payment_id = op.payment_id AND h.delivered_at IS NULL
-  ) AS held,
-  json_array_elements($${EVENTS}::json) WITH ORDINALITY AS e(value, ordinal)
-  ORDER BY e.ordinal`;
+const EVENTS_WRITE = insertLaterEvents('op', 'op.payment_id', EVENTS);
 
 /**
- * Insert: locks the payment if it is stored (at the expected version when it changes), then
- * inserts the operation, writes the payment and the events. No payment row, or another version:
- * nothing is written and `written` is 0. A taken operation id is a unique violation; counters that
- * break an invariant fail a `paystate_payments_money_…` CHECK: nothing is written either.
+ * Insert: locks the payment (at the expected version when it changes), then writes operation, payment
+ * and events; else nothing and `written` is 0. A taken id or a broken money CHECK fails the statement.
  */
 export const INSERT_OPERATION: Statement = {
   name: 'paystate_operation_insert',
@@ -103,9 +81,8 @@ SELECT count(*)::int AS written FROM op`,
 };
 
 /**
- * Update: locks the operation at the expected version, then its payment (at the expected version
- * when it changes), in that order, then writes all three; otherwise nothing and `written` is 0.
- * Any lease on the operation ends.
+ * Update: locks the operation, then its payment, each at its expected version, then writes all three;
+ * otherwise nothing and `written` is 0. Any lease on the operation ends.
  */
 export const UPDATE_OPERATION: Statement = {
   name: 'paystate_operation_update',
@@ -128,9 +105,6 @@ WITH op_gate AS (
 )
 SELECT count(*)::int AS written FROM op`,
 };
-
-/** How many parameters the writes take: `INSERT_OPERATION` all but the last. */
-export const OPERATION_WRITE_PARAMS = OPERATION_VERSION;
 
 const SELECT_O = operationSelectList('o');
 
@@ -165,25 +139,14 @@ ORDER BY o.created_at, o.id
 LIMIT $2`,
 };
 
-/**
- * Claims `processing` operations due for an inquiry at $1 that no other instance holds a lease on,
- * skipping rows another transaction locked, and leases them to instance $3 for $4 ms (as
- * `FIND_DUE` of the payments). At most $2.
- */
+/** Claims up to $2 `processing` operations due for an inquiry at $1 and leases them to instance $3 for $4 ms. */
 export const FIND_DUE_OPERATIONS: Statement = {
   name: 'paystate_operation_find_due',
   text: `
-WITH due AS (
-  SELECT id FROM paystate_operations
-  WHERE state = 'processing' AND next_inquiry_at <= $1
-    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
-  ORDER BY next_inquiry_at, id
-  LIMIT $2
-  FOR UPDATE SKIP LOCKED
+WITH due AS (${claimable('paystate_operations', 'id', "state = 'processing'", 'next_inquiry_at')}
 )
 UPDATE paystate_operations o
-SET claimed_by = CASE WHEN $4::int > 0 THEN $3 END,
-    claimed_until = CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 millisecond' END
+SET ${CLAIM}
 FROM due
 WHERE o.id = due.id
 RETURNING ${SELECT_O}`,

@@ -10,11 +10,12 @@ import type {
   PaymentRepository,
   RepositoryError,
 } from '../../src/ports/payment-repository.js';
-import { silentLogger, type Logger } from '../../src/ports/logger.js';
+import type { Logger } from '../../src/ports/logger.js';
 import type { PortResult } from '../../src/ports/port-result.js';
-import { closeTimeoutMs, closeWithin, endPoolStep, type CloseStep } from './bounded-close.js';
+import { closeTimeoutMs, poolCloser, type CloseStep } from './bounded-close.js';
 import { resolveConnection, type PostgresConnectionOptions, type ResolvedConnection } from './connection.js';
-import { paymentFromRow, paymentParams, safeNumber, UnreadableRowError, type PaymentRow } from './payment-row.js';
+import { paymentFromRow, paymentParams, safeNumber, type PaymentRow } from './payment-row.js';
+import { byDue, pageOf, pageSize, readRows } from './row-pages.js';
 import {
   FIND_DUE,
   INSERT,
@@ -36,37 +37,22 @@ import { createOperationMethods } from './operation-methods.js';
 /** How a Postgres repository shares work with other instances; every field has a default. */
 export interface PostgresPaymentRepositoryTuning {
   /**
-   * How long payments returned by `findDue` stay hidden from the `findDue` of other
-   * repository instances (other processes), in ms, so that concurrent sweepers share the work
-   * instead of all doing the same. Before it asks the acquirer about a payment, the engine keeps
-   * its claim for as long as that inquiry may take (`holdClaim`, about 3.4 minutes with the
-   * default time-outs), so a slow acquirer is not asked twice. Default 30000; 0 turns the lease
-   * off (`FOR UPDATE SKIP LOCKED` still keeps two concurrent calls apart, and `holdClaim` always
-   * answers true).
+   * How long payments `findDue` returned stay hidden from other instances' `findDue`, in ms
+   * (docs/postgres.md#the-sweeper-across-instances-for-update-skip-locked-and-a-lease). Default 30000; 0: no lease.
    */
   readonly claimLeaseMs?: number;
   /**
-   * How long the instance that last read the outbox stays its only reader, in ms (renewed by
-   * each `readOutbox`), so that one instance at a time delivers events, in order. While the
-   * engine publishes it keeps the lease for as long as a publish that runs out of time and the
-   * writes after it may take (`holdOutbox`, about 3 minutes with the default time-outs), so this
-   * only says how soon another instance takes over from one that died while it was not
-   * publishing. Default 30000.
+   * How long the instance that last read the outbox stays its only reader, in ms (renewed by each
+   * `readOutbox`; docs/postgres.md#the-outbox-across-instances). Default 30000.
    */
   readonly outboxLeaseMs?: number;
-  /**
-   * Use named prepared statements (parsed and planned once per connection). Default true;
-   * turn off behind a pooler that does not support them.
-   */
+  /** Named prepared statements; default true. Turn off behind a pooler that does not support them. */
   readonly preparedStatements?: boolean;
   /** Identifies this instance's leases; default a random UUID. */
   readonly instanceId?: string;
   /**
-   * How long `close()` waits for the database, in ms: to give up the outbox lease and, for a pool
-   * it created, to end the pool. Default 5000; `Infinity` waits as long as it takes. On a server
-   * that went dark or down this could be for ever (or as long as a statement's time-out); once the
-   * time is up `close()` logs what it gave up and resolves: the lease then runs out by itself, as
-   * after a crash, and the connections of its own pool still waiting for the server are closed.
+   * How long `close()` waits to give up the outbox lease and end a pool it created, in ms; default
+   * 5000, `Infinity` waits as long as it takes (docs/postgres.md#closing).
    */
   readonly closeTimeoutMs?: number;
   /** Where `close()` reports what it gave up or what failed (warnings). Default: silent. */
@@ -88,22 +74,11 @@ export interface PostgresPaymentRepository extends PaymentRepository {
   readonly holdClaim: NonNullable<PaymentRepository['holdClaim']>;
   /** Deletes outbox entries delivered before `before` (epoch ms); returns how many. */
   purgeDelivered(before: number): PortResult<number, RepositoryError>;
-  /**
-   * Gives up the outbox lease (when it ever asked for it: `readOutbox`, `holdOutbox`) and ends the
-   * pool if the repository created it, waiting for the database at most `closeTimeoutMs` (default 5 s): then it logs what it gave up and resolves (the
-   * lease runs out by itself, as after a crash). Never rejects. Later calls give the same promise.
-   */
+  /** Gives up the outbox lease and ends a pool it created, waiting at most `closeTimeoutMs`; never rejects. */
   close(): Promise<void>;
 }
 
-/** Whole, non-negative page size; anything else reads as 0. */
-const pageSize = (limit: number): number =>
-  Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : limit === Infinity ? 1_000_000 : 0;
-
-/**
- * A lease in whole ms, within what the statements' `int` parameter holds (longer ones are cut to
- * it). Default 30 s. Not a number, or negative: a `RangeError` (NaN used to reach the SQL).
- */
+/** A lease in whole ms, cut to what an `int` parameter holds; default 30 s. NaN or negative: a `RangeError`. */
 const leaseMs = (name: string, value: number | undefined, min: number): number => {
   if (value !== undefined && (Number.isNaN(value) || value < 0)) {
     throw new RangeError(`${name} needs a number of milliseconds of at least ${min} (got ${String(value)})`);
@@ -115,40 +90,9 @@ const leaseMs = (name: string, value: number | undefined, min: number): number =
 const holdMs = (forMs: number): number =>
   Number.isNaN(forMs) ? 1 : Math.min(2_147_483_647, Math.max(1, Math.ceil(forMs)));
 
-function readRows<T>(read: () => T): Result<T, RepositoryError> {
-  try {
-    return ok(read());
-  } catch (error) {
-    if (error instanceof UnreadableRowError) {
-      return err({ code: 'unavailable', message: `Stored payment cannot be read: ${error.message}`, retryable: false });
-    }
-    throw error;
-  }
-}
-
-const byDue =
-  (time: (record: PaymentRecord) => number | null) =>
-  (a: PaymentRecord, b: PaymentRecord): number =>
-    (time(a) ?? 0) - (time(b) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
 /**
- * A `PaymentRepository` on Postgres (schema: `migrate`).
- *
- * - Every write is one statement, so one transaction and one commit: `insert` writes the
- *   payment and its events; `update` is a compare-and-set on the version that writes the events
- *   only when it wins. A direct-flow payment thus costs two commits (intent, outcome).
- * - `findDue` claims with `FOR UPDATE SKIP LOCKED` and leases what it returns to this instance
- *   for `claimLeaseMs`, so sweepers in other processes do not fetch the same payments; the
- *   engine's versioned update stays the final guard, and any update ends the lease.
- * - `readOutbox` returns events only to the instance holding the outbox lease, so one
- *   instance at a time delivers them, in order. The engine keeps the lease while it publishes
- *   (`holdOutbox`) and publishes nothing more once it is lost, so a slow sink does not let
- *   another instance deliver the same events (at least once still: a holder that dies between
- *   publish and mark leaves its events to be delivered again).
- * - `holdClaim` keeps a `findDue` claim while the engine asks the acquirer about the payment.
- * - Failures are classified by `classifyStatementFailure`: those of getting a connection are
- *   `notSent` (nothing was written, and the engine need not say that the payment may exist).
- * - `close()` waits for the database at most `closeTimeoutMs`, then gives up and logs it.
+ * A `PaymentRepository` on Postgres (schema: `migrate`): every write one statement, `findDue` and the
+ * outbox leased across instances (docs/postgres.md#concurrency).
  */
 export function createPostgresPaymentRepository(options: PostgresPaymentRepositoryOptions): PostgresPaymentRepository {
   // Checked before a pool is made for them (`createRepositoryOn` checks them again).
@@ -165,7 +109,6 @@ export interface RepositoryOnConnection {
   readonly releaseOutboxLease: CloseStep;
 }
 
-/** What becomes of the outbox lease when a close gives up on releasing it. */
 const LEASE_LEFT =
   'the outbox lease is kept until it runs out (outboxLeaseMs from the last read, or the hold the engine last took), then another instance takes it, as after a crash';
 
@@ -180,7 +123,6 @@ export function createRepositoryOn(
   const claimLeaseMs = leaseMs('claimLeaseMs', options.claimLeaseMs, 0);
   const outboxLeaseMs = leaseMs('outboxLeaseMs', options.outboxLeaseMs, 1);
   const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
-  const logger = options.logger ?? silentLogger;
   const held = (result: Result<QueryResult, RepositoryError>): Result<boolean, RepositoryError> =>
     result.isErr() ? err(result.error) : ok(result.value.rows.length > 0);
 
@@ -201,8 +143,6 @@ export function createRepositoryOn(
     },
     ifGivenUp: LEASE_LEFT,
   };
-  let closing: Promise<void> | undefined;
-
   const repository: PostgresPaymentRepository = {
     pool,
     instanceId,
@@ -251,12 +191,7 @@ export function createRepositoryOn(
           ? await run<PaymentRow>(LIST_FIRST, [query.profileId, limit + 1, partner])
           : await run<PaymentRow>(LIST_AFTER, [query.profileId, limit + 1, query.after, partner]);
       if (result.isErr()) return err(result.error);
-      const rows = result.value.rows;
-      return readRows((): PaymentPage => {
-        const items = rows.slice(0, limit).map(paymentFromRow);
-        const more = rows.length > limit;
-        return { items, nextCursor: more ? (items[items.length - 1]?.id ?? null) : null };
-      });
+      return readRows((): PaymentPage => pageOf(result.value.rows, limit, paymentFromRow));
     },
 
     async findDue(query) {
@@ -276,14 +211,14 @@ export function createRepositoryOn(
         const authorizationExpiries: PaymentRecord[] = [];
         const lists = { expiry: expiries, inquiry: inquiries, authorization_expiry: authorizationExpiries };
         for (const row of rows) lists[row.kind].push(paymentFromRow(row));
-        expiries.sort(byDue((record) => record.expiresAt));
-        inquiries.sort(byDue((record) => record.nextInquiryAt));
-        authorizationExpiries.sort(byDue((record) => record.authorizationExpiresAt));
+        expiries.sort(byDue((record: PaymentRecord) => record.expiresAt));
+        inquiries.sort(byDue((record: PaymentRecord) => record.nextInquiryAt));
+        authorizationExpiries.sort(byDue((record: PaymentRecord) => record.authorizationExpiresAt));
         return { expiries, inquiries, authorizationExpiries };
       });
     },
 
-    ...createOperationMethods({ run, instanceId, claimLeaseMs, pageSize, readRows }),
+    ...createOperationMethods({ run, instanceId, claimLeaseMs }),
 
     async readOutbox(query) {
       const count = pageSize(query.limit);
@@ -340,15 +275,11 @@ export function createRepositoryOn(
       return result.isErr() ? err(result.error) : ok(result.value.rowCount ?? 0);
     },
 
-    close() {
-      closing ??= closeWithin(connection.owned ? [releaseOutboxLease, endPoolStep(connection)] : [releaseOutboxLease], {
-        what: 'Postgres payment repository',
-        withinMs: closeWithinMs,
-        logger,
-        onGiveUp: connection.cut,
-      });
-      return closing;
-    },
+    close: poolCloser(
+      connection,
+      { what: 'Postgres payment repository', withinMs: closeWithinMs, logger: options.logger },
+      [releaseOutboxLease],
+    ),
   };
   return { repository, releaseOutboxLease };
 }

@@ -59,18 +59,15 @@ const TIME_COLUMNS: ReadonlySet<string> = new Set([
   'authorization_expires_at',
 ]);
 
-/** A `timestamptz` column as epoch ms (`<column>_ms`, int8). */
-export const epochMs = (column: string, table: string): string =>
-  `(extract(epoch from ${table}.${column}) * 1000)::int8 AS ${column}_ms`;
+/** The select list of `id` and `columns` of a table aliased `table`, the `times` as epoch ms (`<column>_ms`, int8). */
+export function selectList(columns: readonly string[], times: ReadonlySet<string>, table: string): string {
+  const plain = columns.filter((column) => !times.has(column)).map((column) => `${table}.${column}`);
+  const epochMs = [...times].map((column) => `(extract(epoch from ${table}.${column}) * 1000)::int8 AS ${column}_ms`);
+  return [`${table}.id`, ...plain, ...epochMs].join(', ');
+}
 
 /** The select list that `paymentFromRow` reads, for a table aliased `table`. */
-export function paymentSelectList(table: string): string {
-  const plain = PAYMENT_WRITE_COLUMNS.filter((column) => !TIME_COLUMNS.has(column)).map(
-    (column) => `${table}.${column}`,
-  );
-  const times = [...TIME_COLUMNS].map((column) => epochMs(column, table));
-  return [`${table}.id`, ...plain, ...times].join(', ');
-}
+export const paymentSelectList = (table: string): string => selectList(PAYMENT_WRITE_COLUMNS, TIME_COLUMNS, table);
 
 /** A row as `pg` returns it for `paymentSelectList` (int8 as strings, jsonb parsed). */
 export interface PaymentRow {

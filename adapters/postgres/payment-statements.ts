@@ -21,19 +21,18 @@ const INSERT_EVENTS = `
   ORDER BY e.ordinal`;
 
 /**
- * The same for a payment that may have waiting events: new events wait as long as the latest of
- * them (`waits_until`), so that they stay out of the index of ready events the outbox read walks.
- * Looking that up costs a probe of the payment's events (`paystate_outbox_by_payment`).
+ * The same for payment `id` of CTE `source`, which may have waiting events: new events wait as long
+ * as the latest of them (`waits_until`), so they stay out of the index of ready events.
  */
-const INSERT_LATER_EVENTS = `
+export const insertLaterEvents = (source: string, id: string, param: number): string => `
   INSERT INTO paystate_outbox (event_id, payment_id, event_type, event, waits_until)
-  SELECT e.value->>'id', written.id, e.value->>'type', e.value, held.waits_until
-  FROM written
+  SELECT e.value->>'id', ${id}, e.value->>'type', e.value, held.waits_until
+  FROM ${source}
   CROSS JOIN LATERAL (
     SELECT max(h.retry_at) AS waits_until FROM paystate_outbox h
-    WHERE h.payment_id = written.id AND h.delivered_at IS NULL
+    WHERE h.payment_id = ${id} AND h.delivered_at IS NULL
   ) AS held,
-  json_array_elements($${EVENTS_PARAM}::json) WITH ORDINALITY AS e(value, ordinal)
+  json_array_elements($${param}::json) WITH ORDINALITY AS e(value, ordinal)
   ORDER BY e.ordinal`;
 
 /**
@@ -50,10 +49,7 @@ const DUE_AT_4 = `AND (o.retry_at IS NULL OR o.retry_at <= $4)
 /** `waits_until` of an undelivered event: the running maximum of `retry_at` over its payment's. */
 const WAITS_UNTIL = `max(retry_at) OVER (PARTITION BY payment_id ORDER BY sequence)`;
 
-/**
- * Insert: the payment and its events in one statement, hence one transaction and one commit.
- * A taken id raises a unique violation, and nothing is written.
- */
+/** Insert: the payment and its events in one statement; a taken id is a unique violation. */
 export const INSERT: Statement = {
   name: 'paystate_payment_insert',
   text: `
@@ -66,9 +62,8 @@ ${INSERT_EVENTS}`,
 };
 
 /**
- * Update: a compare-and-set on the version, and the events, in one statement (one
- * transaction). When the stored version is not the expected one no row is updated, so no
- * event is written either, and `written` counts 0. Any lease on the payment ends.
+ * Update: a compare-and-set on the version and the events in one statement; `written` counts 0 when
+ * the version moved on (no event is written). Any lease on the payment ends.
  */
 export const UPDATE: Statement = {
   name: 'paystate_payment_update',
@@ -79,7 +74,7 @@ WITH written AS (
       ROW(${PAYMENT_WRITE_COLUMNS.map((_, index) => `$${index + 2}`).join(', ')}, NULL, NULL)
   WHERE id = $1 AND version = $${EVENTS_PARAM + 1}
   RETURNING id
-), events AS (${INSERT_LATER_EVENTS}
+), events AS (${insertLaterEvents('written', 'written.id', EVENTS_PARAM)}
 )
 SELECT count(*)::int AS written FROM written`,
 };
@@ -89,11 +84,7 @@ export const LOAD: Statement = {
   text: `SELECT ${SELECT_P} FROM paystate_payments p WHERE p.id = $1`,
 };
 
-/**
- * A profile's payments, newest first. `$3`, when not null, keeps to one partner's: the index on
- * the profile finds the rows in order and the partner is a filter on them, so a page passes over
- * the profile's payments of other partners (only a profile that changed hands has any).
- */
+/** A profile's payments, newest first; `$3`, when not null, keeps to one partner's (a filter on the index's rows). */
 export const LIST_FIRST: Statement = {
   name: 'paystate_payment_list_first',
   text: `
@@ -107,10 +98,7 @@ LIMIT $2`,
 /** The cursor of `LIST_AFTER` is a payment of partner `$4`, when that is not null. */
 const CURSOR_PARTNER = '($4::text IS NULL OR c.partner_id = $4)';
 
-/**
- * After a cursor of the same profile (and of partner `$4`, when not null); an unknown or foreign
- * cursor finds no row, hence an empty page.
- */
+/** After a cursor of the same profile (and partner `$4`); an unknown or foreign cursor: an empty page. */
 export const LIST_AFTER: Statement = {
   name: 'paystate_payment_list_after',
   text: `
@@ -125,57 +113,47 @@ ORDER BY p.created_at DESC, p.id DESC
 LIMIT $2`,
 };
 
+/** At most $2 rows of `table` due by `where`, earliest first, leased to no instance but $3, skipping locked ones. */
+export const claimable = (table: string, select: string, where: string, due: string): string => `
+  SELECT ${select} FROM ${table}
+  WHERE ${where} AND ${due} <= $1
+    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
+  ORDER BY ${due}, id
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED`;
+
+/** Leases a claimed row to instance $3 for $4 ms (none when $4 is 0). */
+export const CLAIM = `claimed_by = CASE WHEN $4::int > 0 THEN $3 END,
+    claimed_until = CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 millisecond' END`;
+
+const dueOf = (kind: string, where: string, due: string) =>
+  claimable('paystate_payments', `id, '${kind}' AS kind`, where, due);
+
 /**
- * Claims due payments: the oldest due of each kind (expiry, inquiry, expiry of an open manual
- * authorization) that no other instance holds a lease on, skipping rows another transaction has
- * locked, and leases them to this instance. Parameters:
- * $1 now (the engine's clock), $2 limit, $3 instance, $4 lease in ms.
+ * Claims the oldest due payments of each kind (expiry, inquiry, expiry of an open manual
+ * authorization) and leases them. $1 now (the engine's clock), $2 limit, $3 instance, $4 lease in ms.
  */
 export const FIND_DUE: Statement = {
   name: 'paystate_payment_find_due',
   text: `
-WITH expiries AS (
-  SELECT id, 'expiry' AS kind FROM paystate_payments
-  WHERE state IN ('awaiting_card_data', 'awaiting_challenge') AND expires_at <= $1
-    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
-  ORDER BY expires_at, id
-  LIMIT $2
-  FOR UPDATE SKIP LOCKED
-), inquiries AS (
-  SELECT id, 'inquiry' AS kind FROM paystate_payments
-  WHERE state = 'authorizing' AND next_inquiry_at <= $1
-    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
-  ORDER BY next_inquiry_at, id
-  LIMIT $2
-  FOR UPDATE SKIP LOCKED
-), authorization_expiries AS (
-  SELECT id, 'authorization_expiry' AS kind FROM paystate_payments
-  WHERE state = 'succeeded' AND capture_method = 'manual' AND capture_closed_by IS NULL
-    AND authorization_expires_at <= $1
-    AND (claimed_until IS NULL OR claimed_until <= now() OR claimed_by = $3)
-  ORDER BY authorization_expires_at, id
-  LIMIT $2
-  FOR UPDATE SKIP LOCKED
+WITH expiries AS (${dueOf('expiry', "state IN ('awaiting_card_data', 'awaiting_challenge')", 'expires_at')}
+), inquiries AS (${dueOf('inquiry', "state = 'authorizing'", 'next_inquiry_at')}
+), authorization_expiries AS (${dueOf(
+    'authorization_expiry',
+    "state = 'succeeded' AND capture_method = 'manual' AND capture_closed_by IS NULL",
+    'authorization_expires_at',
+  )}
 )
 UPDATE paystate_payments p
-SET claimed_by = CASE WHEN $4::int > 0 THEN $3 END,
-    claimed_until = CASE WHEN $4::int > 0 THEN now() + $4::int * interval '1 millisecond' END
+SET ${CLAIM}
 FROM (SELECT * FROM expiries UNION ALL SELECT * FROM inquiries UNION ALL SELECT * FROM authorization_expiries) AS due
 WHERE p.id = due.id
 RETURNING due.kind, ${SELECT_P}`,
 };
 
 /**
- * Takes or renews the outbox lease, then, if this instance holds it, reads the oldest undelivered
- * events due at $4: not deferred past it, and with no earlier event of their payment that is.
- *
- * Every event carries how long it waits (`waits_until`, kept by `DEFER_DELIVERY`,
- * `MARK_DELIVERED` and `INSERT_LATER_EVENTS`), so the read takes the oldest from two short lists
- * instead of walking past every waiting event: the ready events (`waits_until` null, index
- * `paystate_outbox_ready` in sequence order) and the waiting ones that are due (index
- * `paystate_outbox_waiting`). The rule itself (own `retry_at`, and NOT EXISTS an earlier event
- * of the payment deferred past $4, through `paystate_outbox_by_payment`) is checked on each, so
- * an event never overtakes whatever its `waits_until` says.
+ * Takes or renews the outbox lease, then, if this instance holds it, reads the oldest undelivered events
+ * due at $4 from two short index walks, ready and due waiting ones (docs/postgres.md#the-outbox-across-instances).
  */
 export const READ_OUTBOX: Statement = {
   name: 'paystate_outbox_read',
@@ -259,10 +237,8 @@ export const PURGE_DELIVERED: Statement = {
 };
 
 /**
- * Keeps the outbox lease for $2 ms from now if this instance ($1) still holds it. Only a read by
- * another instance (`READ_OUTBOX`) or a release makes someone else the holder, so a lease that
- * lapsed while nobody else read the outbox is kept too: nobody read its events meanwhile. Answers
- * one row when it did.
+ * Keeps the outbox lease for $2 ms if instance $1 still holds it (even lapsed: only another's read takes
+ * it over); one row when it did.
  */
 export const HOLD_OUTBOX_LEASE: Statement = {
   name: 'paystate_outbox_hold',
@@ -274,9 +250,8 @@ RETURNING holder`,
 };
 
 /**
- * Keeps this instance's ($3) claim on a payment for $4 ms from now if the payment is still stored
- * at version $2 and claimed by it: another instance's `FIND_DUE` would have made that one the
- * claimant, and any update ends the claim. Answers one row when it did.
+ * Keeps instance $3's claim on payment $1 for $4 ms if it is still at version $2 and claimed by it;
+ * one row when it did.
  */
 export const HOLD_CLAIM: Statement = {
   name: 'paystate_payment_hold_claim',

@@ -9,8 +9,7 @@ import { createPostgresCredentialStore, type PostgresCredentialStore } from './c
 import { resolveConnection, type PostgresConnectionOptions } from './connection.js';
 import { createPostgresIdempotencyStore, type PostgresIdempotencyStore } from './idempotency-store.js';
 import { migrate, type MigrationError, type MigrationReport } from './migrate.js';
-import { silentLogger } from '../../src/ports/logger.js';
-import { closeTimeoutMs, closeWithin, endPoolStep } from './bounded-close.js';
+import { closeTimeoutMs, poolCloser } from './bounded-close.js';
 import {
   createRepositoryOn,
   type PostgresPaymentRepository,
@@ -22,15 +21,9 @@ export type PostgresAdaptersOptions = PostgresConnectionOptions &
   PostgresPaymentRepositoryTuning & {
     /** Bring the schema up to date first (`migrate`). Default true. */
     readonly migrate?: boolean;
-    /**
-     * Judges when API tokens expire (the credential store's `clock`): pass the engine's. Default
-     * the system time.
-     */
+    /** Judges when API tokens expire (the credential store's `clock`): pass the engine's. Default the system time. */
     readonly clock?: Clock;
-    /**
-     * The card vault's key ring (`createPostgresCardVault`): when given, `cardVault` is made on the
-     * same pool, judging deadlines by `clock`. Default none.
-     */
+    /** The card vault's key ring: when given, `cardVault` is made on the same pool, judging deadlines by `clock`. */
     readonly cardVaultKeys?: readonly CardVaultKey[];
   };
 
@@ -68,30 +61,17 @@ export interface PostgresAdapters {
   /** What `migrate` did, when it ran. */
   readonly migration: MigrationReport | null;
   /**
-   * Deletes what nothing needs any more: outbox events delivered more than
-   * `keepDeliveredEventsMs` before `now` (epoch ms), idempotency keys past their 24 hours, and
-   * cards past their deadline.
-   * Neither goes away by itself; run this now and then (hourly, say) from one instance or
-   * several (it is safe to run concurrently). The sandbox runs it every minute.
-   *
-   * @throws RangeError when `now` or `keepDeliveredEventsMs` is not finite, or the latter negative.
+   * Deletes delivered events older than `keepDeliveredEventsMs`, expired idempotency keys and cards
+   * (docs/postgres.md#housekeeping). A RangeError for a `now` or keep that is not finite, or negative.
    */
   housekeep(now: number, options?: HousekeepingOptions): PortResult<HousekeepingReport, RepositoryError>;
-  /**
-   * Releases the outbox lease and ends the pool if it was created here, waiting for the database
-   * at most `closeTimeoutMs` (default 5 s) in all: then it logs what it gave up (to `logger`) and
-   * resolves, and the connections of its own pool still waiting for the server are closed. Never
-   * rejects. Later calls give the same promise.
-   */
+  /** Releases the outbox lease and ends a pool created here, waiting at most `closeTimeoutMs` in all; never rejects. */
   close(): Promise<void>;
 }
 
 /**
- * The payment repository, idempotency store and credential store (and the card vault, with
- * `cardVaultKeys`) on one pool (for a host such as the sandbox's `--database-url`), after
- * migrating the schema unless told not to.
- * Rejects with the `MigrationError` message when migrating fails, and with a `RangeError` for a
- * bad `cardVaultKeys` or `closeTimeoutMs` before it connects.
+ * The repository, idempotency and credential stores (and card vault) on one pool, after `migrate`
+ * unless told not to. Rejects with `PostgresMigrationFailed`, or a RangeError for bad options.
  */
 export async function createPostgresAdapters(options: PostgresAdaptersOptions): Promise<PostgresAdapters> {
   const closeWithinMs = closeTimeoutMs(options.closeTimeoutMs);
@@ -120,7 +100,6 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
     closeTimeoutMs: closeWithinMs,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
-  let closing: Promise<void> | undefined;
   const idempotency = createPostgresIdempotencyStore(shared);
   const clock = options.clock ?? { now: () => Date.now() };
   const cardVault =
@@ -153,16 +132,9 @@ export async function createPostgresAdapters(options: PostgresAdaptersOptions): 
       };
       return run();
     },
-    close: () => {
-      const steps = connection.owned ? [releaseOutboxLease, endPoolStep(connection)] : [releaseOutboxLease];
-      closing ??= closeWithin(steps, {
-        what: 'Postgres adapters',
-        withinMs: closeWithinMs,
-        logger: options.logger ?? silentLogger,
-        onGiveUp: connection.cut,
-      });
-      return closing;
-    },
+    close: poolCloser(connection, { what: 'Postgres adapters', withinMs: closeWithinMs, logger: options.logger }, [
+      releaseOutboxLease,
+    ]),
   };
 }
 

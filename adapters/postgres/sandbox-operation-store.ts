@@ -1,9 +1,7 @@
-import { err, ok } from 'neverthrow';
+import { ok, type Result } from 'neverthrow';
 import type { Pool } from 'pg';
-import type { SandboxOperation, SandboxOperationStore } from '../sandbox/index.js';
-import { asUnavailable, classifyStatementFailure } from './classify-error.js';
-import { checkOut, type CheckedOutClient } from './connection.js';
-import { runStatement, statementQuery, type Statement } from './run-statement.js';
+import type { KeptOperation, SandboxOperation, SandboxOperationStore } from '../sandbox/index.js';
+import { inTransaction, runner, type Statement } from './run-statement.js';
 
 /** The first key of the per-payment transaction lock ('SAND'); the second is the payment id's hash. */
 const LOCK_CLASS = 0x53414e44;
@@ -28,49 +26,23 @@ const INSERT: Statement = {
 type Row = { readonly record: SandboxOperation };
 
 /**
- * The simulated acquirer's operations on Postgres (migration 16). `keep` runs one transaction that
- * holds a lock per payment (`pg_advisory_xact_lock`): it answers the operation kept under the id, or
- * decides on the payment's history and keeps the decision, so two instances never decide on the
- * same history. `find` is one statement.
+ * The simulated acquirer's operations on Postgres (migration 16): `keep` decides under a per-payment
+ * transaction lock, so two instances never decide on the same history.
  */
 export function createPostgresSandboxOperationStore(pool: Pool, prepared: boolean): SandboxOperationStore {
-  const query = (connection: CheckedOutClient, statement: Statement, values: readonly unknown[]) =>
-    connection.client.query<Row>(statementQuery(statement, values, prepared));
-
   return {
-    async keep(operationId, paymentId, decide) {
-      let connection: CheckedOutClient;
-      try {
-        connection = await checkOut(pool);
-      } catch (error) {
-        return err(asUnavailable(classifyStatementFailure(error, 'connect')));
-      }
-      let failed = false;
-      try {
-        await connection.client.query('BEGIN');
-        await query(connection, LOCK_PAYMENT, [paymentId]);
-        const kept = (await query(connection, FIND, [operationId])).rows[0];
-        if (kept !== undefined) {
-          await connection.client.query('COMMIT');
-          return ok({ record: kept.record, created: false });
-        }
-        const history = (await query(connection, HISTORY, [paymentId])).rows.map((row) => row.record);
-        const record = decide(history);
-        await query(connection, INSERT, [operationId, paymentId, JSON.stringify(record)]);
-        await connection.client.query('COMMIT');
+    keep: (operationId, paymentId, decide) =>
+      inTransaction(pool, prepared, async (query): Promise<Result<KeptOperation, never>> => {
+        await query(LOCK_PAYMENT, [paymentId]);
+        const kept = (await query<Row>(FIND, [operationId])).rows[0];
+        if (kept !== undefined) return ok({ record: kept.record, created: false });
+        const record = decide((await query<Row>(HISTORY, [paymentId])).rows.map((row) => row.record));
+        await query(INSERT, [operationId, paymentId, JSON.stringify(record)]);
         return ok({ record, created: true });
-      } catch (error) {
-        failed = true;
-        await connection.client.query('ROLLBACK').catch(() => undefined);
-        return err(asUnavailable(classifyStatementFailure(error, 'query')));
-      } finally {
-        connection.release(failed);
-      }
-    },
+      }),
 
     async find(operationId) {
-      const found = await runStatement<Row>(pool, FIND, [operationId], prepared);
-      return found.isErr() ? err(asUnavailable(found.error)) : ok(found.value.rows[0]?.record ?? null);
+      return (await runner(pool, prepared)<Row>(FIND, [operationId])).map((found) => found.rows[0]?.record ?? null);
     },
   };
 }

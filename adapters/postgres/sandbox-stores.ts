@@ -8,8 +8,7 @@ import type {
   SandboxChallengeStore,
   SandboxOperationStore,
 } from '../sandbox/index.js';
-import { asUnavailable } from './classify-error.js';
-import { runStatement, type Statement } from './run-statement.js';
+import { runner, type Statement } from './run-statement.js';
 import { createPostgresSandboxOperationStore } from './sandbox-operation-store.js';
 
 /** The simulated acquirer's and issuer's state on one database (migrations 12, 16), shared by every sandbox instance. */
@@ -65,14 +64,12 @@ export function createPostgresSandboxStores(
   options: { readonly preparedStatements?: boolean } = {},
 ): PostgresSandboxStores {
   const prepared = options.preparedStatements ?? true;
-  const run = <R extends object>(statement: Statement, values: readonly unknown[]) =>
-    runStatement<R>(pool, statement, values, prepared);
-  const failure = asUnavailable;
+  const run = runner(pool, prepared);
 
-  const findAuthorization = async (paymentId: string) => {
-    const found = await run<{ record: SandboxAuthorization }>(FIND_AUTHORIZATION, [paymentId]);
-    return found.isErr() ? err(failure(found.error)) : ok(found.value.rows[0]?.record ?? null);
-  };
+  const findAuthorization = async (paymentId: string) =>
+    (await run<{ record: SandboxAuthorization }>(FIND_AUTHORIZATION, [paymentId])).map(
+      (found) => found.rows[0]?.record ?? null,
+    );
 
   const authorizations: SandboxAuthorizationStore = {
     async keep(record) {
@@ -80,13 +77,12 @@ export function createPostgresSandboxStores(
         record.paymentId,
         JSON.stringify(record),
       ]);
-      if (inserted.isErr()) return err(failure(inserted.error));
+      if (inserted.isErr()) return err(inserted.error);
       if (inserted.value.rows.length > 0) return ok({ record, created: true });
       // Another call kept one first; a new statement sees it once it is committed.
       const kept = await findAuthorization(record.paymentId);
-      if (kept.isErr()) return kept;
-      if (kept.value === null)
-        return err(failure({ code: 'unavailable', message: 'authorization vanished', retryable: true }));
+      if (kept.isErr()) return err(kept.error);
+      if (kept.value === null) return err({ code: 'unavailable', message: 'authorization vanished', retryable: true });
       return ok({ record: kept.value, created: false });
     },
     find: findAuthorization,
@@ -95,21 +91,15 @@ export function createPostgresSandboxStores(
   const challenges: SandboxChallengeStore = {
     async keep(challenge) {
       const { status, ...rest } = challenge;
-      const kept = await run(KEEP_CHALLENGE, [
-        challenge.transactionId,
-        challenge.paymentId,
-        JSON.stringify(rest),
-        status,
-      ]);
-      return kept.isErr() ? err(failure(kept.error)) : ok(undefined);
+      const values = [challenge.transactionId, challenge.paymentId, JSON.stringify(rest), status];
+      return (await run(KEEP_CHALLENGE, values)).map(() => undefined);
     },
     async find(transactionId) {
-      const found = await run<ChallengeRow>(FIND_CHALLENGE, [transactionId]);
-      return found.isErr() ? err(failure(found.error)) : ok(asChallenge(found.value.rows[0]));
+      return (await run<ChallengeRow>(FIND_CHALLENGE, [transactionId])).map((found) => asChallenge(found.rows[0]));
     },
     async resolve(transactionId, status) {
       const resolved = await run<ChallengeRow>(RESOLVE_CHALLENGE, [transactionId, status]);
-      if (resolved.isErr()) return err(failure(resolved.error));
+      if (resolved.isErr()) return err(resolved.error);
       if (resolved.value.rows.length > 0) return ok(asChallenge(resolved.value.rows[0]));
       return challenges.find(transactionId);
     },
@@ -120,8 +110,7 @@ export function createPostgresSandboxStores(
     challenges,
     operations: createPostgresSandboxOperationStore(pool, prepared),
     async purgeChallenges(before) {
-      const purged = await run(PURGE_CHALLENGES, [before]);
-      return purged.isErr() ? err(failure(purged.error)) : ok(purged.value.rowCount ?? 0);
+      return (await run(PURGE_CHALLENGES, [before])).map((purged) => purged.rowCount ?? 0);
     },
   };
 }

@@ -19,10 +19,7 @@ export const PROCESS_IO: MigrateCliIo = {
   env: process.env,
 };
 
-/**
- * Reports a usage error of `command` (`paystate migrate`) on standard error, in one line that says
- * where the usage is (`usageLine`); answers its exit code, 2.
- */
+/** Reports a usage error of `command` on standard error in one line (`usageLine`); answers its exit code, 2. */
 export function usageError(io: MigrateCliIo, command: string, message: string): number {
   io.stderr(usageLine(command, message));
   return 2;
@@ -41,13 +38,9 @@ export interface DatabaseOptionValues {
 }
 
 /**
- * Runs `work` on a pool of its own (`poolOptions`) on the database `--database-url` names, else
- * the one in the file `--database-url-file` names (kept out of the argument list, which `ps`
- * shows), else `DATABASE_URL`, and ends the pool afterwards; `work` also gets where the database
- * is (`host:port/database`, for its messages). Both options given, an unreadable file, no
- * database or a value that is not a Postgres URL is a usage error of `command`; a blank URL is
- * none (`pg` would fall back to the PG* environment variables or localhost). Never prints the
- * connection string.
+ * Runs `work` on a pool of its own on the database of `--database-url`, `--database-url-file` or
+ * `DATABASE_URL`, with where it is (`host:port/database`); a bad or missing one is a usage error.
+ * Never prints the connection string.
  */
 export async function withDatabase(
   io: MigrateCliIo,

@@ -46,11 +46,8 @@ const describeToken = (token: ClientToken): string =>
   `${token.tokenId}  created ${when(token.createdAt)}  expires ${when(token.expiresAt)}`;
 
 /**
- * After an `add` or `roll` that failed: whether its new token was stored all the same (an
- * `unavailable` that may have reached the database: the commit landed and its answer was lost).
- * Then the token is printed, being the client's and nobody else's, and true is answered. Else the
- * failure is reported, with how to find and revoke the token when it cannot be told: by when it
- * was made (`startedAt` to now, on the clock that stamps it), its id being the database's.
+ * After an `add` or `roll` that failed: whether its token was stored all the same (its answer lost),
+ * then printed. Else reports the failure, with how to find the token by when it was made.
  */
 async function storedAfterAll(
   failure: { readonly code: string; readonly message: string; readonly notSent?: boolean },
@@ -96,11 +93,7 @@ const OPTIONS = {
 
 type Options = CommandLineValues<typeof OPTIONS>;
 
-/**
- * The options of each subcommand besides --client and --database-url. Any other is refused, not
- * ignored: `add --overlap 1h` would otherwise add a token that never expires, and `revoke
- * --overlap 1h` revoke one at once.
- */
+/** The options of each subcommand besides --client and --database-url; any other is refused, not ignored. */
 const OWN_OPTIONS: ReadonlyMap<string, readonly ('token-id' | 'overlap' | 'expires-in')[]> = new Map([
   ['list', []],
   ['add', ['expires-in']],

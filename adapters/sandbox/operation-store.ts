@@ -39,11 +39,8 @@ export type SandboxOperationDecision = (history: readonly SandboxOperation[]) =>
  */
 export interface SandboxOperationStore {
   /**
-   * Keeps the operation `operationId` of `paymentId` unless one is kept under that id already:
-   * then answers it with `created: false` and does not call `decide`. Otherwise keeps what
-   * `decide` returns for the payment's history and answers it with `created: true`. Atomic per
-   * payment: two keeps for one payment never both decide on the same history (Postgres: one
-   * transaction holding a lock per payment). `decide` returns a record with this id and payment.
+   * Keeps what `decide` makes of the payment's history under `operationId` (`created: true`), unless one
+   * is kept there already (answered, `created: false`); atomic per payment, never deciding twice on one history.
    */
   keep(
     operationId: string,

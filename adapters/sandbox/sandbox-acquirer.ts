@@ -18,16 +18,12 @@ import { chain, type Eventually } from './chain.js';
 import { afterLatency } from './latency.js';
 import { sandboxFees } from './sandbox-fees.js';
 import { createMemorySandboxOperationStore, type SandboxOperationStore } from './operation-store.js';
+import { answerWith, unavailable, type SandboxFault } from './sandbox-fault.js';
 import { createSandboxOperations, type SandboxOperations } from './sandbox-operations.js';
 import { sandboxCardBehaviour } from './test-cards.js';
 
-/**
- * A fault for the next `authorize` call:
- * - `unavailable`: the request never reaches the acquirer: nothing is recorded, the call fails.
- * - `answer_lost`: the acquirer decides and records the authorization, but the call fails.
- * - `hang`: the acquirer decides and records the authorization, and the call never settles.
- */
-export type SandboxAcquirerFault = 'unavailable' | 'answer_lost' | 'hang';
+/** A fault for the next `authorize` call. */
+export type SandboxAcquirerFault = SandboxFault;
 
 /** Options of `createSandboxAcquirer`. */
 export interface SandboxAcquirerOptions {
@@ -35,21 +31,11 @@ export interface SandboxAcquirerOptions {
   readonly rrn?: () => string;
   /** The scheme trace ids of approvals (`networkTransactionId`); default 15 random digits. */
   readonly networkTransactionId?: () => string;
-  /**
-   * Delay before every answer, in milliseconds (simulated network latency). Without it (0, the
-   * default) every answer is given as soon as the store answers: at once, as a plain `Result`, from
-   * the in-memory one.
-   */
+  /** Delay before every answer, in ms (simulated network latency); default 0: as soon as the store answers. */
   readonly latencyMs?: number;
-  /**
-   * Where its decisions are kept for inquiries. Default in memory, for this process alone; several
-   * instances share one (`createPostgresSandboxStores` of `paystate/postgres`).
-   */
+  /** Where its decisions are kept for inquiries; default in memory (several instances share one). */
   readonly store?: SandboxAuthorizationStore;
-  /**
-   * Where its captures, cancels and refunds are kept, for the amount checks and inquiries. Default
-   * in memory; several instances share one (`createPostgresSandboxStores` of `paystate/postgres`).
-   */
+  /** Where its captures, cancels and refunds are kept; default in memory (several instances share one). */
   readonly operationStore?: SandboxOperationStore;
 }
 
@@ -85,17 +71,9 @@ function operationsOf(number: string): Pick<SandboxAuthorization, 'operations'> 
   return operations === undefined ? {} : { operations };
 }
 
-function unavailable(message: string): AcquirerError {
-  return { code: 'unavailable', message, retryable: true };
-}
-
 /**
- * Simulated acquirer. Outcomes are decided by the card number (`SANDBOX_TEST_CARDS`); other numbers
- * are approved. It authorizes a payment at most once: a second `authorize` for the same payment
- * creates nothing and answers the recorded outcome (like an acquirer keyed by the payment id), and
- * is counted by `authorizeCalls`. An automatic authorization is a sale (captured at once); a manual
- * one is kept with its capturable amount for `capture` and `cancel` (`createSandboxOperations`).
- * Faults and call counts are this instance's own.
+ * Simulated acquirer: outcomes by card number (`SANDBOX_TEST_CARDS`; others approved), each payment
+ * authorized at most once (a second `authorize` answers the recorded outcome). Faults and counts are per instance.
  */
 export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): SandboxAcquirer {
   const nextRrn = options.rrn ?? defaultRrn;
@@ -174,15 +152,7 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
 
     authorize(request) {
       calls.set(request.paymentId, (calls.get(request.paymentId) ?? 0) + 1);
-      const fault = authorizeFaults.shift();
-      if (fault === 'unavailable')
-        return afterLatency(latencyMs, err(unavailable('The acquirer could not be reached')));
-      // Decide before the simulated latency, so that concurrent calls see each other's record.
-      return chain(process(request), (answer) => {
-        if (fault === 'hang') return new Promise<never>(() => {});
-        const lost = fault === 'answer_lost' && answer.isOk();
-        return afterLatency(latencyMs, lost ? err(unavailable('The connection to the acquirer was lost')) : answer);
-      });
+      return answerWith(authorizeFaults.shift(), latencyMs, () => process(request));
     },
 
     inquire(request) {

@@ -12,14 +12,10 @@ import { chain, type Eventually } from './chain.js';
 import { afterLatency } from './latency.js';
 import { decideSandboxOperation, type SandboxOperationRequest } from './operation-decision.js';
 import type { SandboxOperation, SandboxOperationKind, SandboxOperationStore } from './operation-store.js';
+import { answerWith, unavailable, type SandboxFault } from './sandbox-fault.js';
 
-/**
- * A fault for the next call of one kind (`failNextOperation`):
- * - `unavailable`: the request never reaches the acquirer: nothing is recorded, the call fails.
- * - `answer_lost`: the acquirer decides and records the operation, but the call fails.
- * - `hang`: the acquirer decides and records the operation, and the call never settles.
- */
-export type SandboxOperationFault = 'unavailable' | 'answer_lost' | 'hang';
+/** A fault for the next call of one kind (`failNextOperation`). */
+export type SandboxOperationFault = SandboxFault;
 
 /** The acquirer's capture, cancel and refund methods, with their inquiries. */
 export type SandboxOperationMethods = Pick<
@@ -50,15 +46,9 @@ export interface SandboxOperationsDependencies {
 
 const TIMEOUT_DETAIL = 'Acquirer time-out: no answer within 30 s; the outcome is unknown, inquire later';
 
-function unavailable(message: string): AcquirerError {
-  return { code: 'unavailable', message, retryable: true };
-}
-
 /**
- * The simulated acquirer's captures, cancels and refunds. Each operation id is decided once, on
- * the payment's authorization and operations kept so far (`decideSandboxOperation`: amounts above
- * what is capturable or refundable are declined, as a real acquirer would, then the test card's
- * behaviour); a repeated id answers the kept outcome. Inquiries answer it, or `not_found`.
+ * The simulated acquirer's captures, cancels and refunds: each operation id decided once
+ * (`decideSandboxOperation`), a repeated id answering the kept outcome, as inquiries do (or `not_found`).
  */
 export function createSandboxOperations(deps: SandboxOperationsDependencies): SandboxOperations {
   const { latencyMs } = deps;
@@ -92,14 +82,7 @@ export function createSandboxOperations(deps: SandboxOperationsDependencies): Sa
   function act(operation: SandboxOperationRequest): PortResult<OperationOutcome, AcquirerError> {
     const { operationId } = operation.request;
     calls.set(operationId, (calls.get(operationId) ?? 0) + 1);
-    const fault = faults[operation.kind].shift();
-    if (fault === 'unavailable') return afterLatency(latencyMs, err(unavailable('The acquirer could not be reached')));
-    // Decide before the simulated latency, so that concurrent calls see each other's record.
-    return chain(process(operation), (answer) => {
-      if (fault === 'hang') return new Promise<never>(() => {});
-      const lost = fault === 'answer_lost' && answer.isOk();
-      return afterLatency(latencyMs, lost ? err(unavailable('The connection to the acquirer was lost')) : answer);
-    });
+    return answerWith(faults[operation.kind].shift(), latencyMs, () => process(operation));
   }
 
   function inquire(

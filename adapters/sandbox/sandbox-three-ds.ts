@@ -78,10 +78,8 @@ function storeFailure(failure: PortFailure): ThreeDSError {
 }
 
 /**
- * Simulated EMV 3DS server and issuer ACS. Outcomes are decided by the card number
- * (`SANDBOX_TEST_CARDS`); other numbers need no 3DS. Challenges live in its `store`; their result
- * (`cres`) must be signed with `secret` and belong to the payment and transaction it resolves,
- * and is accepted once.
+ * Simulated EMV 3DS server and issuer ACS, deciding by card number (`SANDBOX_TEST_CARDS`; others need
+ * no 3DS). A challenge's result must be signed with `secret`, match its payment and transaction, and is taken once.
  */
 export function createSandboxThreeDSProvider(options: SandboxThreeDSOptions): SandboxThreeDSProvider {
   if (options.secret.length === 0) throw new TypeError('createSandboxThreeDSProvider: secret must not be empty');

@@ -44,10 +44,8 @@ export type SandboxCardType = 'consumer' | 'commercial';
 export type SandboxCardRegion = 'domestic' | 'intra' | 'inter';
 
 /**
- * What the sandbox does with a card number: 3DS, authorization and the card profile the acquirer
- * reports. The profile (`cardType`, `region`, `issuingCountry`) belongs to the issuer, so to the
- * BIN, read from the whole number (`issuerIdOf`: 8 digits, 6 below 16 digits, more than a record
- * keeps): test cards that share a BIN share it, and so does any other number of that BIN.
+ * What the sandbox does with a card number: 3DS, authorization and the card profile the acquirer reports,
+ * which belongs to the BIN (`issuerIdOf`): every number of a test card's BIN shares its profile.
  */
 export interface SandboxCardBehaviour {
   readonly threeDS: SandboxThreeDSBehaviour;
@@ -80,24 +78,39 @@ export const SANDBOX_MERCHANT_COUNTRY = 'NL';
 const APPROVED = { kind: 'approved' } as const;
 const SUCCEEDED = { state: 'succeeded' } as const;
 
+/** A Visa consumer test card issued in the sandbox merchant's country, as most of the table is. */
+function visaNl(
+  number: string,
+  card: Pick<SandboxTestCard, 'threeDS' | 'authorization' | 'operations' | 'expected' | 'description'>,
+): SandboxTestCard {
+  const { threeDS, authorization, operations, expected, description } = card;
+  return {
+    number,
+    scheme: 'visa',
+    cvcLength: 3,
+    threeDS,
+    authorization,
+    ...(operations !== undefined && { operations }),
+    cardType: 'consumer',
+    region: 'domestic',
+    issuingCountry: SANDBOX_MERCHANT_COUNTRY,
+    expected,
+    description,
+  };
+}
+
 /**
  * The sandbox test cards. Any future expiry and any CVC of the right length work; the outcome is
  * decided by the number alone. Numbers not listed here behave as `SANDBOX_DEFAULT_CARD_BEHAVIOUR`,
  * with the card profile of their BIN when a test card has that BIN (`sandboxCardBehaviour`).
  */
 export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
-  {
-    number: '4242424242424242',
-    scheme: 'visa',
-    cvcLength: 3,
+  visaNl('4242424242424242', {
     threeDS: 'not_required',
     authorization: APPROVED,
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, no 3DS required, approved.',
-  },
+  }),
   {
     number: '5555555555554444',
     scheme: 'mastercard',
@@ -134,42 +147,24 @@ export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
     expected: SUCCEEDED,
     description: 'Mastercard commercial card issued in the US: approved with inter-regional commercial fees.',
   },
-  {
-    number: '4000000000003055',
-    scheme: 'visa',
-    cvcLength: 3,
+  visaNl('4000000000003055', {
     threeDS: 'frictionless',
     authorization: APPROVED,
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, frictionless 3DS authenticated (Y, ECI 05), approved.',
-  },
-  {
-    number: '4000000000003238',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000003238', {
     threeDS: 'frictionless_mismatch',
     authorization: APPROVED,
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, frictionless 3DS finds a data mismatch and falls back to a challenge; approved after it.',
-  },
-  {
-    number: '4000000000003220',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000003220', {
     threeDS: 'challenge',
     authorization: APPROVED,
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, 3DS challenge required; approved after the cardholder authorises it.',
-  },
+  }),
   {
     number: '4000008260003178',
     scheme: 'visa',
@@ -182,134 +177,74 @@ export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = deepFreeze([
     expected: { state: 'failed', failureReason: 'insufficient_funds' },
     description: 'Visa issued in the UK, 3DS challenge required; declined for insufficient funds (51) after it.',
   },
-  {
-    number: '4000000000003287',
-    scheme: 'visa',
-    cvcLength: 3,
+  visaNl('4000000000003287', {
     threeDS: 'rejected',
     // The engine never authorizes after R; asked anyway, the simulated issuer does not honour it.
     authorization: { kind: 'declined', responseCode: '05' },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: { state: 'failed', failureReason: 'authentication_rejected' },
     description: 'Visa, 3DS rejected by the issuer (R): no authorization is attempted.',
-  },
-  {
-    number: '4000000000003311',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000003311', {
     threeDS: 'unavailable',
     authorization: APPROVED,
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, 3DS unavailable (U): approved without liability shift.',
-  },
-  {
-    number: '4000000000000002',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000000002', {
     threeDS: 'not_required',
     authorization: { kind: 'declined', responseCode: '05' },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: { state: 'failed', failureReason: 'declined' },
     description: 'Visa, no 3DS required; declined, do not honour (05).',
-  },
-  {
-    number: '4000000000009995',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000009995', {
     threeDS: 'not_required',
     authorization: { kind: 'declined', responseCode: '51' },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: { state: 'failed', failureReason: 'insufficient_funds' },
     description: 'Visa, no 3DS required; declined for insufficient funds (51).',
-  },
-  {
-    number: '4000000000000069',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000000069', {
     threeDS: 'not_required',
     authorization: { kind: 'declined', responseCode: '54' },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: { state: 'failed', failureReason: 'expired_card' },
     description: 'Visa, no 3DS required; declined as expired (54) whatever expiry is entered.',
-  },
-  {
-    number: '4000000000000119',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000000119', {
     threeDS: 'not_required',
     authorization: { kind: 'timeout_then_approved' },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description:
       'Visa, no 3DS required; the authorization times out (outcome unknown) and a later inquiry says approved.',
-  },
-  {
-    number: '4000000000005126',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000005126', {
     threeDS: 'not_required',
     authorization: APPROVED,
     operations: { refund: { kind: 'declined', responseCode: '05' } },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, no 3DS required, approved; every refund is declined (refund_declined).',
-  },
-  {
-    number: '4000000000007726',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000007726', {
     threeDS: 'not_required',
     authorization: APPROVED,
     operations: { refund: { kind: 'timeout_then_succeeded' } },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description:
       "Visa, no 3DS required, approved; each refund's first answer times out and a later inquiry says succeeded.",
-  },
-  {
-    number: '4000000000000341',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000000341', {
     threeDS: 'not_required',
     authorization: APPROVED,
     operations: { capture: { kind: 'declined', responseCode: '05' } },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description: 'Visa, no 3DS required, approved; every capture is declined (capture_declined).',
-  },
-  {
-    number: '4000000000000259',
-    scheme: 'visa',
-    cvcLength: 3,
+  }),
+  visaNl('4000000000000259', {
     threeDS: 'not_required',
     authorization: APPROVED,
     operations: { capture: { kind: 'timeout_then_succeeded' } },
-    cardType: 'consumer',
-    region: 'domestic',
-    issuingCountry: 'NL',
     expected: SUCCEEDED,
     description:
       "Visa, no 3DS required, approved; each capture's first answer times out and a later inquiry says succeeded.",
-  },
+  }),
 ]);
 
 /**

@@ -23,9 +23,8 @@ export interface CommandLine<O extends Readonly<Record<string, CommandLineOption
 type Options = Readonly<Record<string, CommandLineOption>>;
 
 /**
- * What is wrong with a command line `parseArgs` (strict) refused, as one line: an unknown
- * option with the known one it likely misspells, an option without its value, a flag given one.
- * Undefined when none of these is found (the caller then says what `parseArgs` said).
+ * What is wrong with a command line strict `parseArgs` refused, as one line; undefined when none of
+ * an unknown option, an option without its value or a flag given one is found.
  */
 function diagnose(argv: readonly string[], options: Options): string | undefined {
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
@@ -34,8 +33,7 @@ function diagnose(argv: readonly string[], options: Options): string | undefined
     if (token.kind !== 'option') continue;
     const option = options[token.name];
     if (option === undefined) {
-      // Named as written, without what follows `=` (a value, maybe a secret), and never the
-      // password of a URL run into it (`--database-url:postgres://user:password@…`).
+      // Named as written, without a value after `=` nor the password of a URL run into it.
       const written = withoutUrlCredentials(token.rawName);
       const guess = token.rawName.startsWith('--')
         ? closestName(token.name, names)
@@ -58,24 +56,15 @@ function diagnose(argv: readonly string[], options: Options): string | undefined
   return undefined;
 }
 
-/**
- * A usage error as one line that ends by pointing to the command's help (`command`, as it is
- * typed: `paystate demo`): what the user needs, where 30 lines of usage would bury it.
- */
+/** A usage error as one line that points to the command's help (`command` as typed: `paystate demo`). */
 export function usageLine(command: string, message: string): string {
   return `${message.replace(/\.$/, '')} (${command} --help shows the usage)`;
 }
 
 /**
- * Reads the arguments of a paystate command (`node:util` `parseArgs`, strict). Refuses, with a
- * one-line message (never the password of a URL, nor an option's value; `usageLine` adds where
- * the usage is): what `parseArgs` refuses (an unknown option, with "did you mean" the known one
- * nearest to it; an option without its value; a flag given one), and besides:
- * - an option that takes a value given twice: `parseArgs` keeps the last one silently, and an
- *   operator who wrote `--token-id a --token-id b` or two `--database-url`s meant something else;
- * - an argument that is not an option, when `allowPositionals` is false, without repeating it: it
- *   is often a value that lost its option (`paystate migrate postgres://user:password@host/db`),
- *   and it may be a secret.
+ * Reads a paystate command's arguments (`parseArgs`, strict), refusing in one line that never shows a
+ * value: what `parseArgs` refuses ("did you mean" the nearest option), an option with a value given
+ * twice, and, unless `allowPositionals`, any other argument (often a value, maybe a secret, that lost its option).
  */
 export function parseCommandLine<const O extends Options>(
   argv: readonly string[],

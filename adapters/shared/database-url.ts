@@ -19,10 +19,8 @@ const decoded = (text: string): string => {
 };
 
 /**
- * Checks that `text` is a `postgres://` or `postgresql://` URL (the form `pg` reads), and names
- * where it points. The refusal names `source` (`--database-url`, `DATABASE_URL`) and what the
- * value is not, never the value: it may hold a password. A host left out (`postgres:///db`, a
- * socket given as `?host=`) is taken: `pg` reads it from there or `PGHOST`, else localhost.
+ * Checks that `text` is a `postgres://` or `postgresql://` URL and names where it points; a refusal
+ * names `source`, never the value. A host left out is taken (`pg` reads `?host=`, `PGHOST` or localhost).
  */
 export function checkDatabaseUrl(text: string, source: string): Result<CheckedDatabaseUrl, string> {
   const expected = 'give a postgres:// or postgresql:// URL, such as postgres://user:password@host:5432/database';

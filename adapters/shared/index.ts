@@ -4,14 +4,8 @@
  * and imports no adapter (docs/architecture.md).
  */
 export { closestName, editDistance } from './closest-name.js';
-export {
-  parseCommandLine,
-  usageLine,
-  type CommandLine,
-  type CommandLineOption,
-  type CommandLineValues,
-} from './command-line.js';
-export { atDatabase, checkDatabaseUrl, type CheckedDatabaseUrl } from './database-url.js';
+export { parseCommandLine, usageLine, type CommandLineValues } from './command-line.js';
+export { atDatabase, checkDatabaseUrl } from './database-url.js';
 export { readSecretFile } from './secret-file.js';
 export { systemClock } from './system-clock.js';
 export { clientIdForTokenDigest, newTokenId, tokenDigest } from './token-digest.js';

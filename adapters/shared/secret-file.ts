@@ -7,15 +7,9 @@ import { withoutUrlCredentials } from '../../src/domain/mask-digits.js';
 const MAX_BYTES = 64 * 1024;
 
 /**
- * Reads the one value a file holds for a command-line option such as `--database-url-file`
- * (`option`, as it is named in messages): a secret kept out of the argument list, which `ps` shows
- * to every user of the machine. The file holds the value alone, on one line; surrounding white
- * space (the final newline of `echo "$URL" > file`) and a byte order mark are left out. Anything
- * readable will do: a Docker or Kubernetes secret, `/dev/stdin`, `<(printenv DATABASE_URL)`.
- * An empty file answers `''` (the caller says what is missing). A terminal is refused: the value
- * typed would show on the screen, and the read would wait, without a word, for an end of file.
- * The error message names the option, the path and why, never what the file holds, nor the
- * password of a URL given as the path by mistake (`--database-url-file postgres://…`).
+ * Reads the one value, on one line, that a file holds for an option such as `--database-url-file`
+ * (kept out of `ps`): trimmed, without a byte order mark, `''` when empty; a terminal is refused.
+ * Messages name the option, the path (without a URL's password) and why, never the content.
  */
 export async function readSecretFile(option: string, path: string): Promise<Result<string, string>> {
   if (path.trim() === '') return err(`${option} is empty (give the path of a file that holds the value)`);

@@ -138,10 +138,8 @@ export function blockedAddressRule(address: string): BlockedAddressRule | null {
 }
 
 /**
- * The rule the host of a URL breaks by itself, without resolving it: an IP literal (the URL parser
- * has already turned `2130706433`, `0x7f.1` and `[::ffff:127.0.0.1]` into their plain forms) judged
- * by `blockedAddressRule`, or `localhost` and names under it (always loopback, RFC 6761). `null`
- * for another name, which is judged by the addresses it resolves to.
+ * The rule a URL's host breaks by itself: an IP literal (already in plain form) by `blockedAddressRule`,
+ * or `localhost` and names under it; `null` for another name, judged by the addresses it resolves to.
  */
 export function blockedHostRule(hostname: string): BlockedAddressRule | null {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;

@@ -26,17 +26,8 @@ export interface ParseWebhookEventOptions extends VerifyWebhookSignatureOptions 
 }
 
 /**
- * Why `parseWebhookEvent` gives no event:
- * - `payload_too_large`: the body has more than `maxPayloadBytes` bytes (the limit it broke),
- *   checked first, before the signature: it is neither hashed nor parsed. Answer it with a 413;
- * - the signature's `WebhookVerificationError`; or, for a body that verified,
- * - `malformed_payload`: it is not UTF-8 JSON in the shape of `WebhookEvent`, nests objects and
- *   arrays deeper than `MAX_WEBHOOK_PAYLOAD_DEPTH`, or has a `__proto__` key anywhere (which
- *   paystate never sends, and which a merge or `Object.assign` of the event would take as the
- *   object's prototype);
- * - `unknown_event_type`: an event type this version of paystate does not know (`type`), sent by a
- *   newer one. Answer it with a 2xx: a refused event is offered again and again, and holds up the
- *   later events of its payment.
+ * Why `parseWebhookEvent` gives no event (docs/webhooks.md#verifying): `payload_too_large` (checked first),
+ * the signature's `WebhookVerificationError`, then `malformed_payload` or `unknown_event_type` (answer a 2xx).
  */
 export type WebhookEventError =
   | WebhookVerificationError
@@ -100,11 +91,8 @@ function checkMaxBytes(maxPayloadBytes: unknown): number {
 }
 
 /**
- * Verifies a webhook request (`verifyWebhookSignature`, same options) and then reads its body as a
- * `WebhookEvent`. The body is parsed only once its signature verified, and only if it is no larger
- * than `maxPayloadBytes` (checked first) and nests no deeper than `MAX_WEBHOOK_PAYLOAD_DEPTH`.
- * @throws RangeError for a bad set-up, as `verifyWebhookSignature`, or a `maxPayloadBytes` that is
- *   no whole number from 1; TypeError for a payload that is not a string or bytes.
+ * Verifies a webhook request (`verifyWebhookSignature`, same options), then reads its body as a `WebhookEvent`,
+ * parsed only once verified and within `maxPayloadBytes`. A RangeError or TypeError for a bad set-up or payload.
  */
 export function parseWebhookEvent(options: ParseWebhookEventOptions): Result<WebhookEvent, WebhookEventError> {
   const maxBytes = checkMaxBytes(options.maxPayloadBytes ?? DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES);

@@ -52,10 +52,8 @@ export interface StandardWebhookHeadersInput {
 const MESSAGE_ID = /^[\x21-\x2d\x2f-\x7e]{1,256}$/;
 
 /**
- * The `webhook-id`, `webhook-timestamp` and `webhook-signature` headers of the `standard-webhooks`
- * scheme, as the sink sends them: for signed test requests on the receiver's side.
- * @throws RangeError for a secret that is not `whsec_` and 24 to 64 bytes of base64, an id that is
- *   empty or holds a `.` or a space, or a timestamp that is not whole seconds from 0.
+ * The `standard-webhooks` headers as the sink sends them, for signed test requests. A RangeError for a
+ * bad secret, an id that is empty or holds `.` or a space, or a timestamp not whole seconds from 0.
  */
 export function createStandardWebhookHeaders(input: StandardWebhookHeadersInput): Record<string, string> {
   const keys = checkStandardWebhookSecrets(input.secrets);

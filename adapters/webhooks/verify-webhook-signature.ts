@@ -11,17 +11,8 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 export const MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH = 4096;
 
 /**
- * Why a webhook request is not taken as signed, by a stable `code`:
- * - `missing_header`: no `Paystate-Signature` header;
- * - `malformed_header`: not `t=<unix seconds>,v1=<64 hex digits>[,v1=…]` (entries of other schemes,
- *   such as a future `v2=`, are skipped), longer than `MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH`, or with
- *   more than `MAX_WEBHOOK_SECRETS` `v1=` signatures;
- * - `no_matching_signature`: no `v1` signature is that of the body with one of the secrets (a
- *   changed body, a wrong secret, or a request not made by paystate);
- * - `timestamp_out_of_tolerance`: the signature matches, but was made more than `toleranceSeconds`
- *   before (or after) `now`, as a replayed request is. `timestamp` is the signature's `t`.
- *
- * Messages never repeat the body, the header or a secret.
+ * Why a webhook request is not taken as signed, by a stable `code` (docs/webhooks.md#verifying); messages
+ * never repeat the body, the header or a secret.
  */
 export type WebhookVerificationError =
   | { readonly code: 'missing_header'; readonly message: string }
@@ -111,58 +102,60 @@ function parseHeader(text: string): Result<ParsedHeader, WebhookVerificationErro
   return ok({ timestamp, signatures });
 }
 
-function checkTolerance(toleranceSeconds: unknown): number {
-  if (typeof toleranceSeconds !== 'number' || !(toleranceSeconds >= 0) || !Number.isFinite(toleranceSeconds)) {
-    throw new RangeError(`toleranceSeconds needs a finite number of seconds from 0 (got ${String(toleranceSeconds)})`);
+/** A verification's tolerance (default 5 minutes) and time (default now), checked: a RangeError naming the option. */
+export function checkWindow(
+  toleranceSeconds: unknown,
+  now: unknown,
+): { readonly tolerance: number; readonly now: number } {
+  const tolerance = toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
+  if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
+    throw new RangeError(`toleranceSeconds needs a finite number of seconds from 0 (got ${String(tolerance)})`);
   }
-  return toleranceSeconds;
+  const time = now ?? systemClock.now();
+  if (typeof time !== 'number' || !Number.isFinite(time))
+    throw new RangeError(`now needs epoch milliseconds (got ${String(time)})`);
+  return { tolerance, now: time };
+}
+
+/** Whether one of `expected` is among the `given` signatures of `header`, then whether `timestamp` is in the window. */
+export function judgeSignatures(
+  expected: readonly Buffer[],
+  given: readonly Buffer[],
+  header: string,
+  timestamp: number,
+  { tolerance, now }: ReturnType<typeof checkWindow>,
+): Result<void, WebhookVerificationError> {
+  let matched = false;
+  for (const signature of expected) {
+    // Every pair is compared, matched or not: the time taken tells nothing of where they differ.
+    for (const each of given) if (timingSafeEqual(each, signature)) matched = true;
+  }
+  if (!matched) {
+    const message = `No v1 signature of ${header} matches the body with the secrets given`;
+    return err({ code: 'no_matching_signature', message });
+  }
+  if (Math.abs(Math.floor(now / 1000) - timestamp) > tolerance) {
+    const message = `The signature was made at ${timestamp}, more than ${tolerance} s from now (${Math.floor(now / 1000)})`;
+    return err({ code: 'timestamp_out_of_tolerance', message, timestamp });
+  }
+  return ok(undefined);
 }
 
 /**
- * Verifies that a webhook request was signed by paystate with one of `secrets` (constant-time
- * comparison), over exactly this body, within `toleranceSeconds` of `now`. Answers the
- * signature's time, or a `WebhookVerificationError`; the signature is checked before the time,
- * so a request without a valid signature learns nothing about the tolerance. Never throws for
- * what a request holds.
- * @throws RangeError for a bad set-up: no secret, a secret shorter than
- *   `MIN_WEBHOOK_SECRET_LENGTH` (never repeated in the message), a negative or infinite
- *   `toleranceSeconds`, a `now` that is no finite number; TypeError for a `payload` that is not
- *   the raw body (a string or bytes), such as one a JSON middleware parsed.
+ * Verifies that paystate signed this body with one of `secrets` within `toleranceSeconds` of `now`, signature
+ * before time; answers its time or a `WebhookVerificationError`, never throwing for what a request holds.
+ * A RangeError or TypeError for a bad set-up or a payload that is not the raw body.
  */
 export function verifyWebhookSignature(
   options: VerifyWebhookSignatureOptions,
 ): Result<VerifiedWebhookSignature, WebhookVerificationError> {
   const secrets = webhookSecrets(options.secrets, 'webhook verification secrets');
   const payload = payloadData(options.payload);
-  const tolerance = checkTolerance(options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS);
-  const now = options.now ?? systemClock.now();
-  if (typeof now !== 'number' || !Number.isFinite(now)) {
-    throw new RangeError(`now needs epoch milliseconds (got ${String(now)})`);
-  }
+  const window = checkWindow(options.toleranceSeconds, options.now);
   return headerText(options.header)
     .andThen(parseHeader)
     .andThen(({ timestamp, signatures }) => {
-      let matched = false;
-      for (const secret of secrets) {
-        const expected = webhookSignature(secret, timestamp, payload);
-        for (const given of signatures) {
-          // Every pair is compared, matched or not: the time taken tells nothing of where they differ.
-          if (timingSafeEqual(given, expected)) matched = true;
-        }
-      }
-      if (!matched) {
-        return err<VerifiedWebhookSignature, WebhookVerificationError>({
-          code: 'no_matching_signature',
-          message: 'No v1 signature of Paystate-Signature matches the body with the secrets given',
-        });
-      }
-      if (Math.abs(Math.floor(now / 1000) - timestamp) > tolerance) {
-        return err<VerifiedWebhookSignature, WebhookVerificationError>({
-          code: 'timestamp_out_of_tolerance',
-          message: `The signature was made at ${timestamp}, more than ${tolerance} s from now (${Math.floor(now / 1000)})`,
-          timestamp,
-        });
-      }
-      return ok<VerifiedWebhookSignature, WebhookVerificationError>({ timestamp });
+      const expected = secrets.map((secret) => webhookSignature(secret, timestamp, payload));
+      return judgeSignatures(expected, signatures, 'Paystate-Signature', timestamp, window).map(() => ({ timestamp }));
     });
 }

@@ -9,10 +9,8 @@ const failure = (message: string, retryable: boolean, notSent?: true): EventSink
     : { code: 'unavailable', message, retryable, notSent };
 
 /**
- * What the receiver's answer means for the event: 2xx delivered; 3xx refused, not retryable (a
- * redirect is never followed: the endpoint is to be fixed, not guessed); 408, 425, 429 and 5xx
- * retryable; other 4xx not retryable. A `fetch` in a browser hands back a redirect as an opaque
- * response with status 0. The message names the host and the status only.
+ * What an answer means: 2xx delivered; 408, 425, 429, 5xx retryable; 3xx (never followed; a browser
+ * `fetch`'s status 0) and other 4xx refused, not retryable. Names the host and the status only.
  */
 export function classifyWebhookAnswer(
   answer: { readonly status: number; readonly type?: string },

@@ -65,11 +65,8 @@ export async function checkedAddresses(
 }
 
 /**
- * A `lookup` for node's `http.request` that resolves with `lookup`, checks the addresses
- * (`checkedAddresses`) and hands node exactly those: the connection goes to an address that was
- * checked, so a name cannot resolve to a public address for the check and to a private one for
- * the connection (DNS rebinding). Node calls it for host names only; an IP literal is checked
- * with the URL (`checkWebhookUrl`).
+ * A `lookup` for node's `http.request` that hands node exactly the addresses it checked, so the check and
+ * the connection see the same answer (no DNS rebinding). IP literals are checked with the URL.
  */
 export function pinnedLookup(lookup: WebhookLookup, allowPrivateNetworks: boolean): LookupFunction {
   return (hostname: string, options: LookupOptions, callback) => {

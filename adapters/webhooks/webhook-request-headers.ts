@@ -10,10 +10,8 @@ import {
 } from '../../src/domain/webhook-headers.js';
 
 /**
- * Headers `headers` may not set (compared without case): those the sink sets itself, and those
- * that change how the request is framed or routed (`Transfer-Encoding`, `Expect`, `Upgrade`, …),
- * which would let a configuration desynchronise the request from its `Content-Length` or hold
- * the connection.
+ * Headers `headers` may not set (without case): the sink's own, and those that change how the request
+ * is framed or routed (`Transfer-Encoding`, `Expect`, `Upgrade`, …).
  */
 const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'content-type',

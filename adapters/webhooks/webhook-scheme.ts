@@ -6,11 +6,8 @@ import { checkWebhookSecrets } from './webhook-secrets.js';
 import { signatureHeader } from './webhook-signature.js';
 
 /**
- * How webhook requests are signed (docs/webhooks.md, "Signature schemes"):
- * - `paystate` (the default): `Paystate-Signature: t=…,v1=<hex>`, keyed with the secret string's
- *   UTF-8 bytes (any string of 32+ characters; `generateWebhookSecret()`);
- * - `standard-webhooks`: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`, keyed
- *   with the bytes of a `whsec_<base64>` secret (`generateStandardWebhookSecret()`).
+ * How webhook requests are signed (docs/webhooks.md#signature-schemes-and-secret-formats): `paystate`
+ * (the default, any secret of 32+ characters) or `standard-webhooks` (a `whsec_<base64>` secret).
  */
 export type WebhookSignatureScheme = 'paystate' | 'standard-webhooks';
 

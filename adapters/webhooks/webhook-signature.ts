@@ -39,11 +39,8 @@ export interface WebhookSignatureInput {
 }
 
 /**
- * The `Paystate-Signature` value for a payload: `t=<timestamp>,v1=<hex HMAC-SHA256 of
- * "<timestamp>.<payload>">`, one `v1=` per secret, in the order given. The webhook sink signs every
- * request with it; receivers can use it to make signed test requests.
- * @throws RangeError when a secret is shorter than `MIN_WEBHOOK_SECRET_LENGTH` or there is none,
- *   or the timestamp is not a whole number of seconds from 0 (the message never repeats a secret).
+ * The `Paystate-Signature` of a payload, `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<payload>">` per secret,
+ * for signed test requests. A RangeError for no or a short secret or a bad timestamp (never naming a secret).
  */
 export function createWebhookSignatureHeader(input: WebhookSignatureInput): string {
   const secrets = webhookSecrets(input.secrets, 'webhook signature secrets');

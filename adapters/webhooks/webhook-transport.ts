@@ -32,12 +32,8 @@ export interface WebhookNetworkRules {
 }
 
 /**
- * The default transport: node's `http`/`https` with a `lookup` that checks every address a host
- * name resolves to and pins the connection to them (`pinnedLookup`), so the address checked is the
- * address connected to. A connection of its own per request (`agent: false`: no socket is shared
- * with other code or other rules), closed as soon as the status is in: the answer's body is never
- * read, so a receiver that streams forever holds nothing. Redirects are never followed (node's
- * `http` does not). The signal aborts it at any point: resolving, connecting, sending, waiting.
+ * The default transport: node's `http`/`https` pinned to the checked addresses (`pinnedLookup`), a
+ * connection of its own per request, closed once the status is in; never follows redirects.
  */
 export function createNodeTransport(rules: WebhookNetworkRules): WebhookTransport {
   const lookup = pinnedLookup(rules.lookup, rules.allowPrivateNetworks);
@@ -75,12 +71,8 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 }
 
 /**
- * A transport over a `fetch` of the host's (`redirect: 'manual'`, the body cancelled unread). The
- * sink cannot choose where a `fetch` connects: unless `allowPrivateNetworks`, the addresses of the
- * host name are checked just before the call (`checkedAddresses`), and the `fetch` resolves it
- * again, which a name that changes its answer between the two can get past. Documented: for
- * pinning, use the default transport, or give the `fetch` an egress proxy that refuses private
- * networks.
+ * A transport over the host's `fetch` (`redirect: 'manual'`, the body unread): the addresses are checked
+ * just before the call, but the `fetch` resolves the name again, so it cannot pin them.
  */
 export function createFetchTransport(fetch: WebhookFetch, rules: WebhookNetworkRules): WebhookTransport {
   return async (url, { headers, body, signal }) => {

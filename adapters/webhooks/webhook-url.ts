@@ -25,12 +25,8 @@ export interface WebhookUrlRules {
 }
 
 /**
- * The endpoint parsed, or why it is refused, in words that never repeat the URL (it may hold a
- * user name and password) or its address: an absolute `https:` URL (`http:` too with
- * `allowInsecureHttp`) of at most `MAX_WEBHOOK_URL_LENGTH` characters, without credentials, not
- * on a port of another protocol, and, unless `allowPrivateNetworks`, whose host is not an IP
- * address the server-side request forgery guard refuses, nor `localhost`. A host name is judged
- * later, by the addresses it resolves to at each call.
+ * The endpoint parsed, or why it is refused, never repeating the URL or its address: the rules of
+ * docs/webhooks.md#sending; a host name is judged later, by the addresses it resolves to.
  */
 export function checkWebhookUrl(url: unknown, rules: WebhookUrlRules): Result<URL, string> {
   if (typeof url !== 'string' && !(url instanceof URL)) return err('needs an absolute http(s) URL');

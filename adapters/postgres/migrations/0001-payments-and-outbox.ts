@@ -1,16 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * Payments and their event outbox.
- *
- * - Ids and profile ids use the "C" collation: byte order, the order the cursor list promises.
- * - Amounts are `bigint`, bounded to what a JS number holds exactly; times are `timestamptz`.
- * - No column can hold a card number or CVC: the card is kept as its summary, and CHECK
- *   constraints keep the BIN at 6 to 8 digits and the last four at 4.
- * - `claimed_by` / `claimed_until`: the sweeper's lease (see `findDue`).
- * - Indexes: the list by profile newest first, and partial indexes holding only what can be
- *   due (waiting payments by deadline, authorizing payments by next inquiry), so the sweeper's
- *   query costs what it returns, not the size of the table.
+ * Payments and their event outbox: card summaries only, "C" collation ids, the sweeper's lease and
+ * partial indexes of what can be due (docs/postgres.md#schema).
  */
 export const paymentsAndOutbox: Migration = {
   version: 1,

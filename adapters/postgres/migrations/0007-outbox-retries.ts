@@ -1,16 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * Back-off of events the sink refused:
- * - `attempts`: how many deliveries of the event failed;
- * - `retry_at`: when a refused event is offered again;
- * - `waits_until`: the latest `retry_at` of the event and of the earlier undelivered events of
- *   its payment (null when none has one): the event waits that long, in order behind them.
- * Two partial indexes keep the outbox read independent of how many events wait:
- * - `paystate_outbox_ready`: undelivered events that do not wait, in sequence order (it replaces
- *   `paystate_outbox_undelivered`, so a write maintains as many indexes as before);
- * - `paystate_outbox_waiting`: waiting events by `waits_until`, empty while the sink accepts
- *   everything.
+ * Back-off of refused events (`attempts`, `retry_at`, `waits_until`) and the partial indexes
+ * `paystate_outbox_ready` and `paystate_outbox_waiting` (docs/postgres.md#schema).
  */
 export const outboxRetries: Migration = {
   version: 7,

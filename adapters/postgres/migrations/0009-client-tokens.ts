@@ -1,14 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * Several tokens per client, for rotation with an overlap: token digests move from
- * `paystate_clients.token_sha256` to `paystate_client_tokens`, one row per token, each with an
- * optional `expires_at` (from then on the token authenticates as no one). Every client keeps
- * its id and its token: the token's row starts at the client's `created_at`, without an expiry.
- * Deleting a client deletes its tokens. The ALTER holds an exclusive lock on `paystate_clients`
- * for the rest of the migration's transaction (authentication waits that long; the table is small).
- * An instance of a version before this migration no longer finds the column it reads: it answers
- * 503 to every authenticated request (it lets no one in) until it is upgraded.
+ * Several tokens per client (`paystate_client_tokens`), each with an optional expiry; every client
+ * keeps its token. Older instances answer 503 until upgraded (docs/postgres.md#schema).
  */
 export const clientTokens: Migration = {
   version: 9,

@@ -1,15 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * A retired token never works again: `paystate_retired_tokens` keeps the digest of every token row
- * deleted from `paystate_client_tokens` (revoked, rolled away from, found expired, deleted with its
- * client or by a re-import), written by a trigger, so every deletion counts, whichever version of
- * paystate (or which hand-written statement) made it. A second trigger refuses to store a retired
- * digest again (SQLSTATE `PSRT1`; it first waits for a transaction that holds the digest's row, as
- * one retiring it does, so an insert racing a revoke cannot slip in) and to lift or lengthen a
- * token's expiry (`PSRT2`): an expiry only ever moves earlier. Only adds a table, two functions and two triggers: an instance of version 9
- * keeps working beside it (a call of it that would bring a retired token back fails instead).
- * `TRUNCATE` fires no row trigger, so it retires nothing.
+ * A retired token never works again: triggers keep every deleted digest (`paystate_retired_tokens`),
+ * refuse it again (`PSRT1`) and refuse a later expiry (`PSRT2`) (docs/postgres.md#schema).
  */
 export const retiredTokens: Migration = {
   version: 10,

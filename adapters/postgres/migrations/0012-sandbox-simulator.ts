@@ -1,10 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * The sandbox's simulated acquirer and issuer on the database (`createPostgresSandboxStores`), so
- * that every sandbox instance answers an inquiry and serves a challenge: what the acquirer decided
- * per payment, and the issuer's challenges. Card summaries only (scheme, BIN, last four), never a
- * card number or CVC. Outside the sandbox both tables stay empty.
+ * The sandbox's simulated acquirer and issuer (`createPostgresSandboxStores`), shared by every
+ * instance; card summaries only. Empty outside the sandbox.
  */
 export const sandboxSimulator: Migration = {
   version: 12,

@@ -1,10 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * Short BINs (`binOf`): a card number under 16 digits keeps its length less 10 digits (2 to 5),
- * so the BIN CHECK of `paystate_payments` takes 2 to 8 digits instead of 6 to 8. Stored rows are
- * left as they are and not scanned (`NOT VALID`): each passed the old check, which the new one
- * only widens. New and updated rows are checked.
+ * Short BINs (`binOf`): the BIN CHECK takes 2 to 8 digits instead of 6 to 8; stored rows are not
+ * scanned (`NOT VALID`: the new check only widens the old).
  */
 export const shortBins: Migration = {
   version: 13,

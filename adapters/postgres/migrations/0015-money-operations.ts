@@ -1,16 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * Captures, cancels and refunds (decisions.md section 8).
- *
- * - The payment gains its capture method and money counters. Every payment stored before was an
- *   automatic sale: a succeeded one has captured (and reserved) its whole `amount`, others nothing.
- * - CHECK constraints restate the invariants on every row: captures not failed ≤ `amount`,
- *   refunds not failed ≤ `amount_captured`, succeeded ≤ reserved, all non-negative. The
- *   repository reads a violation of one (`paystate_payments_money_…`) as a lost race.
- * - `paystate_operations`, keyed by operation id (the acquirer's idempotency key), each tied to
- *   its payment; indexes for a payment's list (oldest first, cursor) and for the sweeper (unknown
- *   outcomes by next inquiry, open manual authorizations by expiry).
+ * Captures, cancels and refunds: the payment's capture method and money counters with CHECKs of
+ * their invariants, and `paystate_operations` (docs/postgres.md#schema).
  */
 export const moneyOperations: Migration = {
   version: 15,

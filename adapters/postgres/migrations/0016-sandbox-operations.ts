@@ -1,10 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * The sandbox's simulated acquirer keeps its captures, cancels and refunds here when it runs on
- * the database (`createPostgresSandboxStores().operations`), so that every instance checks amounts
- * against one history and answers an inquiry. One row per operation id; `sequence` orders a
- * payment's history. Outside the sandbox the table stays empty.
+ * The sandbox's simulated captures, cancels and refunds (`createPostgresSandboxStores().operations`),
+ * one row per operation id, `sequence` ordering a payment's history. Empty outside the sandbox.
  */
 export const sandboxOperations: Migration = {
   version: 16,
