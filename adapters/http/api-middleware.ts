@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { containsCardNumber } from '../../src/domain/card-number.js';
 import { logsAt } from '../../src/ports/logger.js';
 import type { AppEnv } from './app-env.js';
@@ -9,8 +9,6 @@ import { problemAnswer, type Problem } from './problem-details.js';
 import { checkRateLimit } from './rate-limit.js';
 import { upstreamRequestId } from './request-id.js';
 import type { HttpDeps } from './route-context.js';
-
-type Middleware = MiddlewareHandler<AppEnv>;
 
 /**
  * The problem as the answer to the request, with its `Request-Id` (so the id middleware need not
@@ -37,41 +35,57 @@ function isLoggableTokenId(tokenId: unknown, authorization: string | undefined):
 }
 
 /**
- * One `info` line per API request, `http request`: method, route, status, duration, the client
- * and its token's id when known, and the gateway's `X-Request-Id` when it is safe to show.
+ * `handle` under the route name `route`, with one `info` line per request, `http request`: method,
+ * route, status, duration, the client and its token's id when known, and the gateway's
+ * `X-Request-Id` when it is safe to show. A handler that throws is logged as a 500.
  */
-export function logApiRequest(deps: Pick<HttpDeps, 'clock'>): Middleware {
-  return async (c, next) => {
+export function loggedApi(
+  deps: Pick<HttpDeps, 'clock'>,
+  route: string,
+  handle: (c: Context<AppEnv>) => Response | Promise<Response>,
+): (c: Context<AppEnv>) => Promise<Response> {
+  return async (c) => {
     const started = deps.clock.now();
-    c.set('route', 'not found');
-    await next();
-    const log = c.get('logger');
-    if (!logsAt(log, 'info')) return;
-    const client = c.get('client') as AppEnv['Variables']['client'] | undefined;
-    const tokenId = client?.tokenId;
-    const authorization = c.req.header('authorization');
-    const upstream = upstreamRequestId(c.req.header('x-request-id') ?? null);
-    log.info(
-      {
-        method: c.req.method,
-        route: c.get('route'),
-        status: c.res.status,
-        ms: deps.clock.now() - started,
-        ...(client !== undefined && { clientId: client.id }),
-        ...(isLoggableTokenId(tokenId, authorization) && { tokenId }),
-        ...(upstream !== undefined && { upstreamRequestId: upstream }),
-      },
-      'http request',
-    );
+    c.set('route', route);
+    let status = 500;
+    try {
+      const response = await handle(c);
+      status = response.status;
+      return response;
+    } finally {
+      logApiRequest(c, status, deps.clock.now() - started);
+    }
   };
+}
+
+function logApiRequest(c: Context<AppEnv>, status: number, ms: number): void {
+  const log = c.get('logger');
+  if (!logsAt(log, 'info')) return;
+  const client = c.get('client') as AppEnv['Variables']['client'] | undefined;
+  const tokenId = client?.tokenId;
+  const authorization = c.req.header('authorization');
+  const upstream = upstreamRequestId(c.req.header('x-request-id') ?? null);
+  log.info(
+    {
+      method: c.req.method,
+      route: c.get('route'),
+      status,
+      ms,
+      ...(client !== undefined && { clientId: client.id }),
+      ...(isLoggableTokenId(tokenId, authorization) && { tokenId }),
+      ...(upstream !== undefined && { upstreamRequestId: upstream }),
+    },
+    'http request',
+  );
 }
 
 /**
  * The bearer token resolved to a client (`authenticate`), else its 401 or 503; then the client's
- * turn of the rate limit, then an `Accept` that takes JSON (406 otherwise). The body is not read.
+ * turn of the rate limit, then an `Accept` that takes JSON (406 otherwise). Resolves to the
+ * refusal, or to undefined with `client` set. The body is not read.
  */
-export function authorizeApiRequest(deps: HttpDeps): Middleware {
-  return async (c, next) => {
+export function authorizeApiRequest(deps: HttpDeps): (c: Context<AppEnv>) => Promise<Response | undefined> {
+  return async (c) => {
     const log = c.get('logger');
     const client = await authenticate(deps, c.req.header('authorization') ?? null, log);
     if (client.isErr()) return problemReply(c, client.error, deps.problemTypeBase);
@@ -83,7 +97,6 @@ export function authorizeApiRequest(deps: HttpDeps): Middleware {
     if (!acceptsJson(c.req.header('accept') ?? null)) {
       return problemReply(c, notAcceptable(), deps.problemTypeBase);
     }
-    await next();
     return undefined;
   };
 }

@@ -1,10 +1,12 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app-env.js';
-import { authorizeApiRequest, logApiRequest, problemReply } from './api-middleware.js';
+import { authorizeApiRequest, loggedApi, problemReply } from './api-middleware.js';
 import { toResponse } from './http-answer.js';
-import { fromFetchRequest } from './http-request.js';
+import { fromFetchRequest, type HttpRequest } from './http-request.js';
+import type { Client } from '../../src/ports/credential-store.js';
+import type { Logger } from '../../src/ports/logger.js';
 import { problem, problemAnswer } from './problem-details.js';
-import type { HttpDeps, RouteDefinition } from './route-context.js';
+import type { HttpDeps, RouteContext, RouteDefinition } from './route-context.js';
 import { ROUTES } from './routes/route-table.js';
 
 /** The Hono path of a route's segments (`/v1/profiles/:profile_id`). */
@@ -20,27 +22,72 @@ function decodablePath(path: string): boolean {
   }
 }
 
-/** Runs one route for an authorized request (see `authorizeApiRequest`) and answers its result. */
-function serveRoute(route: RouteDefinition, deps: HttpDeps, basePath: string, prefix: string) {
+/** The path and query of a request URL; a path with `%` as `URL` reads it, any other as it is. */
+function splitUrl(href: string, honoPath: string): { readonly path: string; readonly search: string } {
+  const hash = href.indexOf('#');
+  const bare = hash === -1 ? href : href.slice(0, hash);
+  const query = bare.indexOf('?');
+  const search = query === -1 || query === bare.length - 1 ? '' : bare.slice(query);
+  // Without `%`, Hono's path is the URL's (a request's URL is serialized already).
+  if (!(query === -1 ? bare : bare.slice(0, query)).includes('%')) return { path: honoPath, search };
+  const url = new URL(href);
+  return { path: url.pathname, search: url.search };
+}
+
+/** A request's `RouteContext`, its URL parsed only when a route reads it. */
+class ApiRouteContext implements RouteContext {
+  #url: URL | undefined;
+
+  constructor(
+    readonly href: string,
+    readonly deps: HttpDeps,
+    readonly request: HttpRequest,
+    readonly search: string,
+    readonly path: string,
+    readonly basePath: string,
+    readonly params: Readonly<Record<string, string>>,
+    readonly client: Client,
+    readonly requestId: string,
+    readonly logger: Logger,
+  ) {}
+
+  get url(): URL {
+    return (this.#url ??= new URL(this.href));
+  }
+}
+
+/** Runs one route for a request `authorize` lets through, and answers its result. */
+function serveRoute(
+  route: RouteDefinition,
+  deps: HttpDeps,
+  authorize: (c: Context<AppEnv>) => Promise<Response | undefined>,
+  basePath: string,
+  prefix: string,
+) {
   return async (c: Context<AppEnv>): Promise<Response> => {
-    const url = new URL(c.req.url);
-    const request = fromFetchRequest(c.req.raw, url);
-    if (url.pathname.includes('%') && !decodablePath(url.pathname)) {
+    const refused = await authorize(c);
+    if (refused !== undefined) return refused;
+    const href = c.req.url;
+    const { path, search } = splitUrl(href, c.req.path);
+    if (path.includes('%') && !decodablePath(path)) {
       return problemReply(c, problem('not_found', 'No such resource'), deps.problemTypeBase);
     }
-    const result = await route.handler({
+    const requestId = c.get('requestId');
+    const context = new ApiRouteContext(
+      href,
       deps,
-      request,
-      url,
-      path: url.pathname.slice(prefix.length),
-      basePath: c.env?.basePath ?? basePath,
-      params: c.req.param(),
-      client: c.get('client'),
-      requestId: c.get('requestId'),
-      logger: c.get('logger'),
-    });
+      fromFetchRequest(c.req.raw, `${path}${search}`, c.env?.incoming),
+      search,
+      path.slice(prefix.length),
+      c.env?.basePath ?? basePath,
+      c.req.param(),
+      c.get('client'),
+      requestId,
+      c.get('logger'),
+    );
+    const result = await route.handler(context);
     const answer = result.isOk() ? result.value : problemAnswer(result.error, deps.problemTypeBase);
-    return toResponse(answer, c.req.method, c.get('requestId'));
+    return toResponse(answer, c.req.method, requestId);
   };
 }
 
@@ -61,30 +108,23 @@ export function mountApi(app: Hono<AppEnv>, deps: HttpDeps, basePath: string): v
   }
   const typeBase = deps.problemTypeBase;
   for (const prefix of basePath === '' ? [''] : [basePath, '']) {
-    app.use(`${prefix}/v1/*`, logApiRequest(deps));
     for (const route of ROUTES) {
-      app.on(
-        route.method,
-        honoPath(prefix, route),
-        async (c, next) => {
-          c.set('route', route.name);
-          await next();
-        },
-        authorize,
-        serveRoute(route, deps, basePath, prefix),
-      );
+      // One handler, not three middleware: each would cost a promise and a dispatch per request.
+      const serve = serveRoute(route, deps, authorize, basePath, prefix);
+      app.on(route.method, honoPath(prefix, route), loggedApi(deps, route.name, serve));
     }
     for (const [path, methods] of allowed) {
       const allow = [...methods].sort().join(', ');
-      app.all(`${prefix}/${path}`, (c) => {
-        c.set('route', 'method not allowed');
-        return problemReply(
-          c,
-          problem('method_not_allowed', `This resource allows ${allow}`, { headers: { allow } }),
-          typeBase,
-        );
-      });
+      const notAllowed = problem('method_not_allowed', `This resource allows ${allow}`, { headers: { allow } });
+      app.all(
+        `${prefix}/${path}`,
+        loggedApi(deps, 'method not allowed', (c) => problemReply(c, notAllowed, typeBase)),
+      );
     }
-    app.all(`${prefix}/v1/*`, (c) => problemReply(c, problem('not_found', 'No such resource'), typeBase));
+    const notFound = problem('not_found', 'No such resource');
+    app.all(
+      `${prefix}/v1/*`,
+      loggedApi(deps, 'not found', (c) => problemReply(c, notFound, typeBase)),
+    );
   }
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Client } from '../../src/ports/credential-store.js';
 import type { Logger } from '../../src/ports/logger.js';
 
@@ -11,6 +12,11 @@ export interface AppBindings {
   readonly passThrough?: () => void;
   /** The prefix links are written under for this request (Express's `req.baseUrl`). Default: `basePath`. */
   readonly basePath?: string;
+  /**
+   * The node request `@hono/node-server` made the fetch `Request` of, when the body is still
+   * unread: the API reads the body from it directly. Default: the body is read from the `Request`.
+   */
+  readonly incoming?: IncomingMessage;
 }
 
 /** The Hono environment of paystate's app: the bindings above and what middleware sets. */

@@ -1,3 +1,4 @@
+import { answerResponse } from './answer-response.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
@@ -36,6 +37,11 @@ export function textAnswer(
 }
 
 const encoder = new TextEncoder();
+const NativeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
+
+/** The length in UTF-8 of `text`: natively where there is a `Buffer` (Node, Bun, Deno), else encoded. */
+export const utf8Length: (text: string) => number =
+  NativeBuffer === undefined ? (text) => encoder.encode(text).byteLength : (text) => NativeBuffer.byteLength(text);
 
 /**
  * The fetch `Response` for an answer, with its `Content-Length` and, given the request's id, its
@@ -45,8 +51,8 @@ const encoder = new TextEncoder();
 export function toResponse(answer: HttpAnswer, method: string, requestId?: string): Response {
   const headers: Record<string, string> = {
     ...answer.headers,
-    'content-length': String(encoder.encode(answer.body).byteLength),
+    'content-length': String(utf8Length(answer.body)),
   };
   if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
-  return new Response(method === 'HEAD' ? null : answer.body, { status: answer.status, headers });
+  return answerResponse(method === 'HEAD' ? null : answer.body, answer.status, headers, requestId);
 }

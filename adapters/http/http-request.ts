@@ -1,5 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { Result } from 'neverthrow';
-import { readFetchBody, type BodyReadFailure } from './read-body.js';
+import { readFetchBody, readNodeBody, type BodyReadFailure } from './read-body.js';
 
 /** The little of a request the API's routes read (`fromFetchRequest` makes it of the app's request). */
 export interface HttpRequest {
@@ -15,12 +16,17 @@ export interface HttpRequest {
   readBody(limit: number): Promise<Result<Uint8Array, BodyReadFailure>>;
 }
 
-/** A fetch `Request` as an `HttpRequest`; `url` is the request's URL when the caller parsed it already. */
-export function fromFetchRequest(request: Request, url: URL = new URL(request.url)): HttpRequest {
+/**
+ * A fetch `Request` as an `HttpRequest`; `target` is its path and query when the caller has them
+ * already. Given `incoming`, the node request `@hono/node-server` made `request` of (its body
+ * unread), the body is read from it directly (`readNodeBody`), not through a web stream.
+ */
+export function fromFetchRequest(request: Request, target?: string, incoming?: IncomingMessage): HttpRequest {
+  const url = target === undefined ? new URL(request.url) : undefined;
   return {
     method: request.method,
-    target: `${url.pathname}${url.search}`,
+    target: target ?? `${url?.pathname}${url?.search}`,
     header: (name) => request.headers.get(name),
-    readBody: (limit) => readFetchBody(request, limit),
+    readBody: (limit) => (incoming === undefined ? readFetchBody(request, limit) : readNodeBody(incoming, limit)),
   };
 }

@@ -2,7 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
 import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.js';
 import { createApp, type FetchHandlerOptions } from './app.js';
+import type { AppBindings } from './app-env.js';
 import { normalizeBasePath } from './base-path.js';
+import { untouchedAnswerId } from './answer-response.js';
+import { bodyTaken } from './read-body.js';
 import { toResponse } from './http-answer.js';
 import { stampClientIp } from './hosted-page/client-ip.js';
 import type { FetchHandler } from './page-context.js';
@@ -99,8 +102,17 @@ function toOriginForm(req: IncomingMessage): void {
   req.headers.host = 'localhost';
 }
 
+/** A path of plain segments (no `.` `%` `\\` nor a leading `//`, which could resolve elsewhere) and any query. */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_~!$&'()*+,;=:@/-]*(?:\?.*)?$/;
+
 /** Whether a request target's path is `/v1` or below it, under one of `prefixes`. */
 function isApiTarget(target: string, prefixes: readonly string[]): boolean {
+  // The common case without parsing a URL: a plain path is its own resolved path.
+  if (PLAIN_PATH.test(target)) {
+    const end = target.indexOf('?');
+    const path = end === -1 ? target : target.slice(0, end);
+    return prefixes.some((prefix) => path === `${prefix}/v1` || path.startsWith(`${prefix}/v1/`));
+  }
   let path: string;
   try {
     path = new URL(target, 'http://localhost').pathname;
@@ -114,7 +126,7 @@ function isApiTarget(target: string, prefixes: readonly string[]): boolean {
 function bodyLeftUnread(req: IncomingMessage): boolean {
   const declared = req.headers['content-length'];
   const hasBody = req.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
-  return hasBody && !req.readableEnded;
+  return hasBody && !req.readableEnded && !bodyTaken(req);
 }
 
 /**
@@ -167,7 +179,8 @@ export function nodeListener(
     // Handed on to the host (Express's `next`), which answers.
     if (response === undefined) return HANDED_ON;
     if (bodyLeftUnread(env.incoming)) response = closingAfter(response);
-    const refused = unwritableHeader(response.headers);
+    // An answer of the app's, untouched since it was made, had its headers checked then.
+    const refused = untouchedAnswerId(response) === undefined ? unwritableHeader(response.headers) : undefined;
     if (refused === undefined) return response;
     const requestId = usableId(response.headers.get(REQUEST_ID_HEADER)) ?? ids();
     logger.error(
@@ -213,6 +226,14 @@ export function nodeListener(
   };
 }
 
+/**
+ * The app's bindings for a node request whose body nothing has read yet (nor left as a host's
+ * `rawBody`): the API reads it from the stream directly (`AppBindings.incoming`).
+ */
+function unreadBody(incoming: IncomingMessage): AppBindings {
+  return incoming.readableDidRead || 'rawBody' in incoming ? {} : { incoming };
+}
+
 /** Options of `createNodeListener`: those of `createApp`, and where the client's address comes from. */
 export interface NodeListenerOptions extends FetchHandlerOptions {
   /**
@@ -229,7 +250,7 @@ export interface NodeListenerOptions extends FetchHandlerOptions {
 export function createNodeListener(options: NodeListenerOptions): NodeRequestListener {
   const app = createApp(options);
   const basePath = normalizeBasePath(options.basePath);
-  return nodeListener(async (request) => app.fetch(request), {
+  return nodeListener((request, env) => Promise.resolve(app.fetch(request, unreadBody(env.incoming))), {
     apiPrefixes: basePath === '' ? [''] : [basePath, ''],
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { err, ok, type Result } from 'neverthrow';
 
 /** Largest request body accepted: 64 KiB. */
@@ -73,4 +74,63 @@ export async function readFetchBody(
     return err('unreadable');
   }
   return ok(concatChunks(chunks, total));
+}
+
+const EMPTY = new Uint8Array(0);
+/** Requests whose whole body `readNodeBody` took from the buffer, before the stream's end came. */
+const taken = new WeakSet<IncomingMessage>();
+
+/** Whether `readNodeBody` read all `req`'s body (its stream may not have ended yet). */
+export const bodyTaken = (req: IncomingMessage): boolean => taken.has(req);
+const ignore = (): void => undefined;
+
+/**
+ * Reads a node request's body from the stream itself, with the limits of `readFetchBody` (a
+ * `Content-Length` over `limit` at once, else as soon as the bytes pass it; reading then stops,
+ * and the caller's answer closes the connection). A body already read to its end is empty; one
+ * the client abandoned (it went away, the stream failed) is `unreadable`.
+ */
+export function readNodeBody(
+  req: IncomingMessage,
+  limit: number = MAX_BODY_BYTES,
+): Promise<Result<Uint8Array, BodyReadFailure>> {
+  if (declaresMoreThan(req.headers['content-length'], limit)) return Promise.resolve(err('too_large'));
+  if (req.readableEnded || (req.complete && !req.readable)) return Promise.resolve(ok(EMPTY));
+  // The whole body is in the stream's buffer already (the common case): taken at once.
+  const length = Number(req.headers['content-length'] ?? NaN);
+  if (req.readableLength === length && req.readableFlowing !== true && !req.destroyed && req.errored === null) {
+    const bytes = length === 0 ? EMPTY : (req.read() as Uint8Array);
+    taken.add(req);
+    req.resume();
+    return Promise.resolve(ok(bytes));
+  }
+  // Its `close` has been and gone: a listener attached now would wait for ever.
+  if (req.destroyed || req.errored !== null || req.readableAborted) return Promise.resolve(err('unreadable'));
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const settle = (result: Result<Uint8Array, BodyReadFailure>): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Uint8Array): void => {
+      total += chunk.byteLength;
+      if (total > limit) {
+        req.pause();
+        settle(err('too_large'));
+      } else {
+        chunks.push(chunk);
+      }
+    };
+    const onEnd = (): void => settle(ok(concatChunks(chunks, total)));
+    const onClose = (): void => {
+      if (!req.readableEnded) settle(err('unreadable'));
+    };
+    req.on('error', ignore);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+  });
 }

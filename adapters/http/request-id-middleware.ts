@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { withLogFields, type Logger } from '../../src/ports/logger.js';
+import { untouchedAnswerId } from './answer-response.js';
 import type { AppEnv } from './app-env.js';
 import { withRequestId } from './request-id.js';
 
@@ -14,6 +15,8 @@ export function requestIdMiddleware(ids: () => string, logger: Logger): Middlewa
     c.set('requestId', requestId);
     c.set('logger', withLogFields(logger, { requestId }));
     await next();
+    // An answer of the app that carries the id already (most do) is left as it is, unread.
+    if (untouchedAnswerId(c.res) === requestId) return;
     const answered = withRequestId(c.res, requestId);
     if (answered === c.res) return;
     // Hono's setter copies the previous response's headers onto the new one (its Request-Id too):

@@ -32,6 +32,8 @@ export interface RouteContext {
   readonly request: HttpRequest;
   /** The request target parsed (for the query). */
   readonly url: URL;
+  /** The query as the client sent it, with its `?` (`''`: none). */
+  readonly search: string;
   /** The path below the mount prefix (`/v1/...`). */
   readonly path: string;
   /** The mount prefix links are written under (`''` or `/api`). */

@@ -240,33 +240,45 @@ function awaitPending<T, E extends PortFailure<string>>(
   });
 }
 
+/** An attempt begun: its outcome when the port answered at once, else the Effect that ends it. */
+type Begun<T, E extends PortFailure<string>> =
+  { readonly now: Result<T, PortCallFailure<E>> } | { readonly later: Effect.Effect<T, PortCallFailure<E>> };
+
 /**
- * One attempt: calls the port and, when its answer is pending, awaits it with the time-out. A port
- * that answers at once costs no timer and no suspension. A port that throws or rejects is a bug
- * in the adapter and becomes a defect, not a failure. None is made once `abandon` is aborted.
+ * Calls the port once (none once `abandon` is aborted): a pending answer is awaited with the
+ * time-out. A port that throws, rejects or answers no `Result` is a defect of the adapter.
  */
+function begin<T, E extends PortFailure<string>>(call: AbortablePortCall<T, E>, policy: PortCallPolicy): Begun<T, E> {
+  const log = tracer(policy.trace);
+  if (policy.abandon?.aborted === true) {
+    log('abandoned');
+    return { now: err(ABANDONED) };
+  }
+  const controller = policy.abortable === true ? new AbortController() : undefined;
+  let answer: PortResult<T, E>;
+  try {
+    answer = controller === undefined ? call() : call(controller.signal);
+  } catch (defect) {
+    log('defect');
+    return { later: Effect.die(defect) };
+  }
+  if (isPending(answer)) return { later: awaitPending(answer, policy.timeoutMs, log, controller, policy.abandon) };
+  try {
+    return { now: portResult(answer, log) };
+  } catch (defect) {
+    return { later: Effect.die(defect) };
+  }
+}
+
+const settled = <T, E extends PortFailure<string>>(begun: Begun<T, E>): Effect.Effect<T, PortCallFailure<E>> =>
+  'now' in begun ? fromOutcome(begun.now) : begun.later;
+
+/** One attempt as an Effect (see `begin`): a port that answers at once costs no timer and no suspension. */
 function attempt<T, E extends PortFailure<string>>(
   call: AbortablePortCall<T, E>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
-  return Effect.suspend(() => {
-    const log = tracer(policy.trace);
-    if (policy.abandon?.aborted === true) {
-      log('abandoned');
-      return Effect.fail(ABANDONED);
-    }
-    const controller = policy.abortable === true ? new AbortController() : undefined;
-    let answer: PortResult<T, E>;
-    try {
-      answer = controller === undefined ? call() : call(controller.signal);
-    } catch (defect) {
-      log('defect');
-      return Effect.die(defect);
-    }
-    return isPending(answer)
-      ? awaitPending(answer, policy.timeoutMs, log, controller, policy.abandon)
-      : fromOutcome(portResult(answer, log));
-  });
+  return Effect.suspend(() => settled(begin(call, policy)));
 }
 
 /** The retries after a first attempt that ended in `first` (already logged), on the schedule. */
@@ -389,14 +401,27 @@ function callPortUntraced<T, E extends PortFailure<string>>(
   call: AbortablePortCall<T, E>,
   policy: PortCallPolicy,
 ): Effect.Effect<T, PortCallFailure<E>> {
-  const program = retrying(attempt(call, policy), policy);
   const { abandon } = policy;
-  if (abandon === undefined) return program;
   // Whatever it ended with once abandoned (the failure that ended its retries, included) is no
   // answer anyone waits for any more.
-  return program.pipe(
-    Effect.catchAll((failure) => (abandon.aborted || isAbandoned(failure) ? Effect.interrupt : Effect.fail(failure))),
-  );
+  const unlessAbandoned = (failure: PortCallFailure<E>) =>
+    abandon !== undefined && (abandon.aborted || isAbandoned(failure)) ? Effect.interrupt : Effect.fail(failure);
+  return Effect.suspend(() => {
+    const first = begin(call, policy);
+    // Answered at once with nothing to retry (the common case): no schedule, no race.
+    if ('now' in first && (first.now.isOk() || (policy.retries ?? 0) === 0 || !isRetryable(first.now.error, policy))) {
+      return first.now.isOk() ? Effect.succeed(first.now.value) : unlessAbandoned(first.now.error);
+    }
+    let given: Begun<T, E> | undefined = first;
+    const once = Effect.suspend(() => {
+      if (given === undefined) return attempt(call, policy);
+      const begun = given;
+      given = undefined;
+      return settled(begun);
+    });
+    const program = retrying(once, policy);
+    return abandon === undefined ? program : program.pipe(Effect.catchAll(unlessAbandoned));
+  });
 }
 
 /**

@@ -35,8 +35,9 @@ export const createPaymentRoute: RouteHandler = async (context) => {
   const profileId = param(context, 'profile_id');
   const access = checkProfile(client, profileId);
   if (access.isErr()) return err(access.error);
-  const query = readQuery(context.url, []);
-  if (query.isErr()) return err(query.error);
+  // Most creates have no query: no URL to parse.
+  const query = context.search === '' ? undefined : readQuery(context.url, []);
+  if (query?.isErr() === true) return err(query.error);
   if (!isJsonContentType(request.header('content-type'))) return err(unsupportedMediaType());
   if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
   const key = idempotencyKeyOf(request.header('idempotency-key'));
