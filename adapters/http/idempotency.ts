@@ -14,14 +14,8 @@ import { callStoreWithDeadline, type StoreThrew, type StoreTimedOut } from './st
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * How long after its start a request that has not settled its key is presumed dead (its process
- * crashed, or lost the idempotency store), so that a retry with the same key and body takes the
- * key over: 5 minutes. It must be longer than any live request runs. With the engine's default
- * time-outs and retries the longest create, a direct-flow payment whose every port call takes
- * its full time, runs about 3 minutes: the 3DS lookup (10 s), the intent commit and the outcome
- * commit (each up to 3 attempts of 10 s and a confirming read of up to 3 x 10 s), the acquirer
- * (30 s), each time-out firing up to an eighth late, about 180 s in all. A host that raises the
- * engine's `timeouts` or `retries` must raise this too (`idempotencyStaleAfterMs`).
+ * How long after its start an unsettled request is presumed dead, so that a retry takes its key
+ * over: 5 minutes, longer than the engine's longest create (about 3; see embedding-http.md).
  */
 export const IDEMPOTENCY_STALE_AFTER_MS = 5 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -77,14 +71,8 @@ function withCardNumbersMasked(value: unknown): unknown {
 }
 
 /**
- * The body as the fingerprint reads it: `creditcard.number` cut to what the record shows
- * (`cardNumberSummary`), `creditcard.cvc` left out, and any other string holding a card number with
- * its digits masked (a browser header may hold one: the payment keeps it masked; elsewhere one is
- * refused). A fingerprint is stored (in Postgres too); an unkeyed hash of the whole card could be
- * reversed by trying the few digits and the CVC that the payment record does not show, since the
- * record holds everything else the body held. So a retry under the same key with another CVC, or
- * another card of the same summary, or a header with other digits where the payment masks them,
- * counts as the same request (and gets the first answer), where any other difference gets 422.
+ * The body as the fingerprint reads it: the card number cut to what the record shows, no CVC,
+ * card numbers elsewhere masked (why: http-api.md, "Idempotency").
  */
 function withoutCardSecrets(body: unknown): unknown {
   if (!isRecord(body) || !isRecord(body['creditcard'])) return withCardNumbersMasked(body);
@@ -161,12 +149,8 @@ function callStore<T>(
 }
 
 /**
- * A `begin` that answered after its request had given up on it (and answered 503): nothing ran
- * under the key. When that `begin` started it afresh, it is released so that the client's retry
- * runs at once instead of getting 409 until the key is stale. When it took a stale attempt over,
- * the key is left in progress: that attempt may have created its reserved payment, and only a
- * takeover (once the key is stale again) looks it up; releasing it would let a retry create a
- * second payment.
+ * A `begin` that answered after its request gave up (503): a fresh key is released, a taken-over
+ * one left in progress, as its payment may exist (embedding-http.md, `storeTimeoutMs`).
  */
 function releaseLateStart(
   deps: IdempotencyDeps,
@@ -192,12 +176,9 @@ function releaseLateStart(
 }
 
 /**
- * Runs `operation` at most once per (client, key): the first request owns the key, with
- * `reservedId` reserved in the same write; a retry with the same fingerprint gets the stored
- * answer byte for byte (through `deps.replay`, when given) plus `Idempotency-Replayed: true`, a different fingerprint 422, and a
- * retry while the first runs 409. A first request that never settled its key (its process
- * died) is taken over by the first retry after `staleAfterMs`: `operation` then runs with the
- * first request's reserved id and `takeover: true`.
+ * Runs `operation` at most once per (client, key): a same-body retry gets the stored answer
+ * (`Idempotency-Replayed: true`), another body 422, one while the first runs 409; a stale first
+ * request is taken over (`takeover: true`, its reserved id).
  */
 export async function runIdempotent(
   deps: IdempotencyDeps,
