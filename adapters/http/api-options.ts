@@ -21,63 +21,38 @@ export interface ApiOptions {
   readonly clock: Clock;
   /** One `info` line per API request (route, status, duration, client); errors. Default silent. */
   readonly logger?: Logger;
-  /**
-   * A server span per request joined to its `traceparent` (docs/observability.md): the engine's
-   * telemetry, say. Default none, and no cost.
-   */
+  /** A server span per request joined to its `traceparent` (observability.md). Default none, and no cost. */
   readonly telemetry?: Telemetry;
   /** Prefix of the problem `type` URIs; the code is appended. Default `urn:paystate:problem:`. */
   readonly problemTypeBase?: string;
   /**
-   * How long an `Idempotency-Key` answer is kept. Default 24 hours (`IDEMPOTENCY_TTL_MS`). A
-   * `RangeError` unless a whole number of milliseconds of at least 1 (a safe integer), and unless
-   * longer than `idempotencyStaleAfterMs` (default 5 minutes; give both to raise that above 24
-   * hours): a key forgotten by the time its crashed request is presumed dead would let a retry
-   * with that key create a second payment instead of taking over the first.
+   * How long an `Idempotency-Key` answer is kept, longer than `idempotencyStaleAfterMs`. Default 24
+   * hours. Limits and why: embedding-http.md.
    */
   readonly idempotencyTtlMs?: number;
   /**
-   * How long after its start a request that has not settled its `Idempotency-Key` is presumed
-   * dead, so that a retry with the same key and body takes the key over (and answers the payment
-   * that request reserved, creating it if it was not stored). Must be longer than the engine's
-   * longest create: with its default time-outs and retries about 3 minutes. Default 5 minutes
-   * (`IDEMPOTENCY_STALE_AFTER_MS`); a `RangeError` unless a whole number of milliseconds of at
-   * least 1 (a safe integer), and unless shorter than `idempotencyTtlMs`.
+   * How long after its start an unsettled request is presumed dead, so that a retry takes its key
+   * over; longer than the engine's longest create (about 3 minutes). Default 5 minutes.
    */
   readonly idempotencyStaleAfterMs?: number;
   /**
-   * How long one call of the credential store or of the idempotency store may take before the
-   * request gives up on it (a stalled database or a network black hole answers nothing at all):
-   * the request then answers `503 unavailable` with `Retry-After`, or, when the call was the one
-   * that stores the answer of a payment already created, that answer (the key stays in progress
-   * and is taken over once stale). Default 5 seconds (`STORE_TIMEOUT_MS`); a `RangeError` unless a
-   * whole number of milliseconds of at least 1 (a safe integer).
+   * The deadline of each credential and idempotency store call; past it the request answers `503`
+   * (what else it does: embedding-http.md). Default 5 seconds.
    */
   readonly storeTimeoutMs?: number;
   /**
-   * Makes the id of each request, sent back in the `Request-Id` header of every answer and put
-   * on every log line written for the request (`requestId`), by the API and by the engine command
-   * it runs. Default: `req_` and 32 lowercase hex digits from Web Crypto (`defaultRequestId`).
-   * Whatever it gives must be 1 to 200 visible ASCII characters holding no card number; when it
-   * throws or gives anything else, that request gets a default id (the first such failure is
-   * logged as a warning), never an error.
+   * Makes each request's id (`Request-Id`, on its log lines): 1 to 200 visible ASCII characters, no
+   * card number, else the default is used and logged once. Default `req_` and 32 hex digits.
    */
   readonly requestId?: () => string;
   /**
-   * Limits how often each client may call the API (`createMemoryRateLimiter` of `paystate/memory`,
-   * or one on a store several instances share): every authenticated request takes one turn, before
-   * its body is read; a client over its limit is answered `429 rate_limited` with `Retry-After`.
-   * A limiter that fails or does not answer within `storeTimeoutMs` lets the request through
-   * (logged). Default none: no limit.
+   * One turn per authenticated request, before its body is read; over the limit `429` with
+   * `Retry-After`; a limiter that fails lets the request through (logged). Default none.
    */
   readonly rateLimit?: RateLimiter;
 }
 
-/**
- * The `Idempotency-Key` limits, checked. The key must outlive the stale limit: once it expires a
- * retry begins afresh with a new payment id, so a key expiring before (or as) its crashed request
- * is presumed dead would let the retry create a second payment where it should take the first over.
- */
+/** The `Idempotency-Key` limits, checked: the key must outlive the stale limit (embedding-http.md). */
 function idempotencyLimits(options: ApiOptions): { readonly ttlMs: number; readonly staleAfterMs: number } {
   const staleAfterMs = millisecondsOption(
     'idempotencyStaleAfterMs',
