@@ -55,10 +55,8 @@ function idleLimitMs(intervalMs: number): number {
 }
 
 /**
- * How long one tick may run before liveness says it stalled. A tick's port calls all have
- * time-outs, but a tick may legitimately take long: a hanging acquirer costs an inquiry its
- * time-out with its retries (about 101 s by default), and a tick runs up to `batchesPerTick`
- * batches while a backlog drains. A restart helps none of that, so only a tick far beyond it counts.
+ * How long one tick may run before liveness says it stalled: far beyond a slow but sound tick (an
+ * inquiry of a hanging acquirer takes about 101 s with its retries). 10 minutes.
  */
 const TICK_LIMIT_MS = 10 * 60_000;
 
@@ -131,17 +129,8 @@ const methodNotAllowed = (): Response =>
   });
 
 /**
- * Liveness and readiness probes for a host that embeds the engine, as fetch-standard handlers
- * (`(request) => Promise<Response>`) to mount on any route, or as `pages` at `/healthz` and
- * `/readyz`. Both answer `GET` and `HEAD` (any other method `405` with `Allow`), without
- * authentication, as small JSON bodies with `Cache-Control: no-store`, and never reject. A body
- * holds states, times, counts and codes only: no token, no card data, no adapter error text.
- *
- * - liveness: `200` while the process answers and the worker, if given, is running with each loop
- *   ending its ticks (`503` once it stopped or a loop stalled). Failing ticks do not count.
- * - readiness: `200` when `engine.checkHealth()` finds storage answering and the worker, if given,
- *   is running and no loop has failed `maxFailuresInARow` ticks in a row; `503` otherwise.
- *
+ * Liveness and readiness probes as fetch handlers, or as `pages` at `/healthz` and `/readyz`:
+ * `200` or `503` with a small JSON body and no secrets (embedding-http.md, "Health probes").
  * Throws a `RangeError` for an option out of range.
  */
 export function createHealthHandlers(options: HealthHandlersOptions): HealthHandlers {

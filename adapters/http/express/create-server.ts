@@ -28,11 +28,8 @@ export interface CreateServerOptions {
 }
 
 /**
- * The app's last error handler: any error nothing answered before (a fetch handler or `pages`
- * that rejected) is logged and answered `500 internal_error`, never Express's HTML page with
- * its stack trace; when the head already went out, the connection is closed. The request keeps
- * the id it already has (`paystate()` sets it before it hands on a page that rejected, which ran
- * its engine commands under it); else it gets a new one.
+ * The app's last error handler: an error nothing answered is logged and answered `500` as a
+ * problem (the connection closed if the head went out), under the request's id or a new one.
  */
 function internalErrorHandler(options: CreateServerOptions, requestIds: () => string): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
@@ -52,19 +49,8 @@ function internalErrorHandler(options: CreateServerOptions, requestIds: () => st
 }
 
 /**
- * A ready Express application serving paystate. Call `.listen(port)` on it.
- *
- * - `createServer(options)`: the v1 API and `pages` from handler options, a 404 problem for
- *   anything else; failures are logged to `options.logger`, problem `type`s are under
- *   `options.problemTypeBase`.
- * - `createServer(handler, { logger, problemTypeBase })`: any fetch handler (every request goes
- *   to it, so it answers unknown paths itself: `createFetchHandler` with a 404 problem). A
- *   response node refuses to write, or an error a body parser hands on, is answered as a problem
- *   document under `problemTypeBase` and, when it is the server's fault, logged to `logger`.
- *
- * Either way, an error nothing else answered (a handler or `pages` that rejected) is logged and
- * answered `500 internal_error` as a problem document. Every answer the app writes itself carries
- * a `Request-Id` (from `options.requestId`, the handler options' or the second argument's).
+ * A ready Express application serving paystate (`.listen(port)`): the v1 API and `pages` from
+ * handler options, or any fetch handler; every error a problem with a `Request-Id` (embedding-http.md, "Express 5").
  */
 export function createServer(options: FetchHandlerOptions): Express;
 export function createServer(handler: FetchHandler, options?: CreateServerOptions): Express;

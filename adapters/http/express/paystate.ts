@@ -15,18 +15,8 @@ function underV1(target: string): boolean {
 export type PaystateExpressOptions = FetchHandlerOptions;
 
 /**
- * The v1 API as Express 5 middleware, to mount in an existing app under any path:
- * `app.use('/payments', paystate({ engine, credentials, idempotency, clock }))`. It is the app of
- * `createApp` served by `@hono/node-server`.
- *
- * - Requests under `/v1` below the mount point are answered; anything else goes to `pages`
- *   when given, and otherwise on to the host's next middleware, with its body unread.
- * - Links and `Location` are written under the mount point (`req.baseUrl`), unless `basePath`
- *   is given.
- * - The client's address for the hosted page (`clientIpFromHeader`) is `req.ip`, which follows
- *   the app's `trust proxy` setting; a value the client sent in that header is replaced.
- * - Works whether or not the host registered `express.json()` before it (see `consumedBody`).
- * - Every answer of the API and of `pages` carries the request's `Request-Id`.
+ * The v1 API (and `pages`) as Express 5 middleware under any path: `app.use('/payments',
+ * paystate(options))`; what it answers, links, `req.ip` and body parsers: embedding-http.md, "Express 5".
  */
 export function paystate(options: PaystateExpressOptions): Router {
   const app = createApp(options);

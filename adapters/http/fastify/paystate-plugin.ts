@@ -38,20 +38,9 @@ function targetBelow(target: string, prefix: string): string {
 }
 
 /**
- * The v1 API and `pages` as a Fastify 5 plugin, mounted with Fastify's own `prefix`:
- * `await app.register(paystate({ engine, credentials, idempotency, clock }), { prefix: '/payments' })`.
- * It is the app of `createApp` served by `@hono/node-server`, with paystate's own body handling:
- * in its scope no Fastify parser reads a body, so bad JSON, a body over 64 KiB or a wrong
- * `Content-Type` are answered as problem documents, and a refused request's body is never read.
- *
- * - Below a `prefix`, paystate answers everything under it: the API under `/v1`, `pages`, and a
- *   404 problem for the rest (the scope's not-found handler). At the root it routes only `/v1`
- *   and, with `pages`, what no route of the host takes; a path neither answers goes to the host's
- *   not-found handler.
- * - Links and `Location` are written under the prefix, unless `basePath` is given; `pages` see
- *   the path below it, as in Express.
- * - The client's address for the hosted page is `request.ip` (Fastify's `trustProxy`).
- * - Every answer carries the request's `Request-Id`. Throws at once for options out of range.
+ * The v1 API and `pages` as a Fastify 5 plugin under Fastify's `prefix`, with paystate's own body
+ * handling (every error a problem document); what it routes, links and the client's address:
+ * guides/fastify.md. Throws at once for options out of range.
  */
 export function paystate(options: PaystateFastifyOptions): FastifyPluginCallback {
   // Built here so that options out of range throw now, not when Fastify loads the plugin.
