@@ -13,10 +13,8 @@ function isBodyConsumed(req: IncomingMessage): boolean {
 const MAX_FORM_DEPTH = 32;
 
 /**
- * Thrown by `consumedBody` for a parsed form body it cannot put back into
- * `application/x-www-form-urlencoded` (nested deeper than 32 levels, or holding values no form
- * parser makes). Carries `status` 400 and a body-parser style `type`, so that Express answers
- * 400 and `paystateErrorHandler` answers a problem document.
+ * Thrown by `consumedBody` for a parsed form it cannot encode again (over 32 levels deep, values
+ * no form parser makes): `status` 400 and a body-parser style `type`, for `paystateErrorHandler`.
  */
 export class UnencodableBodyError extends Error {
   override readonly name = 'UnencodableBodyError';
@@ -45,14 +43,8 @@ function encodeJson(body: unknown): Uint8Array {
 const PERCENT_BYTE = /%[0-9a-f]{2}/i;
 
 /**
- * Whether a name or value a host form parser handed over was not UTF-8 as the client sent it, so
- * that the hosted page, reading the body itself, would refuse it. body-parser's `qs` decodes with
- * `decodeURIComponent` and, when that throws (a `%XX` run that is not UTF-8), keeps the text as it
- * came, `%XX` and all (`Zo%EB` stays `Zo%EB`); a decoder that replaces such bytes leaves U+FFFD. So
- * the text is unreadable when it holds U+FFFD, or when its `%XX` escapes, read as bytes among its
- * own, are not UTF-8. A `%` the client encoded (`100%25`) reaches here decoded (`100%`), with no
- * escape after it, and passes; so does `%41` (sent as `%2541`), which is UTF-8. Only text the
- * client escaped to read as a non-UTF-8 escape (`%25EB`) cannot be told apart, and is refused.
+ * Whether a name or value a host form parser handed over was not UTF-8 as sent: it holds U+FFFD,
+ * or `%XX` escapes that are not UTF-8 (embedding-http.md, "Body parsers registered before paystate").
  */
 function isUnreadable(text: string): boolean {
   if (text.includes('\uFFFD')) return true;
@@ -64,10 +56,8 @@ function isUnreadable(text: string): boolean {
 const NOT_UTF8 = '%FF';
 
 /**
- * One field of the form as `application/x-www-form-urlencoded`. A value that was not UTF-8
- * (`isUnreadable`) is written as a byte that is not UTF-8 either, so that the hosted page refuses
- * the field as it does without a host parser; a field whose name was not UTF-8 is left out
- * (null), as the page leaves it out.
+ * One form field encoded again; a value that was not UTF-8 stays not UTF-8 (the page refuses it),
+ * a field whose name was not is left out (null), as the page does without a host parser.
  */
 function formPair(key: string, value: string): string | null {
   if (isUnreadable(key)) return null;
@@ -76,10 +66,8 @@ function formPair(key: string, value: string): string | null {
 }
 
 /**
- * Appends a parsed form value under `key` to `pairs` (`formPair`): strings as they are, an array as the key repeated (as
- * `a=1&a=2` was parsed), an object (body-parser's `extended: true`, the `qs` shape) in bracket
- * notation (`a[b][c]=…`), array items that are objects by index (`a[0][b]=…`), which `qs` reads
- * back into the same shape.
+ * Appends a parsed form value under `key`: an array as the key repeated, an object (`qs` shape) in
+ * bracket notation, array items that are objects by index (`a[0][b]=…`), as `qs` reads them back.
  */
 function appendFormValue(pairs: string[], key: string, value: unknown, depth: number): void {
   if (
@@ -116,21 +104,9 @@ function encodeForm(body: unknown): Uint8Array {
 }
 
 /**
- * The request body when a host's body parser already read the stream: the raw bytes when the
- * host kept them in `req.rawBody` (a `verify` hook), else the parsed body serialized again by its
- * `Content-Type`:
- *
- * - JSON (`application/json`, `…+json`): `JSON.stringify`, always. A string is a parsed JSON
- *   string (`express.json({ strict: false })`), not the JSON text: it is sent back quoted.
- * - a form (`application/x-www-form-urlencoded`, `express.urlencoded()`): the fields encoded
- *   again, nested ones (`extended: true`) in bracket notation.
- * - anything else: bytes (`express.raw()`) and text (`express.text()`) as they are, any other
- *   parsed value as JSON.
- *
- * Undefined when the stream is still unread (paystate then reads it itself). Serializing again
- * loses what the parser discarded: duplicate keys, whitespace, field order across repeated form
- * keys, and an empty body that `express.json()` turned into `{}`.
- * @throws UnencodableBodyError for a form body that cannot be encoded again.
+ * The body a host parser already read: `req.rawBody`, else `req.body` serialized again by its
+ * `Content-Type` (embedding-http.md, "Body parsers registered before paystate"); undefined while
+ * the stream is unread. @throws UnencodableBodyError for a form that cannot be encoded again.
  */
 export function consumedBody(req: IncomingMessage & { body?: unknown; rawBody?: unknown }): Uint8Array | undefined {
   if (!isBodyConsumed(req)) return undefined;
