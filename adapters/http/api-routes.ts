@@ -92,10 +92,8 @@ function serveRoute(
 }
 
 /**
- * Registers the v1 API on `app` under `/v1`, and under `basePath` too when one is given (a mount
- * that strips the prefix and one that does not both route): each route of `ROUTES` behind
- * `authorizeApiRequest`, a 405 with `Allow` for a known path with another method, a 404 for any
- * other path under `/v1` (neither authenticates), and one log line per request.
+ * Registers the v1 API under `/v1` (and under `basePath` too): each route of `ROUTES`, a 405 with
+ * `Allow` for a known path with another method, a 404 for any other path, one log line each.
  */
 export function mountApi(app: Hono<AppEnv>, deps: HttpDeps, basePath: string): void {
   const authorize = authorizeApiRequest(deps);

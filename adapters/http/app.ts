@@ -16,10 +16,8 @@ export interface FetchHandlerOptions extends ApiOptions {
   /** Serves requests outside `/v1`, given the request's id (`PageContext`). Without it they are 404. */
   readonly pages?: PagesHandler;
   /**
-   * The prefix under which clients reach the API when it is mounted below the root (`/api`).
-   * Links and `Location` are written under it; a request path that starts with it is routed
-   * without it, so mounts that strip the prefix (Express, Hono) and those that do not both work.
-   * Default: none.
+   * The prefix clients reach the API under (`/api`): links are written under it, and paths are
+   * routed with or without it. Default: none.
    */
   readonly basePath?: string;
 }
@@ -28,11 +26,8 @@ export interface FetchHandlerOptions extends ApiOptions {
 export const NOT_FETCH_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
- * The v1 API (decisions.md sections 2 to 6) and `pages` as one Hono app: `app.fetch` is a
- * fetch-standard handler (Node through `@hono/node-server`, Express, Bun, Deno, workers), and the
- * app mounts in a host's own Hono app with `host.route('/', app)`. Every answer carries the
- * request's `Request-Id`; every error is a problem document; an unexpected error is logged and
- * answered 500. Throws for options out of range (see `ApiOptions`).
+ * The v1 API and `pages` as one Hono app (`app.fetch` for any host, `host.route('/', app)` in Hono):
+ * every answer has a `Request-Id`, every error is a problem. Throws for options out of range.
  */
 export function createApp(options: FetchHandlerOptions): Hono<AppEnv> {
   // A logger that throws loses its line, never the answer (a payment created and answered 500).

@@ -27,10 +27,8 @@ function unauthorized(detail: string, error?: 'invalid_token'): Problem {
 }
 
 /**
- * Resolves the request's bearer token to a client through the credential store (the only port
- * called before a request is authorized). Missing, malformed and unknown tokens are all 401
- * with `WWW-Authenticate: Bearer`; a store that fails or does not answer within
- * `storeTimeoutMs` is 503, logged to `logger` (the request's).
+ * The request's bearer token resolved to a client: missing, malformed and unknown tokens are 401
+ * (`WWW-Authenticate: Bearer`); a store that fails or passes `storeTimeoutMs` is 503, logged.
  */
 export async function authenticate(
   deps: Pick<HttpDeps, 'credentials' | 'logger' | 'storeTimeoutMs'>,

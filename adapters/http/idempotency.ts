@@ -124,10 +124,8 @@ export interface IdempotentStart {
 export interface IdempotentOutcome {
   readonly answer: HttpAnswer;
   /**
-   * - `complete`: the answer is stored and replayed to retries;
-   * - `release`: the request did nothing (e.g. failed validation): the key is forgotten;
-   * - `leave`: whether something was created is not known (the store of what it creates did not
-   *   answer): the key stays in progress, and a retry takes it over once it is stale.
+   * `complete`: the answer is stored and replayed; `release`: nothing happened, the key is forgotten;
+   * `leave`: unknown whether something was made, the key stays in progress until stale.
    */
   readonly settle: 'complete' | 'release' | 'leave';
   /**

@@ -36,11 +36,8 @@ function endWithProblem(socket: Duplex, code: ServerProblemCode, detail: string,
 }
 
 /**
- * Answers requests node:http cannot parse (malformed HTTP, headers too large, conflicting
- * framing) with a problem document instead of node's empty answer, then closes the connection;
- * a request whose `Expect` is not `100-continue` with a 417 problem document; and `CONNECT`
- * (which node hands to a 'connect' listener, or else drops without a word) with a 501. Each
- * carries a `Request-Id` from `requestIds`.
+ * Answers what node:http cannot parse, an `Expect` other than `100-continue` (417) and `CONNECT`
+ * (501) with problem documents carrying a `Request-Id`, instead of node's empty answer.
  */
 export function answerClientErrors(server: Server, requestIds: () => string): void {
   // Node's own answer to an unmet `Expect` is a bare 417.

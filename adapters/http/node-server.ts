@@ -42,10 +42,8 @@ const usableId = (value: string | null): string | undefined =>
   value !== null && isRequestIdToken(value) ? value : undefined;
 
 /**
- * A `node:http` request listener serving any fetch-standard handler through `@hono/node-server`.
- * A target or `Host` it cannot read is a `400 malformed_request`; a handler that rejects, or a
- * response with a header node refuses (a control character), a logged `500 internal_error`.
- * Each carries a `Request-Id`.
+ * A `node:http` listener serving any fetch handler through `@hono/node-server`: a target or `Host`
+ * it cannot read is 400, a rejection or an unwritable header a logged 500, each with a `Request-Id`.
  */
 export function createNodeRequestListener(
   handler: FetchHandler,

@@ -120,11 +120,8 @@ function mayExistProblem(keyed: boolean): Problem {
 export type RunOperation<T> = (operationId: string | null, takeover: boolean) => PromiseLike<Result<T, PaymentError>>;
 
 /**
- * Runs a capture, cancel or refund `POST` once per `Idempotency-Key` (decisions.md section 6): the
- * operation's id is reserved with the key before the command runs, so a retry after a crash
- * (which takes the key over once stale) runs the command again under the same id, and the engine
- * answers the operation it made instead of making a second one. Refusals and validation failures
- * release the key; an unknown storage outcome leaves it in progress; a defect is kept.
+ * Runs a capture, cancel or refund `POST` once per `Idempotency-Key`: the operation id is reserved
+ * with the key, so a retry after a crash reaches the same operation (decisions.md section 6).
  */
 export async function runOperationPost<T>(
   context: RouteContext,

@@ -27,10 +27,8 @@ const isResult = (value: unknown): value is Result<RateDecision, RateLimiterErro
   typeof value === 'object' && value !== null && typeof (value as { isErr?: unknown }).isErr === 'function';
 
 /**
- * Counts one request of `client` against `limiter` at the clock's now: the `429` problem when the
- * client is over its limit, null to go ahead. A limiter that fails, throws, answers no `Result`
- * or does not answer within `storeTimeoutMs` lets the request through, logged as an error to
- * `logger` (the request's): limiting protects the service, it never decides a payment.
+ * One turn of `client` at the clock's now: the `429` problem when over its limit, else null. A
+ * limiter that fails or passes `storeTimeoutMs` lets the request through, logged.
  */
 export async function checkRateLimit(
   limiter: RateLimiter,

@@ -85,10 +85,8 @@ export const bodyTaken = (req: IncomingMessage): boolean => taken.has(req);
 const ignore = (): void => undefined;
 
 /**
- * Reads a node request's body from the stream itself, with the limits of `readFetchBody` (a
- * `Content-Length` over `limit` at once, else as soon as the bytes pass it; reading then stops,
- * and the caller's answer closes the connection). A body already read to its end is empty; one
- * the client abandoned (it went away, the stream failed) is `unreadable`.
+ * Reads a node request's body from the stream, with the limits of `readFetchBody`. A body already
+ * read is empty; one the client abandoned is `unreadable`.
  */
 export function readNodeBody(
   req: IncomingMessage,

@@ -26,10 +26,8 @@ let drawn = POOL.length;
 const DIGIT_RUN = 12;
 
 /**
- * A new request id: `req_` and 32 lowercase hex digits (128 random bits, Web Crypto's
- * `getRandomValues`: Node 20, Bun, Deno and workers alike). Never one with 12 decimal digits in a
- * row, which could read as a card number and would then be `[redacted]` in logs (about one in
- * thirty would have such a run): it is drawn again.
+ * A new request id: `req_` and 32 lowercase hex digits from Web Crypto, drawn again when it holds
+ * 12 decimal digits in a row (a log would redact it as a card number).
  */
 export function defaultRequestId(): string {
   for (;;) {
@@ -67,11 +65,8 @@ export function isRequestIdToken(id: string): boolean {
 const reported = new WeakSet<object>();
 
 /**
- * The request ids of one handler: `generator()` (the `requestId` option) when it gives 1 to 200
- * visible ASCII characters that hold no card number, else `defaultRequestId()`. A generator that
- * throws or gives anything else is never a failed request: the default is used, and the first
- * such failure of that generator is logged to `logger` as a warning (without the value it gave),
- * a logger that throws losing its line (`guardLogger`).
+ * The request ids of one handler: `generator()`'s when it gives 1 to 200 visible ASCII characters
+ * without a card number, else `defaultRequestId()` (the generator's first failure logged once).
  */
 export function requestIdSource(generator: (() => string) | undefined, logger: Logger = silentLogger): () => string {
   if (generator === undefined) return defaultRequestId;
@@ -104,22 +99,16 @@ export function requestIdSource(generator: (() => string) | undefined, logger: L
 const UPSTREAM_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * The `X-Request-Id` a host's gateway or load balancer sent, as the request's log line may show
- * it (`upstreamRequestId`): 1 to 128 of `A-Z a-z 0-9 . _ : -` holding no card number; otherwise
- * (absent, repeated, any other character, a card number) undefined, and it is not logged. It is
- * never answered.
+ * A gateway's `X-Request-Id`, for the log line only: 1 to 128 of `A-Z a-z 0-9 . _ : -` and no card
+ * number, else undefined. Never answered.
  */
 export function upstreamRequestId(header: string | null): string | undefined {
   return header !== null && UPSTREAM_ID.test(header) && !containsCardNumber(header) ? header : undefined;
 }
 
 /**
- * `response` with `Request-Id: requestId`, or without any `Request-Id` when `requestId` is
- * undefined (the caller writes it): `response` itself when it already is so, else a copy with the
- * same status, status text, headers and body (which the copy takes over). A copy, not a change in
- * place: a response's headers may be immutable (`Response.redirect()`, a `fetch()` answer), and a
- * page may hand the same object out again. Throws a `RangeError` for a status a `Response` cannot
- * be built with (`Response.error()`'s 0).
+ * `response` with `Request-Id: requestId` (none when undefined): itself when already so, else a
+ * copy (headers may be immutable). Throws a `RangeError` for status 0 (`Response.error()`).
  */
 export function withRequestId(response: Response, requestId: string | undefined): Response {
   if (response.headers.get(REQUEST_ID_HEADER) === (requestId ?? null)) return response;
@@ -130,11 +119,8 @@ export function withRequestId(response: Response, requestId: string | undefined)
 }
 
 /**
- * Serves one request of a page (the hosted page, the sandbox issuer) under its id: the
- * `PageContext`'s (paystate's entry points give one, and write the id on the answer themselves),
- * else one of `requestIds`, which the answer then carries as `Request-Id`. `serve` gets the id,
- * for the engine commands it runs, and `logger` with the id on every line as `loggableId` shows
- * it (a host's context may hold anything). `serve` builds its response, so its headers can be set.
+ * Serves one page request under the `PageContext`'s id, else a new one the answer then carries;
+ * `serve` gets the id and a logger that puts it on every line.
  */
 export async function servePageRequest(
   context: PageContext | undefined,

@@ -28,11 +28,8 @@ const isPending = <T, E>(answer: PortResult<T, E>): answer is Exclude<PortResult
   typeof (answer as { then?: unknown }).then === 'function';
 
 /**
- * A store's answer, awaited for at most `timeoutMs`: its result, or `err` with code `timeout` once
- * the deadline passes (a stalled database, a network black hole). An answer given at once costs no
- * timer; a deadline beyond what a timer holds (about 24.8 days) waits that long. A rejection
- * before the deadline rejects (the caller reads it as the adapter's defect); an answer or a
- * rejection after it goes to `late` (whose own throw is dropped), never to an unhandled rejection.
+ * A store's answer awaited at most `timeoutMs` (no timer for one given at once): its result, or
+ * `err` `timeout`. Late answers and rejections go to `late`, never to an unhandled rejection.
  */
 export function withDeadline<T, E>(
   answer: PortResult<T, E>,
@@ -89,11 +86,8 @@ export interface StoreThrew {
 }
 
 /**
- * One call of a store the HTTP layer uses (`store` names it in logs), with the deadline
- * `timeoutMs`: its result, or `err` with code `timeout`. A throw or a rejection (a defect of the
- * adapter: expected failures are `err` values) is logged and read as unavailable, so that a
- * request answers 503 or its own answer, never a 500 for what the client sent. An answer after
- * the deadline goes to `late` (a rejection then is logged).
+ * One store call with the deadline `timeoutMs`: its result, or `err` `timeout`. A throw or
+ * rejection is logged and read as unavailable (503, never 500); a late answer goes to `late`.
  */
 export async function callStoreWithDeadline<T, E>(
   logger: Logger,
@@ -138,10 +132,8 @@ export async function callCredentialStore<T>(
 }
 
 /**
- * The name of a profile for a page to show, or null when it is unknown, the store fails, or it
- * does not answer within `timeoutMs` (the page then shows a stand-in rather than hang with a
- * stalled database). A rejection before the deadline is the adapter's defect and rejects; one
- * after it is dropped.
+ * A profile's name for a page, or null when unknown, failing or past `timeoutMs` (the page shows a
+ * stand-in). A rejection before the deadline rejects; one after it is dropped.
  */
 export async function profileNameOf(
   credentials: Pick<CredentialStore, 'findProfile'>,

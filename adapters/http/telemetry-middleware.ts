@@ -3,10 +3,8 @@ import { guardTelemetry, type Telemetry } from '../../src/ports/telemetry.js';
 import type { AppEnv } from './app-env.js';
 
 /**
- * A server span per request, `HTTP <METHOD> <route pattern>`, joined to the request's
- * `traceparent` and active while the route runs (docs/observability.md). Undefined, so that
- * nothing is registered, without a telemetry that starts server spans; none for a request that
- * starts while the telemetry records nothing (`isRecording`).
+ * A server span per request joined to its `traceparent` (observability.md); undefined without a
+ * telemetry that starts server spans, none while it records nothing.
  */
 export function telemetryMiddleware(telemetry: Telemetry | undefined): MiddlewareHandler<AppEnv> | undefined {
   if (telemetry === undefined) return undefined;

@@ -53,10 +53,8 @@ export function expressBridge(listener: (req: IncomingMessage, res: ServerRespon
 }
 
 /**
- * Mounts any fetch-standard handler in Express: every request that reaches the router goes to
- * the handler as a fetch `Request` whose path is relative to the mount point (`req.url`), served
- * by `@hono/node-server`. A handler that rejects is handed to the host's error handler
- * (`next(error)`) with a new `Request-Id` set on the response (`createServer`'s 500 keeps it).
+ * Mounts any fetch handler in Express (paths relative to the mount point); a handler that rejects
+ * goes to `next(error)` with a new `Request-Id` on the response.
  */
 export function createExpressRouter(handler: FetchHandler, options: ExpressRouterOptions = {}): Router {
   const requestIds = requestIdSource(options.requestId, options.logger);

@@ -73,12 +73,8 @@ export interface PaystateErrorHandlerOptions {
 }
 
 /**
- * Express error middleware that answers the errors of a body parser the host registered before
- * paystate (`express.json()`, `express.urlencoded()`, …: malformed JSON, too large, too many form
- * fields, bad charset or encoding, a body that does not decompress, a `verify` callback that
- * refused it) with paystate's problem documents instead of Express's HTML page, never quoting the
- * body; each carries a `Request-Id`. Mount it on the same path as `paystate()`: `app.use('/payments', paystateErrorHandler())`.
- * Other errors go on to the next handler.
+ * Express error middleware answering a host body parser's errors as problem documents with a
+ * `Request-Id`, never quoting the body: `app.use('/payments', paystateErrorHandler())`. Others go on.
  */
 export function paystateErrorHandler(options: PaystateErrorHandlerOptions = {}): ErrorRequestHandler {
   const logger = options.logger === undefined ? undefined : guardLogger(options.logger);

@@ -19,12 +19,8 @@ export interface PaystateFrameworkErrorsOptions {
 export type FrameworkErrorsHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
 
 /**
- * Fastify's `frameworkErrors` option (`Fastify({ frameworkErrors: paystateFrameworkErrors() })`):
- * the refusals Fastify's router makes before any plugin sees the request (a target whose `%`
- * escapes do not decode, a path parameter over `maxParamLength`, a constraint that failed). A
- * request under a mount of `paystate()` is answered by paystate, as on bare node:http (a 404
- * problem for a path that names nothing); any other is a `400 malformed_request` problem document
- * with a `Request-Id`, never Fastify's own error format.
+ * Fastify's `frameworkErrors`: refusals of its router under a `paystate()` mount are answered by
+ * paystate (as on node:http); any other is a `400 malformed_request` problem with a `Request-Id`.
  */
 export function paystateFrameworkErrors(options: PaystateFrameworkErrorsOptions = {}): FrameworkErrorsHandler {
   const logger = options.logger === undefined ? undefined : guardLogger(options.logger);

@@ -68,21 +68,15 @@ export interface HostedPageOptions {
    */
   readonly storeTimeoutMs?: number;
   /**
-   * Makes the id of each request the page serves when no `PageContext` gives one (a host that
-   * mounts the page alone): sent back as `Request-Id` on every answer, put on every log line of
-   * the request (`requestId`) and given to the engine commands it runs. The same rules as the
-   * API's option (`ApiOptions.requestId`): default `req_` and 32 lowercase hex digits; one that
-   * throws or gives anything but 1 to 200 visible ASCII characters without a card number falls
-   * back to the default for that request, with one warning logged.
+   * Makes the request id when no `PageContext` gives one, with the rules of `ApiOptions.requestId`.
+   * Default `req_` and 32 hex digits.
    */
   readonly requestId?: () => string;
 }
 
 /**
- * Serves the hosted pages; undefined for a request outside `basePath`. Given a `PageContext`
- * (paystate's entry points give one), the page runs under `context.requestId` and leaves the
- * `Request-Id` header to the caller; without one it makes the id itself (`requestId` option) and
- * every answer carries it.
+ * Serves the hosted pages; undefined outside `basePath`. Runs under the `PageContext`'s request id,
+ * else makes one (`requestId` option) and writes it on every answer.
  */
 export type HostedPageHandler = (request: Request, context?: PageContext) => Promise<Response | undefined>;
 
@@ -137,11 +131,8 @@ function errorsFromIssues(issues: readonly ValidationIssue[]): { fields: FieldEr
 
 /**
  * The hosted payment page (decisions.md section 1) as a fetch handler: `GET {basePath}/{id}?token=…`
- * shows the payment and the card form, `POST {basePath}/{id}` submits it, and
- * `{basePath}/assets/…` serves its style sheet and script. After a submit the browser is sent
- * (`303`) to the issuer's challenge page or to `session.redirect_url`; a payment that no longer
- * takes card data gets a page that says why, with a way back to the merchant. An unknown payment
- * and a wrong token get the same 404 page. Card data is never logged, stored or echoed.
+ * shows the card form, `POST` submits it (then `303` to the challenge or the merchant). An unknown
+ * payment and a wrong token get the same 404. Card data is never logged, stored or echoed.
  */
 export function createHostedPageHandler(options: HostedPageOptions): HostedPageHandler {
   const basePath = normalizeBasePath(options.basePath ?? '/pay');

@@ -97,11 +97,8 @@ function cardNumberInKey() {
 }
 
 /**
- * Creates the payment, under the id reserved with the `Idempotency-Key` when there is one. When
- * the key was taken over from a request that stopped without an answer, that request may have
- * stored the payment (and charged the card): the payment as it is now is the answer, and nothing
- * is created or authorized again. So it is when the create finds the id taken (that request was
- * slow, not dead, and stored it meanwhile).
+ * Creates the payment, under the key's reserved id if any. After a takeover, or when the id is
+ * taken, the stored payment is the answer: nothing is created or authorized twice.
  */
 async function createOnce(
   context: RouteContext,

@@ -19,9 +19,7 @@ export interface PaymentListResource extends PaymentList {
 
 /**
  * `GET /v1/profiles/{profile_id}/payments?limit=&after=`: newest first, `limit` 1..100 (default
- * 20); `next_cursor`, when present, is the `after` of the next page, and `_links.next` that page's
- * path. An `after` that is not a payment of this list is a 400 on `after` (the engine's
- * `validation_failed`).
+ * 20), `next_cursor` and `_links.next` for the next page; an `after` not in the list is a 400.
  */
 const listPaymentsRoute: RouteHandler = async (context) => {
   const { client, deps } = context;
