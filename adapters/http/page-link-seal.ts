@@ -13,10 +13,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The answer `answer` as the idempotency store keeps it: the same JSON with `next.redirect` set to
- * `SEALED_PAGE_LINK` when it is the engine's hosted page link of the payment; else undefined (keep
- * `answer` itself: no link, or a stored one, such as an issuer's challenge page or a link of an
- * engine without `pageTokens`).
+ * `answer` as the idempotency store keeps it: `next.redirect` replaced by `SEALED_PAGE_LINK` when
+ * it is the engine's hosted page link; else undefined (keep `answer` as it is).
  */
 export function sealPageLink(
   engine: Pick<PaymentEngine, 'hostedPageLink'>,

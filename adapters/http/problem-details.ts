@@ -97,11 +97,8 @@ const TITLES: Readonly<Record<ProblemCode, string>> = {
 export const DEFAULT_PROBLEM_TYPE_BASE = 'urn:paystate:problem:';
 
 /**
- * Codes of the problems the server layer answers below the API, before a request reaches a
- * handler: HTTP node cannot parse (`malformed_request`, `headers_too_large`, `request_timeout`,
- * `payload_too_large` for chunk extensions), an `Expect` other than `100-continue`
- * (`expectation_failed`) and a method no fetch `Request` can carry (`method_not_implemented`).
- * No API operation answers them, so they are not `ProblemCode`s.
+ * Codes the server layer answers before any route (unparsable HTTP, a bad `Expect`, a method no
+ * fetch `Request` carries): no API operation answers them, so they are not `ProblemCode`s.
  */
 export type ServerProblemCode =
   | 'malformed_request'
@@ -207,12 +204,8 @@ export function problem(
 }
 
 /**
- * The `503` of a create whose write was sent and whose outcome is unknown, when the request has no
- * `Idempotency-Key`: the payment may exist, so a plain retry could create a second one. It says to
- * look the payment up first (the list of the profile's payments) and to send an `Idempotency-Key`
- * to retry safely, and carries `payment_may_exist: true`. It has no `Retry-After`: that header
- * invites an automatic retry (some HTTP clients honour it on their own), the one thing this
- * client must not do blindly. With a key, the create answers its own 503 (retry with the same key).
+ * The `503` of a keyless create whose outcome is unknown: `payment_may_exist: true`, look the
+ * payment up first, and no `Retry-After`, on purpose (http-api.md, "Idempotency").
  */
 export function paymentMayExistProblem(): Problem {
   return problem(

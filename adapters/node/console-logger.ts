@@ -76,12 +76,8 @@ function singleLine(text: string): string {
 }
 
 /**
- * A `Logger` writing one human-readable line per call:
- * `2026-01-15T12:00:00.000Z INFO  payment created paymentId=payment_… amount=1000`, or with
- * `format: 'json'` one JSON object per line.
- * Defensive about card data: values under keys such as `number`, `pan`, `cvc`, `card_number`
- * are replaced with `[redacted]`, and so is any run of 12 to 19 digits anywhere in the line
- * (so log times as ISO strings, not as epoch milliseconds). Logging never throws.
+ * A `Logger` writing one readable line per call, or one JSON object with `format: 'json'`; card-data
+ * keys and runs of 12 to 19 digits are `[redacted]` (log times as ISO strings). Never throws.
  */
 export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger {
   const level: unknown = options.level ?? 'info';

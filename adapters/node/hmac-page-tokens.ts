@@ -5,10 +5,8 @@ import type { PageTokens } from '../../src/ports/page-tokens.js';
 const LABEL = 'paystate hosted page link v1\n';
 
 /**
- * Hosted page tokens as HMAC-SHA-256 of the payment id, keyed with `secret` (its UTF-8 bytes), in
- * base64url (43 characters): nothing of a link is stored, and every instance given the same secret
- * makes and checks the same links. A new secret ends the links of payments still open. A
- * `RangeError` unless `secret` is a string of at least 32 characters.
+ * Hosted page tokens as base64url HMAC-SHA-256 of the payment id: nothing stored, the same on every
+ * instance with the same secret. A `RangeError` unless `secret` has at least 32 characters.
  */
 export function createHmacPageTokens(secret: string): PageTokens {
   if (typeof secret !== 'string' || secret.length < 32) {

@@ -14,10 +14,8 @@ export interface PinoLike {
 }
 
 /**
- * A paystate `Logger` over a pino logger that keeps paystate's scrubbing: fields and message are
- * cleaned as `createConsoleLogger` cleans them (card-data keys, and card numbers in every string,
- * key and number at any depth) before pino sees them. A level pino leaves off costs no scrubbing.
- * Pass this, not the pino logger itself (docs/guides/logging.md).
+ * A paystate `Logger` over pino that scrubs card data as `createConsoleLogger` does before pino sees
+ * it; pass this, not pino itself (guides/logging.md).
  */
 export function createPinoLogger(pino: PinoLike): Logger {
   const enabled = (level: LogLevel): boolean => pino.isLevelEnabled?.(level) ?? true;

@@ -17,11 +17,8 @@ export function attachWorker(app: HealthPagesApp, worker: BackgroundWorker): voi
 }
 
 /**
- * The sandbox's health probes, outside `/v1` and the pages (`/pay`, `/sandbox/issuer`, `/docs`):
- * the pages of `createHealthHandlers` (`paystate/http`) over the app's engine and the worker
- * `startSandboxServer` attaches (an app never served has none: it then reports the process and
- * storage only). `/healthz` is liveness, `/readyz` readiness; a stopping worker (the server is
- * closing) makes both `503`.
+ * The sandbox's `/healthz` (liveness) and `/readyz` (readiness) over its engine and worker; a
+ * stopping worker makes both `503`.
  */
 export function createHealthPages(app: HealthPagesApp): PagesHandler {
   return createHealthHandlers({ engine: app.engine, worker: () => workers.get(app) }).pages;

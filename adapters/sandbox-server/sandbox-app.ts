@@ -145,10 +145,8 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
 }
 
 /**
- * The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler. Its
- * pages include the health probes `GET /healthz` (liveness) and `GET /readyz` (readiness: storage
- * answers), without authentication; `/healthz` reports the background worker `startSandboxServer`
- * starts (an app built here and never served has none: it then only says the process serves).
+ * The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler, and
+ * the health probes `/healthz` and `/readyz`.
  */
 export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   /** The engine behind the API and the pages. */

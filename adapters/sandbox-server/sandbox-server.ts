@@ -24,12 +24,8 @@ export interface SandboxServerOptions<S extends SandboxStorage = MemorySandboxSt
   'baseUrl' | 'storage'
 > {
   /**
-   * Storage to use instead of memory (see `SandboxAppOptions.storage`), or a function that makes
-   * it, called once the server listens: a port in use then fails before the storage is touched
-   * (`paystate demo --database-url` migrates the database and imports its config only then).
-   * Requests that come meanwhile wait for it, but for the health probes, answered at once
-   * (`/healthz` 200, `/readyz` 503). When it rejects, the requests that waited are answered 503
-   * (`unavailable`), the server stops listening and `startSandboxServer` rejects with its error.
+   * Storage instead of memory, or a function making it once the server listens (requests wait, but
+   * for the health probes); when it rejects, waiting requests get 503 and the server stops.
    */
   readonly storage?: S | (() => Promise<S>);
   /** Default 3000; 0 picks a free port. */
@@ -104,11 +100,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 /**
- * Starts the sandbox server (decisions.md section 7) on node:http: the v1 API, the hosted page
- * and simulated issuer routes, in-memory adapters, the simulated acquirer and 3DS, and the
- * background worker (sweeper every second), with the health probes `GET /healthz` (liveness: the
- * process serves and the worker ticks) and `GET /readyz` (readiness: storage answers). Resolves
- * once it listens (and its `storage` function, if it was given one, has made the storage).
+ * Starts the sandbox server (decisions.md section 7) on node:http with its background worker and
+ * health probes; resolves once it listens and its storage is made.
  */
 export async function startSandboxServer<S extends SandboxStorage = MemorySandboxStorage>(
   options: SandboxServerOptions<S> = {},

@@ -26,11 +26,8 @@ function send(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer): vo
 }
 
 /**
- * Answers a health probe that comes while the server's storage is being made (which may take
- * minutes: a migration waiting for another instance's lock), where other requests wait for it: a
- * probe that waited would time out, and an orchestrator would restart, again and again, a process
- * that is only starting. `GET`/`HEAD /healthz` is `200` (the process serves), `/readyz` is `503`
- * (not ready yet), with the bodies `createHealthPages` gives. True when it answered.
+ * Answers a health probe while storage is being made (`/healthz` 200, `/readyz` 503), so that an
+ * orchestrator does not restart a process that is only starting. True when it answered.
  */
 export function answerProbeWhileStarting(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;

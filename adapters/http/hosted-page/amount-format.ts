@@ -1,12 +1,8 @@
 import { currencyExponent } from '../../../src/domain/currency.js';
 
 /**
- * An amount in minor units, formatted for people: `formatAmount(1999, 'EUR')` is `€19.99`,
- * `formatAmount(500, 'JPY')` is `¥500`, `formatAmount(1500, 'KWD')` is `KWD 1.500`. The number of
- * decimals is the ISO 4217 exponent from paystate's static table (`Intl` follows CLDR, which
- * differs for about 16 currencies); `Intl.NumberFormat` only supplies the symbol, grouping and
- * decimal separator of `locale`. The amount is formatted from an exact decimal string, so no
- * floating-point rounding can change it.
+ * An amount in minor units for people (`formatAmount(1999, 'EUR')` is `€19.99`): decimals from the
+ * ISO 4217 table (not CLDR's), symbol and separators from `Intl`, no floating point.
  */
 export function formatAmount(amount: number, currency: string, locale = 'en'): string {
   const exponent = currencyExponent(currency) ?? 2;

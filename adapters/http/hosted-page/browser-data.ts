@@ -56,11 +56,8 @@ function firstAcceptedLanguage(header: string | null): string | undefined {
 }
 
 /**
- * The cardholder's browser data for 3DS (`user`): the headers of the form post (user agent,
- * accept headers), the client's address, and the screen, colour depth, time zone, language and
- * Java/JavaScript flags the page script put in hidden fields. A field the script did not fill
- * (JavaScript off) or filled with nonsense gets a plain default, so a malformed hidden field
- * never stops a payment.
+ * The cardholder's browser data for 3DS: the form post's headers, the client's address and what the
+ * page script put in hidden fields; a field missing or malformed gets a plain default.
  */
 export function collectBrowserData(request: Request, form: URLSearchParams, ipAddress: string): BrowserData {
   const scripted = form.get('javascript_enabled') === 'true';

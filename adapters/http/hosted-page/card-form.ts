@@ -89,11 +89,8 @@ function nameError(name: string): string | undefined {
 const NONE: ReadonlySet<string> = new Set();
 
 /**
- * Checks the card form the way the page script does (Luhn, scheme, expiry not before the current
- * month of `now`, CVC length for the scheme, name length) and converts it to the engine's
- * `creditcard`. The engine validates again; this gives the cardholder the page's own messages.
- * `unreadable` names the fields the post carried as bytes that are not UTF-8 (`readFormBody`):
- * each is wrong, with the message for characters that do not belong in it.
+ * Checks the card form as the page script does and converts it to the engine's `creditcard`, with
+ * the page's own messages; `unreadable` fields (not UTF-8) are each wrong.
  */
 export function validateCardForm(
   input: CardFormInput,

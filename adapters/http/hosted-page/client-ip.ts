@@ -8,11 +8,8 @@ import { isIpAddress } from '../../../src/schemas/ip-address.js';
 export const CLIENT_IP_HEADER = 'x-paystate-client-ip';
 
 /**
- * Sets `CLIENT_IP_HEADER` on a node:http request to the address of its socket, replacing any
- * value the client sent (so it cannot be forged). Call it first thing in the request listener,
- * before the request is bridged to a fetch `Request`. A framework that knows the client's
- * address better (Express's `req.ip`, which follows its `trust proxy` setting) passes it as
- * `clientAddress`.
+ * Sets `CLIENT_IP_HEADER` to the socket's address (or `clientAddress`, e.g. Express's `req.ip`),
+ * replacing what the client sent; call it first, before the request becomes a fetch `Request`.
  */
 export function stampClientIp(
   req: IncomingMessage,

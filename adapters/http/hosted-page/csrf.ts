@@ -27,17 +27,8 @@ export interface CsrfTicket {
 }
 
 /**
- * CSRF protection by a signed double submit. The browser holds a random nonce in a
- * `SameSite=Lax`, `HttpOnly` cookie; the form carries `HMAC(secret, nonce, bound…)` where
- * `bound` names what the form acts on (payment id and page token). A POST counts only when its
- * field matches the HMAC of its own cookie: a cross-site POST gets no Lax cookie (the page's
- * own form posts to its own origin, so it does), and a leaked page URL alone cannot produce a
- * valid field.
- *
- * Lax, not Strict: the page is normally reached by a top-level navigation from another site
- * (the merchant's checkout, a pay-by-link e-mail). Such a GET carries a Lax cookie, so the
- * browser's nonce is kept; a Strict cookie would be missing, a new nonce would replace it, and
- * every card form already open in another tab would fail its submit.
+ * CSRF protection by a signed double submit: a nonce in a `SameSite=Lax`, `HttpOnly` cookie, and
+ * the form's HMAC of it and what the form acts on (why Lax: hosted-page.md, "Security").
  */
 export interface CsrfGuard {
   /**

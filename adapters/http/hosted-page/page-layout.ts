@@ -13,11 +13,8 @@ export interface LayoutOptions {
 }
 
 /**
- * The HTML document around every hosted page: metadata that keeps the page out of search
- * engines and its URL (which holds a token) out of `Referer`, the same-origin style sheet and
- * script, and a `<main>` landmark. No `<meta http-equiv="refresh">`: a page that reloads by
- * itself on a timer the cardholder cannot stop fails WCAG 2.2.1 (technique F41); the page script
- * does that, with a control to stop it.
+ * The HTML document around every hosted page: kept out of search engines and `Referer`, same-origin
+ * style and script, a `<main>` landmark; no meta refresh (WCAG 2.2.1: the script does it, stoppably).
  */
 export function renderLayout(options: LayoutOptions): string {
   const document = html`<!doctype html>

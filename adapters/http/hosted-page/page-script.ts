@@ -5,14 +5,8 @@ import { CARD_RULES_SCRIPT } from './card-rules-script.js';
 export const WARN_BEFORE_MS = 2 * 60_000;
 
 /**
- * The hosted page's script, served as a same-origin file (`script-src 'self'`). It is an
- * enhancement: the form posts and is checked on the server without it. With it, the page
- * formats the card number and expiry as they are typed, shows the detected scheme, checks each
- * field inline (Luhn, expiry, CVC length for the scheme) with the server's messages, fills the
- * 3DS browser data into hidden fields, and shows progress while the payment runs. It also keeps
- * the cardholder informed: a field's message is announced when they leave the field, the time left
- * is kept up to date with a warning before the payment expires, and a page of a payment in progress
- * checks again by itself, with a button to stop that.
+ * The hosted page's script, same-origin (`script-src 'self'`), an enhancement only: formatting,
+ * inline checks, 3DS browser data, progress and time left (hosted-page.md).
  */
 export const PAGE_SCRIPT = String.raw`(function () {
 'use strict';

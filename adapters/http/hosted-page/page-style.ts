@@ -1,9 +1,6 @@
 /**
- * The hosted page's style sheet, served as a same-origin file (`style-src 'self'`): a centred
- * panel on a quiet background, large touch targets, visible focus (a solid ring of at least 3:1
- * against the page, also on a field marked invalid), colours with at least 4.5:1 contrast for
- * text and 3:1 for field borders, one column at phone width, and no motion for people who asked
- * for less.
+ * The hosted page's style sheet, same-origin (`style-src 'self'`): large targets, visible focus,
+ * contrast of at least 4.5:1 for text and 3:1 for borders, one column on phones, reduced motion.
  */
 export const PAGE_CSS = `
 *, *::before, *::after { box-sizing: border-box; }

@@ -15,10 +15,8 @@ export function cspHash(text: string): string {
 }
 
 /**
- * The `Content-Security-Policy` of a card page: nothing loads unless listed, no plugins, no
- * `<base>`, no framing. `form-action` is left out on purpose: browsers apply it to the redirect
- * that follows a form post, and the post of a card page is redirected to the issuer's challenge
- * page or to the merchant's `session.redirect_url`, origins the page cannot know in advance.
+ * The `Content-Security-Policy` of a card page: nothing loads unless listed, no plugins, `<base>`
+ * or framing; no `form-action`, on purpose (hosted-page.md).
  */
 export function contentSecurityPolicy(sources: ContentSecurityPolicySources = {}): string {
   const list = (values: readonly string[] | undefined) =>
@@ -36,10 +34,8 @@ export function contentSecurityPolicy(sources: ContentSecurityPolicySources = {}
 }
 
 /**
- * Headers of every page that shows or takes card data (the hosted page, a challenge page): the
- * CSP above, no framing (`X-Frame-Options` for older browsers), no referrer (the page URL holds
- * a secret token), never cached, no MIME sniffing, an own browsing context group, and no
- * powerful features.
+ * Headers of every page that shows or takes card data: the CSP above, no framing, no referrer,
+ * never cached, no sniffing, an own browsing context group, no powerful features.
  */
 export function pageSecurityHeaders(sources: ContentSecurityPolicySources = {}): Record<string, string> {
   return {

@@ -56,11 +56,8 @@ function expandClass(source: string, start: number): { text: string; end: number
 }
 
 /**
- * The source of a regular expression written for the `i` flag, rewritten to match the same
- * strings without it, since JSON Schema's `pattern` carries no flags: `[a-z]` becomes
- * `[a-zA-Z]`, a letter `x` becomes `[xX]`. Handles ASCII letters only.
- * @throws SyntaxError for what it cannot rewrite faithfully (non-ASCII letters, ranges that mix
- * letters with other characters).
+ * An `i`-flag regex source rewritten to match without the flag (`[a-z]` → `[a-zA-Z]`), ASCII
+ * letters only. @throws SyntaxError for what it cannot rewrite faithfully.
  */
 export function caseInsensitivePattern(source: string): string {
   // eslint-disable-next-line no-control-regex -- any non-ASCII character is refused

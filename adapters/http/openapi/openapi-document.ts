@@ -179,12 +179,9 @@ export function openApiPath(pattern: readonly string[]): string {
 }
 
 /**
- * The OpenAPI 3.1 document of the v1 API, generated from the zod schemas of requests and
- * answers (`src/schemas`, plus the problem and profile schemas of the HTTP layer) and the route
- * table the router serves: every endpoint, body, parameter, problem answer per status, the
- * bearer security scheme and the `Idempotency-Key` header; and, as `webhooks`, the signed
- * requests of the webhook sink, one per event type. Each call builds a new object.
- * @throws Error when a route of the router has no description (a bug caught by the tests).
+ * The OpenAPI 3.1 document of the v1 API, from the zod schemas and the route table, with the
+ * webhook sink's requests as `webhooks`; a new object per call.
+ * @throws Error when a route has no description (a bug caught by the tests).
  */
 export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   const registry = createSchemaRegistry();

@@ -34,10 +34,8 @@ function respond(method: string, body: string, headers: Record<string, string>):
 }
 
 /**
- * Serves the API's OpenAPI document at `{basePath}/openapi.json` and a readable reference page
- * rendered from it at `{basePath}/docs` (no script, no external resource, a strict
- * Content-Security-Policy). Other requests resolve to `undefined`, so it composes with other
- * `pages`. Without `servers`, the document names the server the request reached.
+ * Serves the OpenAPI document at `{basePath}/openapi.json` and a script-free reference page at
+ * `{basePath}/docs`; other requests resolve to `undefined`. Default server: the one reached.
  */
 export function createOpenApiPages(options: OpenApiPagesOptions = {}): PagesHandler {
   const basePath = normalizeBasePath(options.basePath);

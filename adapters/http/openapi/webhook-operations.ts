@@ -17,10 +17,8 @@ import type { OpenApiOperation, OpenApiParameter, OpenApiPathItem, OpenApiRespon
 import { webhookEventNarrowingSchema, webhookHeaderSchemas } from './webhook-schemas.js';
 
 /**
- * The document's `webhooks` (OpenAPI 3.1): one `POST` per event type of `DOMAIN_EVENT_TYPES`, as the
- * webhook sink (`paystate/webhooks`) sends it, with the headers it sets (their names from
- * `webhook-headers.ts`) and the answers it understands (from `webhookAnswerOutcome`). A new event
- * type without a description here does not compile.
+ * The document's `webhooks`: one `POST` per event type as the webhook sink sends it, its headers
+ * and the answers it understands. A new event type without a description does not compile.
  */
 
 export const WEBHOOKS_TAG = {

@@ -130,16 +130,6 @@ export interface IssuerPageOptions {
   readonly requestId?: () => string;
 }
 
-/**
- * The simulated issuer's (ACS) challenge page, `/sandbox/issuer/challenge/{payment_id}/{transaction_id}`:
- * the merchant, the amount and the masked card, with "Authorise" and "Refuse". Its answer goes
- * back to the engine as a real ACS result would: a `cres` signed with the 3DS server's key,
- * which the engine has the 3DS provider verify for this payment and transaction. The browser
- * then goes to `session.redirect_url`, whatever the outcome. Left alone, the payment expires.
- * Like the hosted page, it runs under the `PageContext`'s request id (its log lines, the engine
- * command) and leaves the `Request-Id` header to the caller; without a context it makes the id
- * (`requestId` option) and every answer carries it.
- */
 /** One request for the page of a challenge: the payment and transaction of its path, its id and logger. */
 interface IssuerCall {
   readonly request: Request;
@@ -149,6 +139,10 @@ interface IssuerCall {
   readonly log: Logger;
 }
 
+/**
+ * The simulated issuer's challenge page, `/sandbox/issuer/challenge/{payment_id}/{transaction_id}`:
+ * "Authorise" or "Refuse" goes back to the engine as a signed `cres`, then to `session.redirect_url`.
+ */
 export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPageOptions): PagesHandler {
   const csrf = createCsrfGuard({ secret: options.csrfSecret });
   const logger = guardLogger(app.logger);
@@ -166,11 +160,8 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
   }
 
   /**
-   * Whether the cardholder may still answer: the payment waits for this challenge and its deadline
-   * has not passed. The 3DS server may have recorded an answer already (it resolves the challenge
-   * before the engine stores the outcome, and that write can fail): then that answer is offered
-   * again, and only that one, since the 3DS server takes no other. Sending it again is safe: the
-   * engine authorizes at most once.
+   * Whether the cardholder may still answer: the payment waits for this challenge, in time. An
+   * answer the 3DS server already recorded is offered again, and only it (authorizing is once).
    */
   const isOpen = (record: PaymentRecord) =>
     record.state === 'awaiting_challenge' && (record.expiresAt === null || record.expiresAt > app.clock.now());

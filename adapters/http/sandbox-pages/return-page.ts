@@ -82,13 +82,8 @@ function paymentView(record: PaymentRecord, merchantName: string, href: string):
 }
 
 /**
- * The sandbox's own return page, `GET /sandbox/return?payment_id=…&proof=…`: the demo's payments
- * return here (`session.redirect_url` `{base}/sandbox/return`; the sandbox's pages add the payment
- * and its proof, `ReturnLinks`). It shows the payment's state as the API reads it, its amount and
- * its profile's name, and nothing of the cardholder (no contact, no card). Only with the proof: a
- * payment id is no secret (logs, webhooks, support tickets carry it), and the proof says the
- * browser was sent back from that payment's own pages; without both it shows nothing. The hosted
- * page's style sheet and security headers (no referrer: the URL holds the proof; never cached).
+ * The sandbox's return page, `GET /sandbox/return?payment_id=…&proof=…`: the payment's state,
+ * amount and profile, nothing of the cardholder, and only with the proof of its own pages.
  */
 export function createReturnPage(app: SandboxPageDeps, links: ReturnLinks): PagesHandler {
   const logger = guardLogger(app.logger);

@@ -25,16 +25,8 @@ function rootToReference(request: Request): Response | undefined {
 }
 
 /**
- * The browser pages of the sandbox, outside `/v1`: `/` (a redirect to the API reference at
- * `/docs`), the hosted payment page
- * (`/pay/{payment_id}?token=…`, in test mode, listing a few test cards) and the simulated
- * issuer's challenge page (`/sandbox/issuer/challenge/{payment_id}/{transaction_id}`), both
- * with the CSRF key of `app.secrets` (shared by instances that are given the same), and the
- * sandbox's own return page (`/sandbox/return`, `createReturnPage`), to which those two send the
- * browser back with the payment named when its `session.redirect_url` is that page. The
- * client's IP comes from the header the sandbox's node listener stamps (`stampClientIp`). The
- * `PageContext`'s request id goes to both pages (their log lines and engine commands); the entry
- * point writes it on the answers.
+ * The sandbox's browser pages outside `/v1`: `/` (to `/docs`), the hosted page `/pay/…` in test
+ * mode, the issuer's challenge page and the return page, under the `PageContext`'s request id.
  */
 export function createSandboxPages(app: SandboxPageDeps): PagesHandler {
   const csrfSecret = app.secrets.csrf;
