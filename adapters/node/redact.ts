@@ -17,12 +17,8 @@ const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * 12 to 19 digits of any script (full-width ones too), optionally grouped by up to three of the
- * separators people put inside a card number (spaces, dashes of any kind, dots, slashes,
- * underscores, commas, asterisks, bullets, bars, hashes, semicolons, colons, plus signs:
- * "4242 4242 4242 4242", "4242.4242.4242.4242", "4242 / 4242 / …"), not glued to letters or digits
- * on either side: a possible card number. An unbroken run of more than 19 digits (such as the
- * digits of a hex id) is left alone.
+ * A possible card number: 12 to 19 digits of any script, each joined to the next by up to three
+ * separators people type in one ("4242 4242…", "4242.4242…"), not glued to letters or digits.
  */
 const CARD_NUMBER_LIKE =
   /(?<![\p{L}\p{Nd}])\p{Nd}(?:[\s\p{Pd}\u2212./_,*\u2022\u00b7|#;:+]{0,3}\p{Nd}){11,18}(?![\p{L}\p{Nd}])/gu;
