@@ -1,5 +1,4 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import type { Logger } from '../../../src/ports/logger.js';
 import { guardLogger, silentLogger } from '../../../src/ports/logger.js';
 import type { FetchHandlerOptions } from '../app.js';
 import type { FetchHandler } from '../page-context.js';
@@ -8,24 +7,13 @@ import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource } from '../request
 import { createExpressRouter } from './express-router.js';
 import { sendAnswer } from '../node-answer.js';
 import { paystate } from './paystate.js';
-import { paystateErrorHandler } from './problem-error-handler.js';
+import { paystateErrorHandler, type PaystateErrorHandlerOptions } from './problem-error-handler.js';
 
-/** Options of `createServer(handler, options)`: where the app's failures go and how they are answered. */
-export interface CreateServerOptions {
-  /**
-   * Receives the errors the app answers `500` (a handler that rejects, a response node refuses
-   * to write, a body parser's set-up error). Default: none.
-   */
-  readonly logger?: Logger;
-  /** Prefix of the problem `type` URIs of the answers the app writes itself. Default `urn:paystate:problem:`. */
-  readonly problemTypeBase?: string;
-  /**
-   * Makes the `Request-Id` of the answers the app writes itself (its `404`, `500` and `501`, a body
-   * parser's problem). Default: `req_` and 32 hex digits. One that throws or gives no header token
-   * falls back to the default (see `ApiOptions.requestId`).
-   */
-  readonly requestId?: () => string;
-}
+/**
+ * Options of `createServer(handler, options)`: those of `paystateErrorHandler`, for every answer the
+ * app writes itself (its `404`, `500` and `501`, a body parser's problem); `logger` gets the `500`s.
+ */
+export type CreateServerOptions = PaystateErrorHandlerOptions;
 
 /**
  * The app's last error handler: an error nothing answered is logged and answered `500` as a

@@ -17,7 +17,7 @@ export const BROWSER_FIELDS = [
  * data from such a browser, but paystate's `user` object requires every field, so plain values
  * are sent with `javascript_enabled: false`, which tells the issuer they are not measured.
  */
-export const NO_SCRIPT_DEFAULTS = {
+const NO_SCRIPT_DEFAULTS = {
   screen_width: 1024,
   screen_height: 768,
   color_depth: 24,

@@ -44,7 +44,7 @@ export function parseExpiry(text: string): { readonly month: number; readonly ye
 }
 
 /** The API's form of an expiry month: `YYYY-MM-01T00:00:00.000Z`. */
-export function expirationOf(expiry: { readonly month: number; readonly year: number }): string {
+function expirationOf(expiry: { readonly month: number; readonly year: number }): string {
   return `${String(expiry.year).padStart(4, '0')}-${String(expiry.month).padStart(2, '0')}-01T00:00:00.000Z`;
 }
 

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { secretEqual } from './secret-equal.js';
 
 /** Name of the cookie that carries the browser's CSRF nonce. */
-export const CSRF_COOKIE = 'paystate_csrf';
+const CSRF_COOKIE = 'paystate_csrf';
 /** Name of the hidden form field that carries the CSRF proof. */
 export const CSRF_FIELD = 'csrf';
 

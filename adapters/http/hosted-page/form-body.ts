@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { readFetchBody } from '../read-body.js';
 
 /** Largest form post the page accepts: the card form is well under 2 KiB. */
-export const MAX_FORM_BYTES = 16 * 1024;
+const MAX_FORM_BYTES = 16 * 1024;
 
 export type FormBodyFailure = 'unsupported_media_type' | 'too_large' | 'unreadable';
 

@@ -1,7 +1,7 @@
 import { pageSecurityHeaders } from './security-headers.js';
 
 /** The security headers of the hosted page: its own style sheet and script, nothing else (CSP). */
-export const PAGE_HEADERS = pageSecurityHeaders({ script: ["'self'"], style: ["'self'"] });
+const PAGE_HEADERS = pageSecurityHeaders({ script: ["'self'"], style: ["'self'"] });
 
 /** An HTML page with a card page's security headers, `security` (no body for `HEAD`). */
 export function htmlResponse(

@@ -2,7 +2,7 @@ import { CARD_FIELD_LABELS, SCHEME_LABELS } from './card-messages.js';
 import { CARD_RULES_SCRIPT } from './card-rules-script.js';
 
 /** How long before the payment expires the page warns the cardholder (in an alert). */
-export const WARN_BEFORE_MS = 2 * 60_000;
+const WARN_BEFORE_MS = 2 * 60_000;
 
 /**
  * The hosted page's script, same-origin (`script-src 'self'`), an enhancement only: formatting,

@@ -12,7 +12,7 @@ import { MAX_REQUEST_ID_LENGTH } from '../request-id.js';
  */
 
 /** Every problem `code`, in the order of `PROBLEM_STATUS`. */
-export const PROBLEM_CODES = Object.keys(PROBLEM_STATUS) as ProblemCode[];
+const PROBLEM_CODES = Object.keys(PROBLEM_STATUS) as ProblemCode[];
 
 const linkSchema = z.object({ href: z.string(), type: z.literal('application/json') });
 

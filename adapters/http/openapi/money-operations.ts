@@ -1,27 +1,9 @@
-import type { ProblemCode } from '../problem-details.js';
-import { READ_PROBLEMS, type OperationDescription } from './operation-description.js';
+import { POST_PROBLEMS, READ_PROBLEMS, type OperationDescription } from './operation-description.js';
 
 /**
  * The OpenAPI descriptions of the capture, cancel and refund routes (decisions.md section 8), each
  * in the profile form of the path and the partner form its `_links` use.
  */
-
-const POST_PROBLEMS: readonly ProblemCode[] = [
-  'invalid_json',
-  'validation_failed',
-  'unauthorized',
-  'forbidden_profile',
-  'not_found',
-  'not_acceptable',
-  'conflict',
-  'idempotency_in_progress',
-  'payload_too_large',
-  'unsupported_media_type',
-  'idempotency_key_reused',
-  'rate_limited',
-  'internal_error',
-  'unavailable',
-];
 
 const RETRIES =
   'Retries are safe with an `Idempotency-Key`: the operation id is reserved with the key before anything runs, the same request gets the first answer again (`Idempotency-Replayed: true`), and a retry after a crash reaches the same operation: the acquirer hears of it once.';

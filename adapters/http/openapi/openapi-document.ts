@@ -174,7 +174,7 @@ function operation(pattern: readonly string[], described: OperationDescription):
 }
 
 /** `/v1/profiles/{profile_id}/payments` from `['v1', 'profiles', ':profile_id', 'payments']`. */
-export function openApiPath(pattern: readonly string[]): string {
+function openApiPath(pattern: readonly string[]): string {
   return `/${pattern.map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment)).join('/')}`;
 }
 

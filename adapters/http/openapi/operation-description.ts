@@ -66,3 +66,21 @@ export const READ_PROBLEMS: readonly ProblemCode[] = [
   'internal_error',
   'unavailable',
 ];
+
+/** The problems of a POST on a payment: an idempotent write with a JSON body. */
+export const POST_PROBLEMS: readonly ProblemCode[] = [
+  'invalid_json',
+  'validation_failed',
+  'unauthorized',
+  'forbidden_profile',
+  'not_found',
+  'not_acceptable',
+  'conflict',
+  'idempotency_in_progress',
+  'payload_too_large',
+  'unsupported_media_type',
+  'idempotency_key_reused',
+  'rate_limited',
+  'internal_error',
+  'unavailable',
+];

@@ -1,6 +1,6 @@
 import type { ProblemCode } from '../problem-details.js';
 import { MONEY_OPERATIONS } from './money-operations.js';
-import { READ_PROBLEMS, type OperationDescription } from './operation-description.js';
+import { POST_PROBLEMS, READ_PROBLEMS, type OperationDescription } from './operation-description.js';
 import { CREATE_PAYMENT_EXAMPLES } from './request-examples.js';
 
 export {
@@ -32,22 +32,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
       component: 'Payment',
       headers: ['Location', 'Idempotency-Replayed'],
     },
-    problems: [
-      'invalid_json',
-      'validation_failed',
-      'unauthorized',
-      'forbidden_profile',
-      'direct_flow_not_permitted',
-      'not_acceptable',
-      'conflict',
-      'idempotency_in_progress',
-      'payload_too_large',
-      'unsupported_media_type',
-      'idempotency_key_reused',
-      'rate_limited',
-      'internal_error',
-      'unavailable',
-    ],
+    problems: [...POST_PROBLEMS.filter((code) => code !== 'not_found'), 'direct_flow_not_permitted'],
   },
   'GET /v1/profiles/{profile_id}/payments': {
     operationId: 'listPayments',

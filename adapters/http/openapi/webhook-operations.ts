@@ -151,7 +151,7 @@ const response = (outcome: WebhookAnswerOutcome): OpenApiResponse => ({
  * status of it has the same outcome, single statuses otherwise, and `default` for the outcome of
  * what is left (`refused`).
  */
-export function webhookResponses(): Record<string, OpenApiResponse> {
+function webhookResponses(): Record<string, OpenApiResponse> {
   const fallback: WebhookAnswerOutcome = 'refused';
   const responses: Record<string, OpenApiResponse> = {};
   for (let hundred = 1; hundred <= 5; hundred++) {
