@@ -30,6 +30,26 @@ function bothForms(
   };
 }
 
+/** The list and get descriptions of a payment's captures or refunds, under both paths. */
+function listAndGet(plural: 'captures' | 'refunds', noun: 'Capture' | 'Refund'): Record<string, OperationDescription> {
+  const one = noun === 'Capture' ? 'capture' : 'refund';
+  return {
+    ...bothForms('GET', plural, `list${noun}s`, `listPartner${noun}s`, {
+      summary: `List a payment's ${plural}`,
+      description: `The payment's ${plural}, oldest first, a page at a time.`,
+      query: ['limit', `${one}_after`],
+      success: { status: 200, description: `A page of ${plural}.`, component: `${noun}List` },
+      problems: READ_PROBLEMS,
+    }),
+    ...bothForms('GET', `${plural}/{${one}_id}`, `get${noun}`, `getPartner${noun}`, {
+      summary: `Get a ${one}`,
+      description: `The ${one} as it is now; another payment's ${one} is \`404\`.`,
+      success: { status: 200, description: `The ${one}.`, component: noun },
+      problems: READ_PROBLEMS,
+    }),
+  };
+}
+
 export const MONEY_OPERATIONS: Readonly<Record<string, OperationDescription>> = {
   ...bothForms('POST', 'captures', 'capturePayment', 'capturePartnerPayment', {
     summary: 'Capture a payment',
@@ -45,19 +65,7 @@ export const MONEY_OPERATIONS: Readonly<Record<string, OperationDescription>> = 
     },
     problems: [...POST_PROBLEMS, 'payment_not_capturable', 'amount_exceeds_capturable'],
   }),
-  ...bothForms('GET', 'captures', 'listCaptures', 'listPartnerCaptures', {
-    summary: "List a payment's captures",
-    description: "The payment's captures, oldest first, a page at a time.",
-    query: ['limit', 'capture_after'],
-    success: { status: 200, description: 'A page of captures.', component: 'CaptureList' },
-    problems: READ_PROBLEMS,
-  }),
-  ...bothForms('GET', 'captures/{capture_id}', 'getCapture', 'getPartnerCapture', {
-    summary: 'Get a capture',
-    description: "The capture as it is now; another payment's capture is `404`.",
-    success: { status: 200, description: 'The capture.', component: 'Capture' },
-    problems: READ_PROBLEMS,
-  }),
+  ...listAndGet('captures', 'Capture'),
   ...bothForms('POST', 'cancel', 'cancelPayment', 'cancelPartnerPayment', {
     summary: 'Cancel a payment',
     description: `A manual payment with an amount left to capture has it released (voided); a payment still waiting for the cardholder (hosted page not submitted, challenge not answered) becomes \`failed\` with \`failure_reason\` \`canceled\`. No body (or \`{}\`).\n\n${RETRIES}`,
@@ -85,17 +93,5 @@ export const MONEY_OPERATIONS: Readonly<Record<string, OperationDescription>> = 
     },
     problems: [...POST_PROBLEMS, 'payment_not_refundable', 'amount_exceeds_refundable'],
   }),
-  ...bothForms('GET', 'refunds', 'listRefunds', 'listPartnerRefunds', {
-    summary: "List a payment's refunds",
-    description: "The payment's refunds, oldest first, a page at a time.",
-    query: ['limit', 'refund_after'],
-    success: { status: 200, description: 'A page of refunds.', component: 'RefundList' },
-    problems: READ_PROBLEMS,
-  }),
-  ...bothForms('GET', 'refunds/{refund_id}', 'getRefund', 'getPartnerRefund', {
-    summary: 'Get a refund',
-    description: "The refund as it is now; another payment's refund is `404`.",
-    success: { status: 200, description: 'The refund.', component: 'Refund' },
-    problems: READ_PROBLEMS,
-  }),
+  ...listAndGet('refunds', 'Refund'),
 };
