@@ -22,10 +22,14 @@ export interface HttpRequest {
  * unread), the body is read from it directly (`readNodeBody`), not through a web stream.
  */
 export function fromFetchRequest(request: Request, target?: string, incoming?: IncomingMessage): HttpRequest {
-  const url = target === undefined ? new URL(request.url) : undefined;
+  let pathAndQuery = target;
+  if (pathAndQuery === undefined) {
+    const { pathname, search } = new URL(request.url);
+    pathAndQuery = `${pathname}${search}`;
+  }
   return {
     method: request.method,
-    target: target ?? `${url?.pathname}${url?.search}`,
+    target: pathAndQuery,
     header: (name) => request.headers.get(name),
     readBody: (limit) => (incoming === undefined ? readFetchBody(request, limit) : readNodeBody(incoming, limit)),
   };

@@ -94,16 +94,16 @@ export function readNodeBody(
 ): Promise<Result<Uint8Array, BodyReadFailure>> {
   if (declaresMoreThan(req.headers['content-length'], limit)) return Promise.resolve(err('too_large'));
   if (req.readableEnded || (req.complete && !req.readable)) return Promise.resolve(ok(EMPTY));
+  // Its `close` has been and gone: a listener attached now would wait for ever.
+  if (req.destroyed || req.errored !== null || req.readableAborted) return Promise.resolve(err('unreadable'));
   // The whole body is in the stream's buffer already (the common case): taken at once.
   const length = Number(req.headers['content-length'] ?? NaN);
-  if (req.readableLength === length && req.readableFlowing !== true && !req.destroyed && req.errored === null) {
+  if (req.readableLength === length && req.readableFlowing !== true) {
     const bytes = length === 0 ? EMPTY : (req.read() as Uint8Array);
     taken.add(req);
     req.resume();
     return Promise.resolve(ok(bytes));
   }
-  // Its `close` has been and gone: a listener attached now would wait for ever.
-  if (req.destroyed || req.errored !== null || req.readableAborted) return Promise.resolve(err('unreadable'));
   return new Promise((resolve) => {
     const chunks: Uint8Array[] = [];
     let total = 0;
