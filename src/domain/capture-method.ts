@@ -1,4 +1,4 @@
-/** How an approved authorization is captured (decisions.md section 8). */
+/** How an approved authorization is captured (docs/http-api.md, Captures). */
 export const CAPTURE_METHODS = Object.freeze(['automatic', 'manual'] as const);
 
 /**

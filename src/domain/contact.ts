@@ -1,4 +1,4 @@
-/** Address object of the API (decisions.md section 4 says which fields are required). */
+/** Address object of the API (docs/http-api.md, Create a payment says which fields are required). */
 export interface Address {
   readonly premise?: string;
   readonly thoroughfare: string;
@@ -65,7 +65,7 @@ export interface BrowserData {
 
 /**
  * The browser data as EMV 3DS takes it: a colour depth of 30, which browsers report for 10 bits
- * per channel and 3DS does not list, is sent as 24 (decisions.md section 4).
+ * per channel and 3DS does not list, is sent as 24 (docs/http-api.md, Create a payment).
  */
 export function browserDataForThreeDS(browser: BrowserData): BrowserData {
   return browser.color_depth === 30 ? { ...browser, color_depth: 24 } : browser;

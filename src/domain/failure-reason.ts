@@ -1,4 +1,4 @@
-/** Why a payment ended in `failed` (decisions.md section 1), or a capture or refund (section 8). */
+/** Why a payment ended in `failed` (docs/state-machine.md), or a capture or refund. */
 export const FAILURE_REASONS = Object.freeze([
   'authentication_refused',
   'authentication_rejected',

@@ -21,7 +21,7 @@ export function amountRefundable(record: Counters): number {
 }
 
 /**
- * The money invariants (decisions.md section 8) that every stored version of a payment keeps:
+ * The money invariants (docs/http-api.md, Captures) that every stored version of a payment keeps:
  * captures not failed ≤ `amount`, refunds not failed ≤ `amount_captured`, succeeded ≤ reserved,
  * all non-negative. Repositories refuse a write that breaks one, where the data lives.
  */

@@ -1,7 +1,7 @@
 import type { FailureReason } from './failure-reason.js';
 import type { Link } from './payment.js';
 
-/** The kinds of money operation on an authorized payment (decisions.md section 8). */
+/** The kinds of money operation on an authorized payment (docs/http-api.md, Captures). */
 export const OPERATION_KINDS = Object.freeze(['capture', 'cancel', 'refund'] as const);
 /** One of `OPERATION_KINDS`; also the prefix of the operation's id (`capture_` + 32 hex). */
 export type OperationKind = (typeof OPERATION_KINDS)[number];
@@ -54,7 +54,7 @@ export interface OperationRecord {
   readonly updatedAt: number;
 }
 
-/** A capture or refund as the API returns it (decisions.md section 8). */
+/** A capture or refund as the API returns it (docs/http-api.md, Captures). */
 export interface PublicOperation {
   readonly id: string;
   readonly payment_id: string;

@@ -14,7 +14,7 @@ export interface AuthorizationRecord {
   readonly responseCode: string;
   readonly fees: Fees;
   readonly card: CardProfile;
-  /** The scheme's trace id, when the acquirer gave one (decisions.md section 9); internal only. */
+  /** The scheme's trace id, when the acquirer gave one (docs/ports.md); internal only. */
   readonly networkTransactionId?: string;
 }
 
@@ -64,7 +64,7 @@ export interface PaymentRecord {
    * engine reads the payment back: its own `writeId` at its version means the write happened.
    */
   readonly writeId: string | null;
-  /** `automatic` (a sale) or `manual` (decisions.md section 8). */
+  /** `automatic` (a sale) or `manual` (docs/http-api.md, Captures). */
   readonly captureMethod: CaptureMethod;
   /**
    * Captures not failed (processing or succeeded), minor units; a succeeded automatic payment

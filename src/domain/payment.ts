@@ -41,10 +41,10 @@ export interface Payment {
   readonly session: { readonly redirect_url: string };
   readonly next?: { readonly redirect: string };
   readonly state: PublicState;
-  /** Extension (decisions.md section 1): present when `state` is `failed`. */
+  /** Extension (docs/state-machine.md): present when `state` is `failed`. */
   readonly failure_reason?: FailureReason;
   readonly created: string;
-  /** Extension (decisions.md section 8): `automatic` or `manual`. */
+  /** Extension (docs/http-api.md, Captures): `automatic` or `manual`. */
   readonly capture_method: CaptureMethod;
   /** What can still be captured: `amount` minus captures not failed; 0 once closed, and for automatic capture. */
   readonly amount_capturable: number;

@@ -38,7 +38,7 @@ function isRedirectUrlTooLong(value: string): boolean {
 }
 
 /**
- * Checks a `session.redirect_url` (decisions.md section 4): absolute, at most 2048 characters
+ * Checks a `session.redirect_url` (docs/http-api.md, Create a payment): absolute, at most 2048 characters
  * (as sent, and once percent-encoded as a URL), `https`, or `http` only for `localhost` and
  * loopback addresses (127.0.0.0/8, `[::1]`); and no user name or password, which browsers show
  * in front of the real host.

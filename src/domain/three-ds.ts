@@ -34,7 +34,7 @@ export function isThreeDSTransactionId(value: string): boolean {
   return value.length === 36 && UUID.test(value);
 }
 
-/** The EMV 3DS protocol versions an authentication may have run under (decisions.md section 9). */
+/** The EMV 3DS protocol versions an authentication may have run under (docs/ports.md). */
 export const THREE_DS_PROTOCOL_VERSIONS = Object.freeze(['2.1.0', '2.2.0', '2.3.1'] as const);
 /** One of `THREE_DS_PROTOCOL_VERSIONS`. */
 export type ThreeDSProtocolVersion = (typeof THREE_DS_PROTOCOL_VERSIONS)[number];
@@ -53,7 +53,7 @@ export function isAuthenticationValue(value: string): boolean {
 }
 
 /**
- * What 3-D Secure gives the acquirer besides `transStatus` and `eci` (decisions.md section 9), from
+ * What 3-D Secure gives the acquirer besides `transStatus` and `eci` (docs/ports.md), from
  * the frictionless answer or the challenge result: passed on to `authorize` only, never stored,
  * logged or put in an event. Each is null when the 3DS provider did not give it.
  */

@@ -19,7 +19,7 @@ import { hostedPageLinkOf } from './page-link.js';
 import { toPublicPayment } from './to-public-payment.js';
 import { newWorkingPayment, persist, send } from './working-payment.js';
 
-/** Cancels a payment (decisions.md section 8). */
+/** Cancels a payment (docs/http-api.md, Captures). */
 export interface CancelPaymentCommand extends OperationTarget {
   /**
    * The cancel's id (`cancel_` + 32 hex), reserved by the caller so that a retry answers the

@@ -14,7 +14,7 @@ import {
 } from './operation-command.js';
 import type { Outcome } from './outcome.js';
 
-/** Captures (part of) a succeeded manual payment (decisions.md section 8). */
+/** Captures (part of) a succeeded manual payment (docs/http-api.md, Captures). */
 export interface CapturePaymentCommand extends OperationTarget {
   /**
    * The capture's id (`capture_` + 32 hex), reserved by the caller (`newOperationId('capture')`) so

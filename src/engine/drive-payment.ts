@@ -47,7 +47,7 @@ export function authorizationRecordOf(outcome: {
   };
 }
 
-/** What of a 3DS answer goes on to the acquirer (decisions.md section 9): each field given, else null. */
+/** What of a 3DS answer goes on to the acquirer (docs/ports.md): each field given, else null. */
 export function authenticationOf(data: ThreeDSAuthenticationData): ThreeDSAuthentication {
   return {
     authenticationValue: data.authenticationValue ?? null,

@@ -17,11 +17,11 @@ import { runCommand } from './run-command.js';
 
 const identity = <T>(value: T): T => value;
 
-/** The engine's commands after authorization: captures, cancels and refunds (decisions.md section 8). */
+/** The engine's commands after authorization: captures, cancels and refunds (docs/http-api.md, Captures). */
 export interface MoneyCommands {
   /**
    * Captures (part of) a succeeded manual payment: 201-like answer, the capture. Idempotent by
-   * `captureId`: an existing capture is answered as it stands, never made twice (decisions.md section 8).
+   * `captureId`: an existing capture is answered as it stands, never made twice (docs/http-api.md, Captures).
    */
   capturePayment(command: CapturePaymentCommand): ResultAsync<Capture, PaymentError>;
   /** Cancels a manual authorization, or a payment still waiting for the cardholder; the payment after it. */

@@ -233,7 +233,7 @@ const NOT_AN_ECI = 'is not 2 digits (an ECI)';
 
 const NOT_REQUIRED: AuthenticationResult = Object.freeze({ kind: 'not_required' });
 
-/** The section 9 fields of an answer, each optional but checked when given (the value only where `withValue`). */
+/** The fields an answer passes to the acquirer (docs/ports.md), each optional but checked when given (the value only where `withValue`). */
 function authenticationData(
   answer: Fields,
   cardNumber: CardNumber,

@@ -14,7 +14,7 @@ import {
 } from './operation-command.js';
 import type { Outcome } from './outcome.js';
 
-/** Refunds (part of) what a succeeded payment captured (decisions.md section 8). */
+/** Refunds (part of) what a succeeded payment captured (docs/http-api.md, Captures). */
 export interface RefundPaymentCommand extends OperationTarget {
   /** The refund's id (`refund_` + 32 hex), reserved by the caller so a retry answers the same refund; default a new one. */
   readonly refundId?: string;

@@ -57,7 +57,7 @@ export interface WorkingPayment {
    */
   uninspected: UninspectedStep[];
   /**
-   * What the last 3DS answer of this command gives the acquirer (decisions.md section 9): held
+   * What the last 3DS answer of this command gives the acquirer (docs/ports.md): held
    * for `authorize` in this command only, never stored, logged or evented. Null without one.
    */
   authentication: ThreeDSAuthentication | null;

@@ -8,7 +8,7 @@ export interface ValidationIssue {
 
 /**
  * Every expected failure of the public API, discriminated by a stable snake_case `code`
- * (decisions.md section 5). `retryable` tells a caller whether the same call may succeed later.
+ * (docs/http-api.md, Errors). `retryable` tells a caller whether the same call may succeed later.
  */
 export type PaymentError =
   | {
@@ -37,14 +37,14 @@ export type PaymentError =
       readonly outcome?: 'unknown';
     }
   | {
-      /** 409 (decisions.md section 8): the payment, as it stands, allows no such operation. */
+      /** 409 (docs/http-api.md, Captures): the payment, as it stands, allows no such operation. */
       readonly code: MoneyOperationRefusal;
       readonly message: string;
       readonly retryable: false;
     }
   | { readonly code: 'internal_error'; readonly message: string; readonly retryable: false };
 
-/** The 409 refusals of captures, cancels and refunds (decisions.md section 8). */
+/** The 409 refusals of captures, cancels and refunds (docs/http-api.md, Captures). */
 export const MONEY_OPERATION_REFUSALS = Object.freeze([
   'payment_not_capturable',
   'payment_not_cancelable',

@@ -24,7 +24,7 @@ export interface PaymentMachineInput {
   readonly at: number;
 }
 
-/** Policy of the lifecycle. Every field has a default (decisions.md section 1). */
+/** Policy of the lifecycle. Every field has a default (docs/state-machine.md). */
 export interface PaymentMachineOptions {
   /** How long a hosted payment waits for card data. Default 60 minutes. */
   readonly hostedPageTimeoutMs?: number;
@@ -74,7 +74,7 @@ export type PaymentMachineAction =
 
 const at = (event: PaymentMachineEvent): number => event.at;
 
-/** A payment still waiting for the cardholder, canceled by the client: `failed` / `canceled` (decisions.md section 8). */
+/** A payment still waiting for the cardholder, canceled by the client: `failed` / `canceled` (docs/http-api.md, Captures). */
 const CANCELED = {
   target: 'failed',
   actions: ['failCanceled', { type: 'emitEvent', params: { event: 'payment.canceled' } }],

@@ -10,7 +10,7 @@ const PUBLIC_STATE: Readonly<Record<InternalState, PublicState>> = {
   expired: 'expired',
 };
 
-/** Maps an internal state to the public `state` of decisions.md section 1. */
+/** Maps an internal state to the public `state` of docs/state-machine.md. */
 export function toPublicState(state: InternalState): PublicState {
   return PUBLIC_STATE[state];
 }

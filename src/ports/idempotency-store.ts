@@ -80,7 +80,7 @@ export interface IdempotencySettleRequest extends IdempotencyKeyRef {
 }
 
 /**
- * Storage for `Idempotency-Key` (decisions.md section 6). `begin` is atomic: of concurrent
+ * Storage for `Idempotency-Key` (docs/http-api.md, Idempotency). `begin` is atomic: of concurrent
  * callers with the same client and key, exactly one gets `started`. Entries are kept for
  * `ttlMs` from the `begin` that started them (or took them over); an expired entry counts as
  * absent, and the next `begin` starts it afresh with its own `reservedId`.

@@ -4,7 +4,7 @@ import type { ThreeDSProtocolVersion } from '../domain/three-ds.js';
 import type { PortFailure, PortResult } from './port-result.js';
 
 /**
- * What an authentication gives on to the acquirer (decisions.md section 9), each optional: the
+ * What an authentication gives on to the acquirer (docs/ports.md), each optional: the
  * authentication value (CAVV, AAV: 28 characters of base64; never stored), the directory server's
  * transaction id (a UUID) and the protocol version. The engine checks each one given.
  */

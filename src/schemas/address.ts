@@ -3,7 +3,7 @@ import { COUNTRY_CODES, isCountryCode } from '../domain/country.js';
 import { stringRules } from './string-rules.js';
 import { optionalText, requiredText } from './text.js';
 
-/** `billing.address` / `shipping.address` (decisions.md section 4). */
+/** `billing.address` / `shipping.address` (docs/http-api.md, Create a payment). */
 export const addressSchema = z.strictObject({
   premise: optionalText(100),
   thoroughfare: requiredText(255),

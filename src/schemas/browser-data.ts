@@ -58,7 +58,7 @@ const screenSize = z
   .max(999_999, 'Must be an integer from 1 to 999999');
 
 /**
- * `user`: the cardholder's browser data for EMV 3DS (decisions.md section 4). Every field is
+ * `user`: the cardholder's browser data for EMV 3DS (docs/http-api.md, Create a payment). Every field is
  * required. `user_agent` and `accept` must not be empty (EMV 3DS requires them);
  * `accept_encoding` and `accept_language` may be empty strings (a browser may not send them).
  */

@@ -12,7 +12,7 @@ import { atMostCharacters, NO_CARD_NUMBER, requiredText } from './text.js';
 export const EMAIL_ADDRESS =
   /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
-/** `billing` / `shipping` (decisions.md section 4). */
+/** `billing` / `shipping` (docs/http-api.md, Create a payment). */
 export const contactSchema = z.strictObject({
   first_name: requiredText(100),
   last_name: requiredText(100),

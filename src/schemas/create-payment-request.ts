@@ -63,7 +63,7 @@ export const sessionSchema = z.strictObject({
 });
 
 /**
- * Body of `POST /v1/profiles/{profile_id}/payments` (decisions.md section 4), for both flows.
+ * Body of `POST /v1/profiles/{profile_id}/payments` (docs/http-api.md, Create a payment), for both flows.
  * Holds every rule except "card expiry not before the current month", which depends on the
  * caller's clock: use {@link parseCreatePaymentRequest} to validate a request.
  */
@@ -114,7 +114,7 @@ export interface CreatePaymentInput {
   readonly session: { readonly redirect_url: string };
   readonly creditcard?: CardData;
   readonly user?: BrowserData;
-  /** Extension (decisions.md section 8); absent means `automatic`. */
+  /** Extension (docs/http-api.md, Captures); absent means `automatic`. */
   readonly capture_method?: CaptureMethod;
 }
 

@@ -14,8 +14,8 @@ const UNKNOWN_SCHEME = 'Is not a card number of a supported scheme';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /**
- * `creditcard` in the request (direct flow and hosted page). Every rule of decisions.md
- * section 4 except "not before the current month", which needs the caller's clock: the parse
+ * `creditcard` in the request (direct flow and hosted page). Every card rule of docs/http-api.md
+ * (Create a payment) except "not before the current month", which needs the caller's clock: the parse
  * functions add it. Messages never repeat the card data.
  */
 export const creditCardRequestSchema = z

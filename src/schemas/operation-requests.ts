@@ -8,13 +8,13 @@ import { finalizeIssues, fromZodIssues } from './validation-issues.js';
 const AMOUNT_MESSAGE = 'Must be an integer from 1 to 999,999,999,999, in minor units of the currency';
 const amount = z.int(AMOUNT_MESSAGE).min(1, AMOUNT_MESSAGE).max(AMOUNT_MAX, AMOUNT_MESSAGE).optional();
 
-/** Body of `POST …/payments/{payment_id}/captures` (decisions.md section 8): all optional. */
+/** Body of `POST …/payments/{payment_id}/captures` (docs/http-api.md, Captures): all optional. */
 export const captureRequestSchema = z.strictObject({
   amount,
   final: z.boolean('Must be true or false').optional(),
 });
 
-/** Body of `POST …/payments/{payment_id}/refunds` (decisions.md section 8): all optional. */
+/** Body of `POST …/payments/{payment_id}/refunds` (docs/http-api.md, Captures): all optional. */
 export const refundRequestSchema = z.strictObject({
   amount,
   reference: optionalText(255),

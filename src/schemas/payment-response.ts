@@ -52,7 +52,7 @@ export const paymentSchema = z.object({
   _links: z.object({ self: linkSchema, profile: linkSchema }),
 });
 
-/** A capture or refund as the API returns it (src/domain/money-operation.ts, decisions.md section 8). */
+/** A capture or refund as the API returns it (src/domain/money-operation.ts; docs/http-api.md, Captures). */
 export const operationSchema = z.object({
   id: z.string().regex(/^(capture|refund)_[0-9a-f]{32}$/),
   payment_id: z.string().regex(/^payment_[0-9a-f]+$/),
