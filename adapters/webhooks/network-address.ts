@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * Why an address is not one a webhook may reach: every kind of address that is not a public,
@@ -22,103 +22,69 @@ export const BLOCKED_ADDRESS_RULE_TEXT: Readonly<Record<BlockedAddressRule, stri
   reserved: 'a reserved or special-purpose address that is not globally reachable',
 });
 
-type Range = readonly [prefix: readonly number[], bits: number, rule: BlockedAddressRule];
+type Range = readonly [network: string, bits: number, rule: BlockedAddressRule];
 
-/** IPv4 ranges that are not public unicast (IANA IPv4 Special-Purpose Address Registry), as octets. */
+/** IPv4 ranges that are not public unicast (IANA IPv4 Special-Purpose Address Registry). */
 const IPV4_RANGES: readonly Range[] = [
-  [[0, 0, 0, 0], 8, 'unspecified'], // "this network"
-  [[10, 0, 0, 0], 8, 'private'],
-  [[100, 64, 0, 0], 10, 'shared'],
-  [[127, 0, 0, 0], 8, 'loopback'],
-  [[169, 254, 0, 0], 16, 'link-local'],
-  [[172, 16, 0, 0], 12, 'private'],
-  [[192, 0, 0, 0], 24, 'reserved'], // IETF protocol assignments
-  [[192, 0, 2, 0], 24, 'reserved'], // documentation (TEST-NET-1)
-  [[192, 88, 99, 0], 24, 'reserved'], // 6to4 relay anycast (deprecated)
-  [[192, 168, 0, 0], 16, 'private'],
-  [[198, 18, 0, 0], 15, 'reserved'], // benchmarking
-  [[198, 51, 100, 0], 24, 'reserved'], // documentation (TEST-NET-2)
-  [[203, 0, 113, 0], 24, 'reserved'], // documentation (TEST-NET-3)
-  [[224, 0, 0, 0], 4, 'multicast'],
-  [[240, 0, 0, 0], 4, 'reserved'], // reserved, and the broadcast address
+  ['0.0.0.0', 8, 'unspecified'], // "this network"
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'shared'],
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.0.0', 16, 'link-local'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'reserved'], // IETF protocol assignments
+  ['192.0.2.0', 24, 'reserved'], // documentation (TEST-NET-1)
+  ['192.88.99.0', 24, 'reserved'], // 6to4 relay anycast (deprecated)
+  ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'reserved'], // benchmarking
+  ['198.51.100.0', 24, 'reserved'], // documentation (TEST-NET-2)
+  ['203.0.113.0', 24, 'reserved'], // documentation (TEST-NET-3)
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved'], // reserved, and the broadcast address
 ];
 
-/** IPv6 ranges, as 16-bit words. Anything outside 2000::/3 (global unicast) is refused as well. */
+/** IPv6 ranges. Anything outside 2000::/3 (global unicast) is refused as well. */
 const IPV6_RANGES: readonly Range[] = [
-  [[0, 0, 0, 0, 0, 0, 0, 0], 128, 'unspecified'],
-  [[0, 0, 0, 0, 0, 0, 0, 1], 128, 'loopback'],
-  [[0xfc00], 7, 'unique-local'],
-  [[0xfe80], 10, 'link-local'],
-  [[0xff00], 8, 'multicast'],
-  [[0x2001, 0], 23, 'reserved'], // IETF protocol assignments, Teredo (2001::/32) among them
-  [[0x2001, 0x0db8], 32, 'reserved'], // documentation
-  [[0x3fff], 20, 'reserved'], // documentation
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  ['fc00::', 7, 'unique-local'],
+  ['fe80::', 10, 'link-local'],
+  ['ff00::', 8, 'multicast'],
+  ['2001::', 23, 'reserved'], // IETF protocol assignments, Teredo (2001::/32) among them
+  ['2001:db8::', 32, 'reserved'], // documentation
+  ['3fff::', 20, 'reserved'], // documentation
 ];
 
-/** IPv6 prefixes that carry an IPv4 address, and where: it is judged by the IPv4 rules. */
-const EMBEDDING_IPV4: readonly (readonly [prefix: readonly number[], bits: number, firstWord: number])[] = [
-  [[0, 0, 0, 0, 0, 0xffff], 96, 6], // IPv4-mapped, ::ffff:a.b.c.d
-  [[0x64, 0xff9b, 0, 0, 0, 0], 96, 6], // NAT64, 64:ff9b::a.b.c.d
-  [[0x2002], 16, 1], // 6to4, 2002:aabb:ccdd::
+/** The IPv4 range under each IPv6 prefix that carries an IPv4 address: mapped, NAT64 and 6to4. */
+const EMBEDDED_IPV4: readonly ((range: Range) => Range)[] = [
+  ([network, bits, rule]) => [`::ffff:${network}`, 96 + bits, rule],
+  ([network, bits, rule]) => [`64:ff9b::${network}`, 96 + bits, rule],
+  ([network, bits, rule]) => [`2002:${hexWords(network)}::`, 16 + bits, rule],
 ];
 
-/** Whether the first `bits` bits of `units` (each `width` bits wide) are those of `prefix`. */
-function inRange(units: readonly number[], prefix: readonly number[], bits: number, width: number): boolean {
-  for (let at = 0, left = bits; left > 0; at++, left -= width) {
-    const mask = left >= width ? 2 ** width - 1 : (2 ** width - 1) ^ (2 ** (width - left) - 1);
-    if (((units[at] ?? 0) & mask) !== ((prefix[at] ?? 0) & mask)) return false;
-  }
-  return true;
+/** `a.b.c.d` as the two IPv6 words `aabb:ccdd`. */
+function hexWords(ipv4: string): string {
+  const [a = 0, b = 0, c = 0, d = 0] = ipv4.split('.').map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
-function ipv4Octets(text: string): number[] | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part))) return undefined;
-  const octets = parts.map(Number);
-  return octets.every((octet) => octet <= 255) ? octets : undefined;
+/** One `node:net` BlockList per rule, IPv4 ranges also under the IPv6 prefixes that carry them. */
+const BLOCKED = new Map<BlockedAddressRule, BlockList>();
+for (const [network, bits, rule] of [
+  ...IPV4_RANGES,
+  ...IPV6_RANGES,
+  ...IPV4_RANGES.flatMap((range) => EMBEDDED_IPV4.map((embed) => embed(range))),
+]) {
+  const list = BLOCKED.get(rule) ?? new BlockList();
+  list.addSubnet(network, bits, isIP(network) === 4 ? 'ipv4' : 'ipv6');
+  BLOCKED.set(rule, list);
 }
 
-/** The eight 16-bit words of an IPv6 address in any textual form (`::`, a dotted IPv4 tail, a zone). */
-function ipv6Words(address: string): number[] | undefined {
-  let text = address.replace(/%.*$/, '');
-  if (text.includes('.')) {
-    const at = text.lastIndexOf(':');
-    const octets = ipv4Octets(text.slice(at + 1));
-    if (octets === undefined) return undefined;
-    const [a = 0, b = 0, c = 0, d = 0] = octets;
-    text = `${text.slice(0, at + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return undefined;
-  const words = (part: string | undefined) =>
-    part === undefined || part === ''
-      ? []
-      : part.split(':').map((word) => (/^[0-9a-f]{1,4}$/i.test(word) ? parseInt(word, 16) : -1));
-  const head = words(halves[0]);
-  const tail = words(halves[1]);
-  const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
-  if (fill < 0) return undefined;
-  const all = [...head, ...new Array<number>(fill).fill(0), ...tail];
-  return all.length === 8 && all.every((word) => word >= 0) ? all : undefined;
-}
-
-function ipv4Rule(octets: readonly number[]): BlockedAddressRule | null {
-  for (const [prefix, bits, rule] of IPV4_RANGES) if (inRange(octets, prefix, bits, 8)) return rule;
-  return null;
-}
-
-function ipv6Rule(words: readonly number[]): BlockedAddressRule | null {
-  for (const [prefix, bits, first] of EMBEDDING_IPV4) {
-    if (inRange(words, prefix, bits, 16)) {
-      const high = words[first] ?? 0;
-      const low = words[first + 1] ?? 0;
-      return ipv4Rule([high >> 8, high & 0xff, low >> 8, low & 0xff]);
-    }
-  }
-  for (const [prefix, bits, rule] of IPV6_RANGES) if (inRange(words, prefix, bits, 16)) return rule;
-  // Only 2000::/3 is global unicast; everything else (IPv4-compatible ::a.b.c.d, 100::/64, …) is not.
-  return inRange(words, [0x2000], 3, 16) ? null : 'reserved';
-}
+/** Global unicast (2000::/3), and the mapped and NAT64 prefixes whose IPv4 address was judged above. */
+const JUDGED_IPV6 = new BlockList();
+JUDGED_IPV6.addSubnet('2000::', 3, 'ipv6');
+JUDGED_IPV6.addSubnet('::ffff:0:0', 96, 'ipv6');
+JUDGED_IPV6.addSubnet('64:ff9b::', 96, 'ipv6');
 
 /**
  * The rule an IP address breaks, or `null` for a public unicast address a webhook may reach. An
@@ -126,15 +92,10 @@ function ipv6Rule(words: readonly number[]): BlockedAddressRule | null {
  */
 export function blockedAddressRule(address: string): BlockedAddressRule | null {
   const version = isIP(address);
-  if (version === 4) {
-    const octets = ipv4Octets(address);
-    return octets === undefined ? 'reserved' : ipv4Rule(octets);
-  }
-  if (version === 6) {
-    const words = ipv6Words(address);
-    return words === undefined ? 'reserved' : ipv6Rule(words);
-  }
-  return 'reserved';
+  if (version === 0) return 'reserved';
+  const family = version === 4 ? 'ipv4' : 'ipv6';
+  for (const [rule, list] of BLOCKED) if (list.check(address, family)) return rule;
+  return family === 'ipv4' || JUDGED_IPV6.check(address, family) ? null : 'reserved';
 }
 
 /**
