@@ -26,21 +26,11 @@ export function jsonAnswer(status: number, body: unknown, headers: Readonly<Reco
   };
 }
 
-/** An answer with a body of the given media type. */
-export function textAnswer(
-  status: number,
-  contentType: string,
-  body: string,
-  headers: Readonly<Record<string, string>> = {},
-): HttpAnswer {
-  return { status, headers: { 'content-type': contentType, ...COMMON_HEADERS, ...headers }, body };
-}
-
 const encoder = new TextEncoder();
 const NativeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
 
 /** The length in UTF-8 of `text`: natively where there is a `Buffer` (Node, Bun, Deno), else encoded. */
-export const utf8Length: (text: string) => number =
+const utf8Length: (text: string) => number =
   NativeBuffer === undefined ? (text) => encoder.encode(text).byteLength : (text) => NativeBuffer.byteLength(text);
 
 /**

@@ -5,18 +5,12 @@ import type { PaymentRecord } from '../../src/domain/payment-record.js';
 import type {
   OperationPage,
   OperationWrite,
-  PaymentRepository,
+  OperationMethods,
   RepositoryError,
 } from '../../src/ports/payment-repository.js';
 import { frozenCopy } from './frozen-copy.js';
 import { conflict } from './payment-keys.js';
 import { createSortedIndex, dueOf, moveKey, pageOf, type IndexKey, type SortedIndex } from './sorted-index.js';
-
-/** The methods of `PaymentRepository` about money operations. */
-export type OperationMethods = Pick<
-  PaymentRepository,
-  'insertOperation' | 'updateOperation' | 'loadOperation' | 'listOperations' | 'findDueOperations'
->;
 
 /** What the operation store needs of the payment store it shares a transaction with. */
 export interface OperationStoreHost {

@@ -3,7 +3,7 @@ import type { QueryResult, QueryResultRow } from 'pg';
 import type {
   OperationPage,
   OperationWrite,
-  PaymentRepository,
+  OperationMethods,
   RepositoryError,
 } from '../../src/ports/payment-repository.js';
 import type { PostgresFailure } from './classify-error.js';
@@ -19,12 +19,6 @@ import {
 import { PAYMENT_WRITE_COLUMNS, paymentParams } from './payment-row.js';
 import { byDue, pageOf, pageSize, readRows } from './row-pages.js';
 import type { Statement } from './run-statement.js';
-
-/** The methods of `PaymentRepository` about money operations. */
-export type OperationMethods = Pick<
-  PaymentRepository,
-  'insertOperation' | 'updateOperation' | 'loadOperation' | 'listOperations' | 'findDueOperations'
->;
 
 /** What the operation methods share with the repository they belong to. */
 export interface OperationMethodsHost {

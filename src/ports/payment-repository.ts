@@ -184,3 +184,9 @@ export interface PaymentRepository {
     readonly forMs: number;
   }): PortResult<boolean, RepositoryError>;
 }
+
+/** The methods of the repository about money operations. */
+export type OperationMethods = Pick<
+  PaymentRepository,
+  'insertOperation' | 'updateOperation' | 'loadOperation' | 'listOperations' | 'findDueOperations'
+>;
