@@ -10,7 +10,7 @@ import type { HttpAnswer } from './http-answer.js';
 import { problem, problemAnswer, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
 import { callStoreWithDeadline, type StoreThrew, type StoreTimedOut } from './store-deadline.js';
 
-/** How long a completed answer is replayed: 24 hours (decisions.md section 6). */
+/** How long a completed answer is replayed: 24 hours (docs/http-api.md, Idempotency). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**

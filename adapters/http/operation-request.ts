@@ -35,7 +35,7 @@ export interface OperationPath {
 }
 
 /**
- * Tenancy of a route under `…/payments/{payment_id}` (decisions.md section 3), then the query
+ * Tenancy of a route under `…/payments/{payment_id}` (docs/http-api.md, Authentication and tenancy), then the query
  * (`allowed` names only): another partner in the path 404, a profile the client may not act on 403.
  */
 export function operationPath(context: RouteContext, allowed: readonly string[]): Result<OperationPath, Problem> {
@@ -121,7 +121,7 @@ export type RunOperation<T> = (operationId: string | null, takeover: boolean) =>
 
 /**
  * Runs a capture, cancel or refund `POST` once per `Idempotency-Key`: the operation id is reserved
- * with the key, so a retry after a crash reaches the same operation (decisions.md section 6).
+ * with the key, so a retry after a crash reaches the same operation (docs/http-api.md, Idempotency).
  */
 export async function runOperationPost<T>(
   context: RouteContext,

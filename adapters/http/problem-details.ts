@@ -2,7 +2,7 @@ import { detectScheme, luhnValid } from '../../src/domain/card-number.js';
 import type { PaymentError, PaymentErrorCode, ValidationIssue } from '../../src/errors/payment-error.js';
 import type { HttpAnswer } from './http-answer.js';
 
-/** Every `code` a problem document of the API can carry (decisions.md section 5). */
+/** Every `code` a problem document of the API can carry (docs/http-api.md, Errors). */
 export type ProblemCode =
   | PaymentErrorCode
   | 'invalid_json'

@@ -3,7 +3,7 @@ import { clientMayActOn, type Client } from '../../src/ports/credential-store.js
 import { problem, type Problem } from './problem-details.js';
 
 /**
- * Section 3 of decisions.md, decided in the HTTP layer before any port beyond the credential
+ * Tenancy (docs/http-api.md, Authentication and tenancy), decided in the HTTP layer before any port beyond the credential
  * store is called (the engine checks again).
  */
 

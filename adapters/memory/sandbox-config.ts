@@ -65,7 +65,7 @@ const milliseconds = (min: number, max: number) =>
   z.number().int('must be a whole number of milliseconds').min(min).max(max);
 
 /**
- * The sandbox's timings, each optional (decisions.md section 10): how often the sweeper runs, the
+ * The sandbox's timings, each optional (docs/http-api.md, Schedules): how often the sweeper runs, the
  * first inquiry after an unknown authorization, and how long a hosted page and a challenge wait.
  */
 export const sandboxSchedulesSchema = z.strictObject({

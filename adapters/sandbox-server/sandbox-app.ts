@@ -178,7 +178,7 @@ export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   challengeResponse(paymentId: string, transactionId: string, decision: ChallengeDecision): string;
 }
 
-/** Builds the sandbox (decisions.md section 7) without listening anywhere. */
+/** Builds the sandbox (docs/http-api.md, The sandbox) without listening anywhere. */
 export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage>(
   options: SandboxAppOptions<S>,
 ): SandboxApp<S> {

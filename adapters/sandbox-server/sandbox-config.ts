@@ -17,7 +17,7 @@ export type SandboxConfigFileError =
   | { readonly code: 'unreadable'; readonly message: string }
   | { readonly code: 'invalid_json'; readonly message: string };
 
-/** Reads and validates a sandbox config file (decisions.md section 7). */
+/** Reads and validates a sandbox config file (docs/http-api.md, The sandbox). */
 export async function readSandboxConfigFile(path: string): Promise<Result<SandboxConfig, SandboxConfigFileError>> {
   let text: string;
   try {

@@ -100,7 +100,7 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 /**
- * Starts the sandbox server (decisions.md section 7) on node:http with its background worker and
+ * Starts the sandbox server (docs/http-api.md, The sandbox) on node:http with its background worker and
  * health probes; resolves once it listens and its storage is made.
  */
 export async function startSandboxServer<S extends SandboxStorage = MemorySandboxStorage>(

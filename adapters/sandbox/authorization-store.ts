@@ -17,7 +17,7 @@ export interface SandboxAuthorization {
   readonly card: { readonly scheme: CardScheme; readonly bin: string; readonly last4: string };
   readonly threeDS: ThreeDSOutcome | null;
   /**
-   * What of the 3DS authentication data arrived (decisions.md section 9): whether an
+   * What of the 3DS authentication data arrived (docs/ports.md): whether an
    * authentication value came (it is never kept), the DS transaction id and protocol version.
    */
   readonly authentication: {

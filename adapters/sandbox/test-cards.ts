@@ -32,7 +32,7 @@ export type SandboxOperationBehaviour =
   /** The first answer times out (`unknown`); the operation succeeded and an inquiry says so. */
   | { readonly kind: 'timeout_then_succeeded' };
 
-/** How captures and refunds go for a card (decisions.md section 8); an absent kind succeeds. */
+/** How captures and refunds go for a card (docs/http-api.md, Captures); an absent kind succeeds. */
 export interface SandboxOperationsBehaviour {
   readonly capture?: SandboxOperationBehaviour;
   readonly refund?: SandboxOperationBehaviour;
@@ -62,7 +62,7 @@ export interface SandboxCardBehaviour {
 export type SandboxExpectedOutcome =
   { readonly state: 'succeeded' } | { readonly state: 'failed'; readonly failureReason: FailureReason };
 
-/** One row of the sandbox test card tables (decisions.md sections 7 and 8). */
+/** One row of the sandbox test card tables (docs/http-api.md, The sandbox). */
 export interface SandboxTestCard extends SandboxCardBehaviour {
   readonly number: string;
   readonly scheme: CardScheme;

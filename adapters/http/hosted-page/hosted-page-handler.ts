@@ -130,7 +130,7 @@ function errorsFromIssues(issues: readonly ValidationIssue[]): { fields: FieldEr
 }
 
 /**
- * The hosted payment page (decisions.md section 1) as a fetch handler: `GET {basePath}/{id}?token=…`
+ * The hosted payment page (docs/state-machine.md) as a fetch handler: `GET {basePath}/{id}?token=…`
  * shows the card form, `POST` submits it (then `303` to the challenge or the merchant). An unknown
  * payment and a wrong token get the same 404. Card data is never logged, stored or echoed.
  */

@@ -51,12 +51,12 @@ export const paymentListResourceSchema = paymentListSchema.extend({
   _links: z.object({ self: linkSchema, next: linkSchema.optional() }),
 });
 
-/** A capture as the API returns it (decisions.md section 8): no `reference` or `description`. */
+/** A capture as the API returns it (docs/http-api.md, Captures): no `reference` or `description`. */
 export const captureResourceSchema = operationSchema.omit({ reference: true, description: true }).extend({
   id: z.string().regex(/^capture_[0-9a-f]{32}$/),
 });
 
-/** A refund as the API returns it (decisions.md section 8). */
+/** A refund as the API returns it (docs/http-api.md, Captures). */
 export const refundResourceSchema = operationSchema.extend({ id: z.string().regex(/^refund_[0-9a-f]{32}$/) });
 
 const pageLinksSchema = z.object({ self: linkSchema, next: linkSchema.optional() });

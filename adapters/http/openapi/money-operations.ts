@@ -1,7 +1,7 @@
 import { POST_PROBLEMS, READ_PROBLEMS, type OperationDescription } from './operation-description.js';
 
 /**
- * The OpenAPI descriptions of the capture, cancel and refund routes (decisions.md section 8), each
+ * The OpenAPI descriptions of the capture, cancel and refund routes (docs/http-api.md, Captures), each
  * in the profile form of the path and the partner form its `_links` use.
  */
 

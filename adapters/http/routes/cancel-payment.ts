@@ -20,7 +20,7 @@ function checkEmptyBody(body: unknown): Result<void, Problem> {
 }
 
 /**
- * `POST …/payments/{payment_id}/cancel`: 200 with the payment after it (decisions.md section 8). A
+ * `POST …/payments/{payment_id}/cancel`: 200 with the payment after it (docs/http-api.md, Captures). A
  * manual authorization has what is uncaptured voided; a payment still waiting for the cardholder
  * becomes `failed` / `canceled`; anything else is 409 `payment_not_cancelable`.
  */

@@ -3,7 +3,7 @@ import { inBothForms } from '../operation-reads.js';
 
 /**
  * `POST …/payments/{payment_id}/captures` `{ amount?, final? }`: 201 with the capture and `Location`
- * (decisions.md section 8). No body means all that is capturable, finally.
+ * (docs/http-api.md, Captures). No body means all that is capturable, finally.
  */
 const capturePaymentRoute = createOperationRoute('capture', (context, fields, captureId) =>
   context.deps.engine.capturePayment({ ...fields, ...(captureId !== null && { captureId }) }),

@@ -3,7 +3,7 @@ import { inBothForms } from '../operation-reads.js';
 
 /**
  * `POST …/payments/{payment_id}/refunds` `{ amount?, reference?, description? }`: 201 with the
- * refund and `Location` (decisions.md section 8). No body means all that is refundable.
+ * refund and `Location` (docs/http-api.md, Captures). No body means all that is refundable.
  */
 const refundPaymentRoute = createOperationRoute('refund', (context, fields, refundId) =>
   context.deps.engine.refundPayment({ ...fields, ...(refundId !== null && { refundId }) }),

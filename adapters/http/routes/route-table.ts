@@ -12,7 +12,7 @@ import { listPartnerRefunds, listRefunds } from './list-refunds.js';
 import { refundPartnerPayment, refundPayment } from './refund-payment.js';
 
 /**
- * Every endpoint of the v1 API (decisions.md sections 2 and 8), in the order the app registers
+ * Every endpoint of the v1 API (docs/http-api.md, Endpoints), in the order the app registers
  * them. A new endpoint is a file in this folder exporting its `RouteDefinition`, and one line here.
  */
 export const ROUTES: readonly RouteDefinition[] = [

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * `Idempotency-Key` storage (decisions.md section 6): one row per (client, key), claimed
+ * `Idempotency-Key` storage (docs/http-api.md, Idempotency): one row per (client, key), claimed
  * atomically by the first request, then holding the answer to replay until `expires_at`.
  */
 export const idempotencyKeys: Migration = {

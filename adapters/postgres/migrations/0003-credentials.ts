@@ -2,7 +2,7 @@ import type { Migration } from './migration.js';
 
 /**
  * Profiles and API clients. A client's bearer token is kept only as its SHA-256 digest
- * (decisions.md section 3); the digest is unique, so a token finds at most one client.
+ * (docs/http-api.md, Authentication and tenancy); the digest is unique, so a token finds at most one client.
  */
 export const credentials: Migration = {
   version: 3,
