@@ -1,7 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import { characterCount } from '../../../src/domain/character-count.js';
 import { containsCardNumber, cvcLength, detectScheme, luhnValid } from '../../../src/domain/card-number.js';
-import { CARD_MESSAGES, type CardField } from './card-messages.js';
+import type { ValidationIssue } from '../../../src/errors/payment-error.js';
+import { CARD_FIELD_LABELS, CARD_MESSAGES, type CardField } from './card-messages.js';
 
 /** What the cardholder typed, as the form posts it. */
 export interface CardFormInput {
@@ -113,4 +114,28 @@ export function validateCardForm(
   const parsed = parseExpiry(input.expiry);
   if (Object.keys(errors).length > 0 || parsed === null) return err(errors);
   return ok({ number: digits, cvc, expiration: expirationOf(parsed), holder_name: name });
+}
+
+/** Field errors for the engine's validation issues (the form's own checks make these rare). */
+export function errorsFromIssues(issues: readonly ValidationIssue[]): { fields: FieldErrors; form?: string } {
+  const fields: FieldErrors = {};
+  let form: string | undefined;
+  const byPath: Readonly<Record<string, CardField>> = {
+    'creditcard.number': 'number',
+    'creditcard.cvc': 'cvc',
+    'creditcard.expiration': 'expiry',
+    'creditcard.holder_name': 'holder_name',
+  };
+  for (const issue of issues) {
+    const field = byPath[issue.path];
+    if (field === undefined) {
+      form = 'Your browser details could not be read. Please try again.';
+    } else if (fields[field] === undefined) {
+      fields[field] =
+        field === 'expiry' && issue.message.includes('expired')
+          ? CARD_MESSAGES.expiryPast
+          : `Check the ${CARD_FIELD_LABELS[field].toLowerCase()}.`;
+    }
+  }
+  return form === undefined ? { fields } : { fields, form };
 }

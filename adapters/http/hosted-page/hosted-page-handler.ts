@@ -2,10 +2,7 @@ import { containsCardNumber } from '../../../src/domain/card-number.js';
 import type { PaymentRecord } from '../../../src/domain/payment-record.js';
 import { errorHeadline } from '../../../src/engine/describe-defect.js';
 import { loggableId } from '../../../src/engine/loggable-id.js';
-import type { PaymentEngine } from '../../../src/engine/payment-engine.js';
-import type { PaymentError, ValidationIssue } from '../../../src/errors/payment-error.js';
-import type { Clock } from '../../../src/ports/clock.js';
-import type { CredentialStore } from '../../../src/ports/credential-store.js';
+import type { PaymentError } from '../../../src/errors/payment-error.js';
 import { guardLogger, silentLogger, type Logger } from '../../../src/ports/logger.js';
 import { normalizeBasePath } from '../base-path.js';
 import type { PageContext } from '../page-context.js';
@@ -15,64 +12,17 @@ import { profileNameOf, STORE_TIMEOUT_MS } from '../store-deadline.js';
 import { formatAmount } from './amount-format.js';
 import { assetResponse } from './assets.js';
 import { collectBrowserData, UNKNOWN_CLIENT_IP } from './browser-data.js';
-import { validateCardForm, type FieldErrors } from './card-form.js';
-import { CARD_FIELD_LABELS, CARD_MESSAGES, type CardField } from './card-messages.js';
+import { errorsFromIssues, validateCardForm } from './card-form.js';
 import { normalizeClientIp } from './client-ip.js';
 import { createCsrfGuard, CSRF_FIELD } from './csrf.js';
 import { readFormBody } from './form-body.js';
 import type { PaymentSummary } from './page-parts.js';
 import { answerByMethod, htmlResponse, seeOther } from './page-response.js';
-import { renderPaymentFormPage, type PaymentFormView, type TestCardHint } from './payment-form-page.js';
+import type { HostedPageOptions } from './hosted-page-options.js';
+import { pageTarget } from './page-target.js';
+import { renderPaymentFormPage, type PaymentFormView } from './payment-form-page.js';
 import { expiredPage, statePage, type StatusContext } from './state-pages.js';
 import { renderStatusPage, type StatusPageView } from './status-page.js';
-
-export interface HostedPageOptions {
-  /** The engine whose hosted-flow payments the page serves. */
-  readonly engine: Pick<PaymentEngine, 'getHostedPageRecord' | 'getPaymentRecord' | 'submitCard'>;
-  /** Where the merchant's name comes from (the payment's profile). */
-  readonly credentials: Pick<CredentialStore, 'findProfile'>;
-  readonly clock: Clock;
-  /**
-   * HMAC key of the CSRF proof: at least 32 random characters, the same for every process that
-   * serves the page (a form opened on one may be posted to another).
-   */
-  readonly csrfSecret: string;
-  /**
-   * The client's IP address for 3DS. The fetch API does not carry the socket's address: a
-   * node:http host calls `stampClientIp(req)` and passes `clientIpFromHeader`; a host behind a
-   * proxy it trusts reads its forwarding header. When it returns nothing usable, `0.0.0.0` is sent.
-   */
-  readonly clientIp: (request: Request) => string | undefined;
-  /**
-   * One `info` line per page answer (payment id, outcome, ms, `requestId`); never card data or the
-   * token. A logger that throws loses its line, never the answer.
-   */
-  readonly logger?: Logger;
-  /** Path prefix of the pages as the handler sees it: `{basePath}/{payment_id}`. Default `/pay`. */
-  readonly basePath?: string;
-  /** Locale of the amount's symbol and separators (the decimals follow ISO 4217). Default `en`. */
-  readonly locale?: string;
-  /** Test mode: marks the page as such and lists these cards (for a sandbox only). */
-  readonly testCards?: readonly TestCardHint[];
-  /** Adds `Secure` to the CSRF cookie; default when the request URL is `https:`. */
-  readonly secureCookies?: boolean;
-  /**
-   * How long a repeated form post waits for the first one's 3DS and authorization to finish before
-   * it sends the browser back to the merchant anyway. Default 15000 ms.
-   */
-  readonly settleTimeoutMs?: number;
-  /**
-   * How long a page waits for the credential store to name the merchant before it shows "the
-   * merchant" instead (a stalled database must not hang the cardholder's page). Default 5000 ms
-   * (`STORE_TIMEOUT_MS`); a `RangeError` unless a whole number of milliseconds of at least 1.
-   */
-  readonly storeTimeoutMs?: number;
-  /**
-   * Makes the request id when no `PageContext` gives one, with the rules of `ApiOptions.requestId`.
-   * Default `req_` and 32 hex digits.
-   */
-  readonly requestId?: () => string;
-}
 
 /**
  * Serves the hosted pages; undefined outside `basePath`. Runs under the `PageContext`'s request id,
@@ -89,45 +39,11 @@ interface PageCall {
   readonly started: number;
 }
 
-const SEGMENT = /^[^/]+$/;
 const IN_FLIGHT: ReadonlySet<PaymentRecord['state']> = new Set(['authenticating', 'authorizing']);
 /** A name to put back into the form: empty when it holds a card number. */
 const refill = (name: string): string => (containsCardNumber(name) ? '' : name);
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function decodeSegment(segment: string): string | undefined {
-  try {
-    const decoded = decodeURIComponent(segment);
-    return decoded === '' || decoded.length > 200 ? undefined : decoded;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Field errors for the engine's validation issues (the form's own checks make these rare). */
-function errorsFromIssues(issues: readonly ValidationIssue[]): { fields: FieldErrors; form?: string } {
-  const fields: FieldErrors = {};
-  let form: string | undefined;
-  const byPath: Readonly<Record<string, CardField>> = {
-    'creditcard.number': 'number',
-    'creditcard.cvc': 'cvc',
-    'creditcard.expiration': 'expiry',
-    'creditcard.holder_name': 'holder_name',
-  };
-  for (const issue of issues) {
-    const field = byPath[issue.path];
-    if (field === undefined) {
-      form = 'Your browser details could not be read. Please try again.';
-    } else if (fields[field] === undefined) {
-      fields[field] =
-        field === 'expiry' && issue.message.includes('expired')
-          ? CARD_MESSAGES.expiryPast
-          : `Check the ${CARD_FIELD_LABELS[field].toLowerCase()}.`;
-    }
-  }
-  return form === undefined ? { fields } : { fields, form };
-}
 
 /**
  * The hosted payment page (docs/state-machine.md) as a fetch handler: `GET {basePath}/{id}?token=…`
@@ -385,21 +301,13 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   /** The answer to a request under `basePath` (at `path`), without its `Request-Id`. */
   async function answer(call: PageCall, path: string): Promise<Response> {
     const { request } = call;
-    const rest = path.slice(basePath.length + 1);
-    const parts = rest.split('/');
-    const depth = Math.max(parts.length - 1, 0);
-    // Relative to the page, so that it also works below a mount prefix the handler does not see.
-    // `{basePath}` itself (no trailing slash) sits one level up: its assets are `./pay/assets/`.
-    const prefix =
-      path === basePath
-        ? `./${basePath.slice(basePath.lastIndexOf('/') + 1)}/assets/`
-        : `${'../'.repeat(depth)}assets/`;
-
-    if (parts.length === 2 && parts[0] === 'assets' && parts[1] !== undefined) {
+    const target = pageTarget(path, basePath);
+    const prefix = target.assetPrefix;
+    if (target.asset !== undefined) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return notFound(request, prefix);
-      return assetResponse(parts[1], request.method) ?? notFound(request, prefix);
+      return assetResponse(target.asset, request.method) ?? notFound(request, prefix);
     }
-    const paymentId = parts.length === 1 && SEGMENT.test(rest) ? decodeSegment(rest) : undefined;
+    const { paymentId } = target;
     if (paymentId === undefined) return notFound(request, prefix);
     return answerByMethod(
       request,
