@@ -168,6 +168,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   /** Waits while another request's 3DS lookup or authorization runs, up to `settleTimeoutMs`. */
   async function settled(call: PageCall, record: PaymentRecord): Promise<PaymentRecord> {
     let current = record;
+    // Wall time, not `options.clock`: it sleeps real time, and a test clock that stands still would never end it.
     const deadline = Date.now() + settleTimeoutMs;
     while (IN_FLIGHT.has(current.state) && current.authorizationStatus !== 'unknown' && Date.now() < deadline) {
       await delay(100);
