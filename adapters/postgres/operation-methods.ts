@@ -7,7 +7,7 @@ import type {
   RepositoryError,
 } from '../../src/ports/payment-repository.js';
 import type { PostgresFailure } from './classify-error.js';
-import { operationFromRow, operationParams, type OperationRow } from './operation-row.js';
+import { operationFromRow, operationParams } from './operation-row.js';
 import {
   FIND_DUE_OPERATIONS,
   INSERT_OPERATION,
@@ -100,7 +100,7 @@ export function createOperationMethods(host: OperationMethodsHost): OperationMet
     },
 
     async loadOperation(id) {
-      const result = await run<OperationRow>(LOAD_OPERATION, [id]);
+      const result = await run(LOAD_OPERATION, [id]);
       if (result.isErr()) return err(result.error);
       const row = result.value.rows[0];
       return readRows(() => (row === undefined ? null : operationFromRow(row)));
@@ -112,8 +112,8 @@ export function createOperationMethods(host: OperationMethodsHost): OperationMet
       const kind = query.kind ?? null;
       const result =
         query.after === undefined
-          ? await run<OperationRow>(LIST_OPERATIONS_FIRST, [query.paymentId, limit + 1, kind])
-          : await run<OperationRow>(LIST_OPERATIONS_AFTER, [query.paymentId, limit + 1, kind, query.after]);
+          ? await run(LIST_OPERATIONS_FIRST, [query.paymentId, limit + 1, kind])
+          : await run(LIST_OPERATIONS_AFTER, [query.paymentId, limit + 1, kind, query.after]);
       if (result.isErr()) return err(result.error);
       return readRows((): OperationPage => pageOf(result.value.rows, limit, operationFromRow));
     },
@@ -121,7 +121,7 @@ export function createOperationMethods(host: OperationMethodsHost): OperationMet
     async findDueOperations(query) {
       const limit = pageSize(query.limit);
       if (limit === 0) return ok([]);
-      const result = await run<OperationRow>(FIND_DUE_OPERATIONS, [
+      const result = await run(FIND_DUE_OPERATIONS, [
         new Date(query.now).toISOString(),
         limit,
         host.instanceId,

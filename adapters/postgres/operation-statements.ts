@@ -1,4 +1,4 @@
-import { OPERATION_WRITE_COLUMNS, operationSelectList } from './operation-row.js';
+import { OPERATION_TYPES, OPERATION_WRITE_COLUMNS, operationSelectList } from './operation-row.js';
 import { PAYMENT_WRITE_COLUMNS } from './payment-row.js';
 import { CLAIM, claimable, insertLaterEvents } from './payment-statements.js';
 import type { Statement } from './run-statement.js';
@@ -19,33 +19,9 @@ const OPERATION_VERSION = EVENTS + 1;
 /** The operation's payment id (its `payment_id` column). */
 const PAYMENT_ID = `$${OP_FIRST + OPERATION_WRITE_COLUMNS.indexOf('payment_id')}::text`;
 
-/** SQL types of the operation columns, for the `INSERT … SELECT` that cannot infer them. */
-const OPERATION_TYPES: Readonly<Record<(typeof OPERATION_WRITE_COLUMNS)[number], string>> = {
-  kind: 'text',
-  payment_id: 'text',
-  partner_id: 'text',
-  profile_id: 'text',
-  amount: 'bigint',
-  currency: 'text',
-  final: 'boolean',
-  state: 'text',
-  failure_reason: 'text',
-  reference: 'text',
-  description: 'text',
-  acquirer_reference: 'text',
-  status: 'text',
-  next_inquiry_at: 'timestamptz',
-  inquiry_attempts: 'int',
-  not_found_answers: 'int',
-  version: 'int',
-  write_id: 'text',
-  created_at: 'timestamptz',
-  updated_at: 'timestamptz',
-};
-
 const opValues = (cast: boolean): string =>
   OPERATION_WRITE_COLUMNS.map(
-    (column, index) => `$${OP_FIRST + index}${cast ? `::${OPERATION_TYPES[column]}` : ''}`,
+    (column, index) => `$${OP_FIRST + index}${cast ? `::${OPERATION_TYPES[index]}` : ''}`,
   ).join(', ');
 
 /** The payment's new version when `$HAS_PAYMENT`, once `op` wrote its row; any lease on it ends. */

@@ -14,7 +14,8 @@ import type { Logger } from '../../src/ports/logger.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import { closeTimeoutMs, poolCloser, type CloseStep } from './bounded-close.js';
 import { resolveConnection, type PostgresConnectionOptions, type ResolvedConnection } from './connection.js';
-import { paymentFromRow, paymentParams, safeNumber, type PaymentRow } from './payment-row.js';
+import { paymentFromRow, paymentParams } from './payment-row.js';
+import { safeNumber } from './row-codec.js';
 import { byDue, pageOf, pageSize, readRows } from './row-pages.js';
 import {
   FIND_DUE,
@@ -175,7 +176,7 @@ export function createRepositoryOn(
     },
 
     async load(id) {
-      const result = await run<PaymentRow>(LOAD, [id]);
+      const result = await run(LOAD, [id]);
       if (result.isErr()) return err(result.error);
       const row = result.value.rows[0];
       return readRows(() => (row === undefined ? null : paymentFromRow(row)));
@@ -188,8 +189,8 @@ export function createRepositoryOn(
       const partner = query.partnerId ?? null;
       const result =
         query.after === undefined
-          ? await run<PaymentRow>(LIST_FIRST, [query.profileId, limit + 1, partner])
-          : await run<PaymentRow>(LIST_AFTER, [query.profileId, limit + 1, query.after, partner]);
+          ? await run(LIST_FIRST, [query.profileId, limit + 1, partner])
+          : await run(LIST_AFTER, [query.profileId, limit + 1, query.after, partner]);
       if (result.isErr()) return err(result.error);
       return readRows((): PaymentPage => pageOf(result.value.rows, limit, paymentFromRow));
     },
@@ -197,7 +198,7 @@ export function createRepositoryOn(
     async findDue(query) {
       const limit = pageSize(query.limit);
       if (limit === 0) return ok({ expiries: [], inquiries: [], authorizationExpiries: [] });
-      const result = await run<PaymentRow & { kind: 'expiry' | 'inquiry' | 'authorization_expiry' }>(FIND_DUE, [
+      const result = await run<QueryResultRow & { kind: 'expiry' | 'inquiry' | 'authorization_expiry' }>(FIND_DUE, [
         new Date(query.now).toISOString(),
         limit,
         instanceId,

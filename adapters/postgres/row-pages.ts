@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { RepositoryError } from '../../src/ports/payment-repository.js';
-import { UnreadableRowError } from './payment-row.js';
+import { UnreadableRowError } from './row-codec.js';
 
 /** Whole, non-negative page size; anything else reads as 0. */
 export const pageSize = (limit: number): number =>
