@@ -182,6 +182,11 @@ export function classifyStatementFailure(error: unknown, stage: 'connect' | 'que
 export function classifyPostgresError(error: unknown): PostgresFailure {
   const fields = fieldsOf(error);
   const code = fields.code;
+  const unavailable = (message: string, retryable: boolean): PostgresFailure => ({
+    code: 'unavailable',
+    message,
+    retryable,
+  });
   if (code === '23505') {
     return { code: 'conflict', message: `Postgres unique violation (23505)${where(fields)}`, retryable: false };
   }
@@ -194,58 +199,46 @@ export function classifyPostgresError(error: unknown): PostgresFailure {
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     // Retryable: names can stop resolving for a moment during a fail-over.
-    return { code: 'unavailable', message: `Postgres host name not found (${code})`, retryable: true };
+    return unavailable(`Postgres host name not found (${code})`, true);
   }
   if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) {
-    return { code: 'unavailable', message: `Postgres connection lost or refused (${code})`, retryable: true };
+    return unavailable(`Postgres connection lost or refused (${code})`, true);
   }
   if (isSqlState(code)) {
     const retryable = RETRYABLE_SQLSTATES[code];
-    if (retryable !== undefined) {
-      return { code: 'unavailable', message: `Postgres ${retryable} (${code})`, retryable: true };
-    }
-    if (code.startsWith('08')) {
-      return { code: 'unavailable', message: `Postgres connection exception (${code})`, retryable: true };
-    }
+    if (retryable !== undefined) return unavailable(`Postgres ${retryable} (${code})`, true);
+    if (code.startsWith('08')) return unavailable(`Postgres connection exception (${code})`, true);
     const kind = NAMED_SQLSTATES[code] ?? SQLSTATE_CLASSES[code.slice(0, 2)] ?? 'error';
-    return { code: 'unavailable', message: `Postgres ${kind} (${code})${where(fields)}`, retryable: false };
+    return unavailable(`Postgres ${kind} (${code})${where(fields)}`, false);
   }
   if (isConnectionError(error)) {
-    const detail = typeof code === 'string' ? ` (${code})` : '';
-    return { code: 'unavailable', message: `Postgres connection lost or refused${detail}`, retryable: true };
+    return unavailable(`Postgres connection lost or refused${typeof code === 'string' ? ` (${code})` : ''}`, true);
   }
   // Set-up mistakes the driver reports without a SQLSTATE. Their own messages are not repeated:
   // an invalid URL's error carries the connection string, password included.
-  if (code === 'ERR_INVALID_URL') {
-    return { code: 'unavailable', message: 'The Postgres connection string is not a valid URL', retryable: false };
-  }
+  if (code === 'ERR_INVALID_URL') return unavailable('The Postgres connection string is not a valid URL', false);
   if (typeof code === 'string' && fields.syscall === 'open') {
     // `pg` reads the files of sslrootcert, sslcert and sslkey when it connects.
-    return {
-      code: 'unavailable',
-      message: `Could not read a file the Postgres connection string names (sslrootcert, sslcert or sslkey): ${code}`,
-      retryable: false,
-    };
+    return unavailable(
+      `Could not read a file the Postgres connection string names (sslrootcert, sslcert or sslkey): ${code}`,
+      false,
+    );
   }
   if (typeof code === 'string' && TLS_CERTIFICATE_CODES.has(code)) {
-    return {
-      code: 'unavailable',
-      message: `The Postgres server's TLS certificate was not accepted (${code}): give its CA with sslrootcert`,
-      retryable: false,
-    };
+    return unavailable(
+      `The Postgres server's TLS certificate was not accepted (${code}): give its CA with sslrootcert`,
+      false,
+    );
   }
   const message = typeof fields.message === 'string' ? fields.message : '';
-  if (message.includes(POOL_ENDED)) {
-    return { code: 'unavailable', message: 'The Postgres pool has been ended (closed)', retryable: false };
-  }
+  if (message.includes(POOL_ENDED)) return unavailable('The Postgres pool has been ended (closed)', false);
   if (message.includes('does not support SSL')) {
-    return {
-      code: 'unavailable',
-      message: 'The Postgres server does not support SSL, which the connection string asks for (sslmode)',
-      retryable: false,
-    };
+    return unavailable(
+      'The Postgres server does not support SSL, which the connection string asks for (sslmode)',
+      false,
+    );
   }
-  return { code: 'unavailable', message: 'Postgres call failed (no SQLSTATE)', retryable: false };
+  return unavailable('Postgres call failed (no SQLSTATE)', false);
 }
 
 /** For ports whose only error is `unavailable`: a `conflict` there is a lost race that a retry resolves. */
