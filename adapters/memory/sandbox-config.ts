@@ -113,60 +113,36 @@ export const sandboxConfigSchema = z
     rate_limit: sandboxRateLimitSchema.optional(),
   })
   .superRefine((config, context) => {
+    const issue = (path: (string | number)[], message: string): void =>
+      context.addIssue({ code: 'custom', path, message });
     const partners = new Map<string, number>();
     const profileOwners = new Map<string, string>();
     config.partners.forEach((partner, partnerIndex) => {
-      if (partners.has(partner.id)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['partners', partnerIndex, 'id'],
-          message: `duplicate partner id ${partner.id}`,
-        });
-      }
+      if (partners.has(partner.id)) issue(['partners', partnerIndex, 'id'], `duplicate partner id ${partner.id}`);
       partners.set(partner.id, partnerIndex);
       partner.profiles.forEach((profile, profileIndex) => {
-        if (profileOwners.has(profile.id)) {
-          context.addIssue({
-            code: 'custom',
-            path: ['partners', partnerIndex, 'profiles', profileIndex, 'id'],
-            message: `duplicate profile id ${profile.id}`,
-          });
-        } else {
-          profileOwners.set(profile.id, partner.id);
-        }
+        if (!profileOwners.has(profile.id)) profileOwners.set(profile.id, partner.id);
+        else issue(['partners', partnerIndex, 'profiles', profileIndex, 'id'], `duplicate profile id ${profile.id}`);
       });
     });
     const tokens = new Map<string, number>();
     config.clients.forEach((client, clientIndex) => {
       const first = tokens.get(client.token);
-      if (first !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: ['clients', clientIndex, 'token'],
-          message: `same token as clients[${first}]`,
-        });
-      } else {
-        tokens.set(client.token, clientIndex);
-      }
+      if (first === undefined) tokens.set(client.token, clientIndex);
+      else issue(['clients', clientIndex, 'token'], `same token as clients[${first}]`);
       if (!partners.has(client.partner_id)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['clients', clientIndex, 'partner_id'],
-          message: `unknown partner ${client.partner_id}`,
-        });
+        issue(['clients', clientIndex, 'partner_id'], `unknown partner ${client.partner_id}`);
         return;
       }
       client.profile_ids.forEach((profileId, profileIndex) => {
         const owner = profileOwners.get(profileId);
         if (owner !== client.partner_id) {
-          context.addIssue({
-            code: 'custom',
-            path: ['clients', clientIndex, 'profile_ids', profileIndex],
-            message:
-              owner === undefined
-                ? `unknown profile ${profileId}`
-                : `profile ${profileId} belongs to partner ${owner}, not ${client.partner_id}`,
-          });
+          issue(
+            ['clients', clientIndex, 'profile_ids', profileIndex],
+            owner === undefined
+              ? `unknown profile ${profileId}`
+              : `profile ${profileId} belongs to partner ${owner}, not ${client.partner_id}`,
+          );
         }
       });
     });
