@@ -82,22 +82,6 @@ export function closeWithin(steps: readonly CloseStep[], bound: CloseBound): Pro
   });
 }
 
-/** What becomes of the pool's busy connections when a close gives up on ending it. */
-const CONNECTIONS_CUT =
-  'connections still waiting for the server are closed without their answer: a write among them may or may not have landed, as after a crash';
-
-/** The close step that ends a pool (nothing for a host's pool). */
-export function endPoolStep(connection: ResolvedConnection): CloseStep {
-  return {
-    name: 'end the pool',
-    run: async () => {
-      await connection.close();
-      return null;
-    },
-    ifGivenUp: CONNECTIONS_CUT,
-  };
-}
-
 /** The options of a store whose `close()` only ends the pool it created (idempotency, credentials). */
 export interface PoolCloseOptions {
   /**
@@ -120,7 +104,16 @@ export function poolCloser(
 ): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
-    closing ??= closeWithin(connection.owned ? [...steps, endPoolStep(connection)] : steps, {
+    const endPool: CloseStep = {
+      name: 'end the pool',
+      run: async () => {
+        await connection.close();
+        return null;
+      },
+      ifGivenUp:
+        'connections still waiting for the server are closed without their answer: a write among them may or may not have landed, as after a crash',
+    };
+    closing ??= closeWithin(connection.owned ? [...steps, endPool] : steps, {
       what: bound.what,
       withinMs: bound.withinMs,
       logger: bound.logger ?? silentLogger,

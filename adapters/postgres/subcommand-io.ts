@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { createPostgresPool, type PostgresPoolOptions } from './connection.js';
-import { checkDatabaseUrl, readSecretFile, usageLine } from '../shared/index.js';
+import { checkDatabaseUrl, readSecretFile, usageLine, type CommandLineValues } from '../shared/index.js';
 
 /** Where `runMigrateCli` writes and what environment it reads (for tests); default the process's. */
 export interface MigrateCliIo {
@@ -31,12 +31,6 @@ export const DATABASE_OPTIONS = {
   'database-url-file': { type: 'string' },
 } as const;
 
-/** What `DATABASE_OPTIONS` read. */
-export interface DatabaseOptionValues {
-  readonly 'database-url'?: string | undefined;
-  readonly 'database-url-file'?: string | undefined;
-}
-
 /**
  * Runs `work` on a pool of its own on the database of `--database-url`, `--database-url-file` or
  * `DATABASE_URL`, with where it is (`host:port/database`); a bad or missing one is a usage error.
@@ -45,7 +39,7 @@ export interface DatabaseOptionValues {
 export async function withDatabase(
   io: MigrateCliIo,
   command: string,
-  values: DatabaseOptionValues,
+  values: CommandLineValues<typeof DATABASE_OPTIONS>,
   poolOptions: PostgresPoolOptions,
   work: (pool: Pool, target: string) => Promise<number>,
 ): Promise<number> {
