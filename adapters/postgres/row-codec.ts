@@ -44,7 +44,7 @@ export function selectList(columns: ColumnMap<never>, table: string): string {
 
 /** The parameter of `column` for the value of its field. */
 function param(value: unknown, column: string, kind: ColumnKind): unknown {
-  if (value === null) return null;
+  if (value === null || value === undefined) return null;
   switch (kind) {
     case 'json':
     case 'contact':
