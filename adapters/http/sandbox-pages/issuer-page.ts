@@ -94,7 +94,7 @@ function page(request: Request, status: number, title: string, content: SafeHtml
         </main>
       </body>
     </html> `.__html;
-  return htmlResponse(request, status, body, setCookie === undefined ? {} : { 'set-cookie': setCookie }, HEADERS);
+  return htmlResponse(request, status, body, setCookie, HEADERS);
 }
 
 function message(request: Request, status: number, heading: string, text: string, link?: string): Response {
