@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   jsonAnswer,
+  LIVENESS_PATH,
+  READINESS_PATH,
   type HttpAnswer,
   problem,
   problemAnswer,
   RETRY_AFTER_SECONDS,
   REQUEST_ID_HEADER,
 } from '../http/index.js';
-import { LIVENESS_PATH, READINESS_PATH } from './health-pages.js';
 
 /** The path of a request target, without its query; undefined when it is not a path. */
 function pathOf(req: IncomingMessage): string | undefined {
