@@ -54,10 +54,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   // A logger that throws loses its line, never the answer.
   const logger = guardLogger(options.logger ?? silentLogger);
   const requestIds = requestIdSource(options.requestId, logger);
-  const csrf = createCsrfGuard({
-    secret: options.csrfSecret,
-    ...(options.secureCookies !== undefined && { secureCookies: options.secureCookies }),
-  });
+  const csrf = createCsrfGuard(options);
   const testMode = options.testCards !== undefined && options.testCards.length > 0;
   const settleTimeoutMs = options.settleTimeoutMs ?? 15_000;
   const storeTimeoutMs = millisecondsOption('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS);

@@ -144,7 +144,7 @@ interface IssuerCall {
  * "Authorise" or "Refuse" goes back to the engine as a signed `cres`, then to `session.redirect_url`.
  */
 export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPageOptions): PagesHandler {
-  const csrf = createCsrfGuard({ secret: options.csrfSecret });
+  const csrf = createCsrfGuard(options);
   const logger = guardLogger(app.logger);
   const requestIds = requestIdSource(options.requestId, logger);
 
