@@ -159,7 +159,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     } catch (error) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // The requests that waited get an answer, not a connection cut without one.
-      await Promise.all(waiting.splice(0).map(([req, res]) => answerStartFailed(req, res, requestIds())));
+      for (const [req, res] of waiting.splice(0)) answerStartFailed(req, res, requestIds());
       server.closeAllConnections();
       await closed;
       throw error;

@@ -48,13 +48,12 @@ export function answerProbeWhileStarting(req: IncomingMessage, res: ServerRespon
  * connection closed (the server stops listening). The detail says no more: the error, which may
  * name a database, goes to whoever started the server.
  */
-export function answerStartFailed(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
-  if (res.headersSent || res.destroyed) return Promise.resolve();
+export function answerStartFailed(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+  if (res.headersSent || res.destroyed) return;
   res.setHeader(REQUEST_ID_HEADER, requestId);
   res.setHeader('connection', 'close');
   const unavailable = problem('unavailable', 'The server could not start: its storage could not be made', {
     headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
   });
   send(req, res, problemAnswer(unavailable));
-  return Promise.resolve();
 }
