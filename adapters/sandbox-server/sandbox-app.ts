@@ -1,4 +1,4 @@
-import { createPaymentEngine, type PaymentEngine } from '../../src/engine/payment-engine.js';
+import { createPaymentEngine, type BackgroundWorker } from '../../src/engine/payment-engine.js';
 import type { PaymentEngineOptions } from '../../src/engine/engine-options.js';
 import type { CardVault } from '../../src/ports/card-vault.js';
 import type { Clock } from '../../src/ports/clock.js';
@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from '../../src/ports/logger.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   composePages,
+  createHealthHandlers,
   createFetchHandler,
   createNodeListener,
   createOpenApiPages,
@@ -17,6 +18,7 @@ import {
   type FetchHandler,
   type FetchHandlerOptions,
   createSandboxPages,
+  type SandboxPageDeps,
 } from '../http/index.js';
 import {
   createMemoryCardVault,
@@ -32,7 +34,6 @@ import {
 import { createCryptoIdGenerator, createHmacPageTokens, systemClock } from '../node/index.js';
 import {
   createChallengeResponse,
-  type ChallengeDecision,
   type SandboxAuthorizationStore,
   type SandboxChallengeStore,
   type SandboxOperationStore,
@@ -42,7 +43,6 @@ import {
   type SandboxThreeDSProvider,
 } from '../sandbox/index.js';
 import { createWebhookEventSink, type WebhookEventSinkOptions } from '../webhooks/index.js';
-import { createHealthPages } from './health-pages.js';
 import { createSandboxEventSink } from './sandbox-event-sink.js';
 import { BUNDLED_SANDBOX_CONFIG } from './sandbox-config.js';
 import { sandboxRateLimiter } from './sandbox-rate-limit.js';
@@ -148,9 +148,7 @@ export interface SandboxAppOptions<S extends SandboxStorage = MemorySandboxStora
  * The sandbox wired together: in-memory adapters, the simulated acquirer and 3DS, the handler, and
  * the health probes `/healthz` and `/readyz`.
  */
-export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
-  /** The engine behind the API and the pages. */
-  readonly engine: PaymentEngine;
+export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> extends SandboxPageDeps {
   /** The v1 API and the sandbox's pages, as a fetch handler. */
   readonly handler: FetchHandler;
   /** The same as a node:http request listener (what the sandbox server runs). */
@@ -164,18 +162,16 @@ export interface SandboxApp<S extends SandboxStorage = MemorySandboxStorage> {
   readonly acquirer: SandboxAcquirer;
   /** The simulated 3DS server and issuer. */
   readonly threeDS: SandboxThreeDSProvider;
-  /** The clock the sandbox runs on. */
-  readonly clock: Clock;
-  /** The logger the sandbox writes to. */
-  readonly logger: Logger;
-  /** The server's base URL, as given. */
-  readonly baseUrl: () => string;
-  /** How long the API and the pages wait for the credential and idempotency stores, in ms. */
-  readonly storeTimeoutMs: number;
   /** The page keys it runs with (`SandboxAppOptions.secrets`). */
   readonly secrets: SandboxSecrets;
-  /** Signs the simulated issuer's answer (`cres`) to a challenge, as the issuer page does. */
-  challengeResponse(paymentId: string, transactionId: string, decision: ChallengeDecision): string;
+}
+
+/** The background worker of each sandbox app (`startSandboxServer` starts it), for `/healthz` and `/readyz`. */
+const workers = new WeakMap<object, BackgroundWorker>();
+
+/** Makes `worker` the one the app's health pages report (a stopping worker makes both `503`). */
+export function attachWorker(app: object, worker: BackgroundWorker): void {
+  workers.set(app, worker);
 }
 
 /** Builds the sandbox (docs/http-api.md, The sandbox) without listening anywhere. */
@@ -257,7 +253,11 @@ export function createSandboxApp<S extends SandboxStorage = MemorySandboxStorage
     ...(options.storeTimeoutMs !== undefined && { storeTimeoutMs: options.storeTimeoutMs }),
     ...(options.requestId !== undefined && { requestId: options.requestId }),
     ...(rateLimit !== undefined && { rateLimit }),
-    pages: composePages(createHealthPages(app), createOpenApiPages(), createSandboxPages(app)),
+    pages: composePages(
+      createHealthHandlers({ engine, worker: () => workers.get(app) }).pages,
+      createOpenApiPages(),
+      createSandboxPages(app),
+    ),
   };
   const handler = createFetchHandler(handlerOptions);
   // It hands the hosted page the socket's address for 3DS, never the client's word.

@@ -1,13 +1,14 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestIdSource, answerClientErrors } from '../http/index.js';
 import { systemClock } from '../node/index.js';
 import { createWebhookEventSink } from '../webhooks/index.js';
 import type { BackgroundWorker } from '../../src/engine/payment-engine.js';
 import { silentLogger } from '../../src/ports/logger.js';
-import { attachWorker } from './health-pages.js';
 import { answerProbeWhileStarting, answerStartFailed } from './start-up-answers.js';
 import {
+  attachWorker,
   createSandboxApp,
   type MemorySandboxStorage,
   type SandboxApp,
@@ -88,17 +89,6 @@ function checkPublicUrl(text: string): string {
   return url.origin;
 }
 
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
 /**
  * Starts the sandbox server (docs/http-api.md, The sandbox) on node:http with its background worker and
  * health probes; resolves once it listens and its storage is made.
@@ -159,7 +149,9 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     });
   });
 
-  const address = await listen(server, port ?? 3000, host);
+  server.listen(port ?? 3000, host);
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
   baseUrl = publicOrigin ?? `http://${urlHost(host)}:${address.port}`;
   if (app === undefined) {
     try {
@@ -167,7 +159,7 @@ export async function startSandboxServer<S extends SandboxStorage = MemorySandbo
     } catch (error) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // The requests that waited get an answer, not a connection cut without one.
-      await Promise.all(waiting.splice(0).map(([req, res]) => answerStartFailed(req, res, requestIds())));
+      for (const [req, res] of waiting.splice(0)) answerStartFailed(req, res, requestIds());
       server.closeAllConnections();
       await closed;
       throw error;

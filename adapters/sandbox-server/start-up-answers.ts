@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   jsonAnswer,
+  LIVENESS_PATH,
+  READINESS_PATH,
   type HttpAnswer,
   problem,
   problemAnswer,
   RETRY_AFTER_SECONDS,
   REQUEST_ID_HEADER,
 } from '../http/index.js';
-import { LIVENESS_PATH, READINESS_PATH } from './health-pages.js';
 
 /** The path of a request target, without its query; undefined when it is not a path. */
 function pathOf(req: IncomingMessage): string | undefined {
@@ -47,13 +48,12 @@ export function answerProbeWhileStarting(req: IncomingMessage, res: ServerRespon
  * connection closed (the server stops listening). The detail says no more: the error, which may
  * name a database, goes to whoever started the server.
  */
-export function answerStartFailed(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
-  if (res.headersSent || res.destroyed) return Promise.resolve();
+export function answerStartFailed(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+  if (res.headersSent || res.destroyed) return;
   res.setHeader(REQUEST_ID_HEADER, requestId);
   res.setHeader('connection', 'close');
   const unavailable = problem('unavailable', 'The server could not start: its storage could not be made', {
     headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
   });
   send(req, res, problemAnswer(unavailable));
-  return Promise.resolve();
 }

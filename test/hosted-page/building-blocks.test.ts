@@ -258,7 +258,7 @@ describe('client IP', () => {
 });
 
 describe('CSRF guard', () => {
-  const guard = createCsrfGuard({ secret: SECRET });
+  const guard = createCsrfGuard({ csrfSecret: SECRET });
   const page = new Request('http://localhost/pay/p1?token=t');
   const withCookie = (cookie: string, headers: Record<string, string> = {}) =>
     new Request('http://localhost/pay/p1', { method: 'POST', headers: { cookie, ...headers } });
@@ -281,10 +281,10 @@ describe('CSRF guard', () => {
     const again = guard.issue(withCookie('paystate_csrf=CCCCCCCCCCCCCCCCCCCCCCCC'), ['p1', 't']);
     expect(again.setCookie).toBeUndefined();
     expect(guard.issue(new Request('https://pay.example/pay/p1'), ['p1', 't']).setCookie).toContain('; Secure');
-    expect(() => createCsrfGuard({ secret: 'short' })).toThrow(TypeError);
+    expect(() => createCsrfGuard({ csrfSecret: 'short' })).toThrow(TypeError);
     // An unset environment variable passed through by a caller without types: a message that
     // names the option, not "cannot read properties of undefined".
-    expect(() => createCsrfGuard({ secret: undefined as unknown as string })).toThrow(
+    expect(() => createCsrfGuard({ csrfSecret: undefined as unknown as string })).toThrow(
       /csrfSecret is required: a secret string of at least 32 characters \(got undefined\)/,
     );
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLoggingEventSink } from '../../adapters/sandbox-server/logging-event-sink.js';
+import { createLoggingEventSink } from '../../adapters/sandbox-server/sandbox-event-sink.js';
 import type { Logger, LogLevel } from '../../src/ports/logger.js';
 import { makeEvent, makeSucceededRecord } from '../contracts/fixtures.js';
 

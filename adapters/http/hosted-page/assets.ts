@@ -23,10 +23,10 @@ export const PAGE_ASSETS = {
 
 const BY_NAME: ReadonlyMap<string, PageAsset> = new Map(Object.values(PAGE_ASSETS).map((a) => [a.name, a]));
 
-/** The response for `GET {basePath}/assets/{name}`, or undefined for an unknown name. */
+/** The response for `GET {basePath}/assets/{name}`, or undefined for an unknown name or another method than GET and HEAD. */
 export function assetResponse(name: string, method: string): Response | undefined {
   const found = BY_NAME.get(name);
-  if (found === undefined) return undefined;
+  if (found === undefined || (method !== 'GET' && method !== 'HEAD')) return undefined;
   return new Response(method === 'HEAD' ? null : found.body, {
     status: 200,
     headers: {

@@ -8,12 +8,16 @@ export const CSRF_FIELD = 'csrf';
 
 const NONCE = /^[A-Za-z0-9_-]{22,64}$/;
 
+/** The CSRF options of the pages (`HostedPageOptions`, `IssuerPageOptions`). */
 export interface CsrfGuardOptions {
-  /** HMAC key: at least 32 characters, kept secret, the same across the processes that serve the page. */
-  readonly secret: string;
   /**
-   * Adds `Secure` to the cookie. Default: when the request URL is `https:`. Set it to true when a
-   * TLS-terminating proxy sits in front (the handler then sees `http:` URLs).
+   * HMAC key of the CSRF proof: at least 32 random characters, the same for every process that
+   * serves the page (a form opened on one may be posted to another).
+   */
+  readonly csrfSecret: string;
+  /**
+   * Adds `Secure` to the CSRF cookie. Default: when the request URL is `https:`. Set it to true when
+   * a TLS-terminating proxy sits in front (the handler then sees `http:` URLs).
    */
   readonly secureCookies?: boolean;
 }
@@ -56,15 +60,16 @@ function cookieNonce(request: Request): string | undefined {
 /** Builds the guard; the secret must be at least 32 characters. */
 export function createCsrfGuard(options: CsrfGuardOptions): CsrfGuard {
   // Also for callers without types, e.g. an unset environment variable passed through.
-  if (typeof options.secret !== 'string' || options.secret.length < 32) {
+  const secret = options.csrfSecret;
+  if (typeof secret !== 'string' || secret.length < 32) {
     throw new TypeError(
       `csrfSecret is required: a secret string of at least 32 characters (got ${
-        typeof options.secret === 'string' ? `${options.secret.length} characters` : String(options.secret)
+        typeof secret === 'string' ? `${secret.length} characters` : String(secret)
       })`,
     );
   }
   const proof = (nonce: string, bound: readonly string[]) =>
-    createHmac('sha256', options.secret)
+    createHmac('sha256', secret)
       .update(['paystate-csrf-v1', nonce, ...bound].join('\n'))
       .digest('base64url');
 

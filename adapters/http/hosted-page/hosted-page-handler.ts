@@ -1,8 +1,8 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { containsCardNumber } from '../../../src/domain/card-number.js';
 import type { PaymentRecord } from '../../../src/domain/payment-record.js';
 import { errorHeadline } from '../../../src/engine/describe-defect.js';
 import { loggableId } from '../../../src/engine/loggable-id.js';
-import type { PaymentError } from '../../../src/errors/payment-error.js';
 import { guardLogger, silentLogger, type Logger } from '../../../src/ports/logger.js';
 import { normalizeBasePath } from '../base-path.js';
 import type { PageContext } from '../page-context.js';
@@ -13,6 +13,7 @@ import { formatAmount } from './amount-format.js';
 import { assetResponse } from './assets.js';
 import { collectBrowserData, UNKNOWN_CLIENT_IP } from './browser-data.js';
 import { errorsFromIssues, validateCardForm } from './card-form.js';
+import { CARD_FIELDS, type CardField } from './card-messages.js';
 import { normalizeClientIp } from './client-ip.js';
 import { createCsrfGuard, CSRF_FIELD } from './csrf.js';
 import { readFormBody } from './form-body.js';
@@ -43,8 +44,6 @@ const IN_FLIGHT: ReadonlySet<PaymentRecord['state']> = new Set(['authenticating'
 /** A name to put back into the form: empty when it holds a card number. */
 const refill = (name: string): string => (containsCardNumber(name) ? '' : name);
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The hosted payment page (docs/state-machine.md) as a fetch handler: `GET {basePath}/{id}?token=…`
  * shows the card form, `POST` submits it (then `303` to the challenge or the merchant). An unknown
@@ -55,10 +54,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
   // A logger that throws loses its line, never the answer.
   const logger = guardLogger(options.logger ?? silentLogger);
   const requestIds = requestIdSource(options.requestId, logger);
-  const csrf = createCsrfGuard({
-    secret: options.csrfSecret,
-    ...(options.secureCookies !== undefined && { secureCookies: options.secureCookies }),
-  });
+  const csrf = createCsrfGuard(options);
   const testMode = options.testCards !== undefined && options.testCards.length > 0;
   const settleTimeoutMs = options.settleTimeoutMs ?? 15_000;
   const storeTimeoutMs = millisecondsOption('storeTimeoutMs', options.storeTimeoutMs, STORE_TIMEOUT_MS);
@@ -140,12 +136,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       ...extra,
       ...(options.testCards !== undefined && { testCards: options.testCards }),
     });
-    return htmlResponse(
-      request,
-      status,
-      body,
-      ticket.setCookie === undefined ? {} : { 'set-cookie': ticket.setCookie },
-    );
+    return htmlResponse(request, status, body, ticket.setCookie);
   }
 
   /** The page of a payment, relative to itself: `{id}?token=…`. */
@@ -227,12 +218,10 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       return afterTheFact(call, record, token);
     }
 
-    const values = {
-      number: fields.get('number') ?? '',
-      expiry: fields.get('expiry') ?? '',
-      cvc: fields.get('cvc') ?? '',
-      holder_name: fields.get('holder_name') ?? '',
-    };
+    const values = Object.fromEntries(CARD_FIELDS.map((name) => [name, fields.get(name) ?? ''])) as Record<
+      CardField,
+      string
+    >;
     // Shown again in the form, never the card number or the CVC, nor a name holding a card number.
     const echo = {
       expiry: values.expiry.slice(0, 7),
@@ -261,42 +250,20 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
       log(call, record.id, challenge !== undefined ? 'challenge' : `submitted_${payment.state}`);
       return seeOther(challenge ?? payment.session.redirect_url);
     }
-    return submitFailed(call, record, token, result.error, echo);
-  }
-
-  async function submitFailed(
-    call: PageCall,
-    record: PaymentRecord,
-    token: string,
-    error: PaymentError,
-    echo: { expiry: string; holder_name: string },
-  ): Promise<Response> {
-    const { request } = call;
+    const { error } = result;
     log(call, record.id, `submit_${error.code}`);
-    switch (error.code) {
-      case 'validation_failed': {
-        const mapped = errorsFromIssues(error.errors);
-        return formPage(request, record, token, 422, {
-          values: echo,
-          errors: mapped.fields,
-          ...(mapped.form !== undefined && { formError: mapped.form }),
-        });
-      }
-      case 'not_found':
-        return notFound(request);
-      default: {
-        const again = await options.engine.getPaymentRecord(record.id, { requestId: call.requestId });
-        const current = again.isOk() ? again.value : record;
-        if (current.state === 'awaiting_card_data' && !isPastDeadline(current)) {
-          return formPage(request, current, token, 503, {
-            values: echo,
-            formError:
-              'The payment could not be processed just now and your card has not been charged. Please try again.',
-          });
-        }
-        return afterTheFact(call, current, token);
-      }
+    if (error.code === 'not_found') return notFound(request);
+    if (error.code === 'validation_failed') {
+      const mapped = errorsFromIssues(error.errors);
+      const formError = mapped.form === undefined ? {} : { formError: mapped.form };
+      return formPage(request, record, token, 422, { values: echo, errors: mapped.fields, ...formError });
     }
+    const again = await options.engine.getPaymentRecord(record.id, { requestId: call.requestId });
+    const current = again.isOk() ? again.value : record;
+    if (current.state !== 'awaiting_card_data' || isPastDeadline(current)) return afterTheFact(call, current, token);
+    const formError =
+      'The payment could not be processed just now and your card has not been charged. Please try again.';
+    return formPage(request, current, token, 503, { values: echo, formError });
   }
 
   /** The answer to a request under `basePath` (at `path`), without its `Request-Id`. */
@@ -304,10 +271,7 @@ export function createHostedPageHandler(options: HostedPageOptions): HostedPageH
     const { request } = call;
     const target = pageTarget(path, basePath);
     const prefix = target.assetPrefix;
-    if (target.asset !== undefined) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return notFound(request, prefix);
-      return assetResponse(target.asset, request.method) ?? notFound(request, prefix);
-    }
+    if (target.asset !== undefined) return assetResponse(target.asset, request.method) ?? notFound(request, prefix);
     const { paymentId } = target;
     if (paymentId === undefined) return notFound(request, prefix);
     return answerByMethod(

@@ -2,20 +2,16 @@ import type { PaymentEngine } from '../../../src/engine/payment-engine.js';
 import type { Clock } from '../../../src/ports/clock.js';
 import type { CredentialStore } from '../../../src/ports/credential-store.js';
 import type { Logger } from '../../../src/ports/logger.js';
+import type { CsrfGuardOptions } from './csrf.js';
 import type { TestCardHint } from './payment-form-page.js';
 
 /** Options of `createHostedPageHandler`. */
-export interface HostedPageOptions {
+export interface HostedPageOptions extends CsrfGuardOptions {
   /** The engine whose hosted-flow payments the page serves. */
   readonly engine: Pick<PaymentEngine, 'getHostedPageRecord' | 'getPaymentRecord' | 'submitCard'>;
   /** Where the merchant's name comes from (the payment's profile). */
   readonly credentials: Pick<CredentialStore, 'findProfile'>;
   readonly clock: Clock;
-  /**
-   * HMAC key of the CSRF proof: at least 32 random characters, the same for every process that
-   * serves the page (a form opened on one may be posted to another).
-   */
-  readonly csrfSecret: string;
   /**
    * The client's IP address for 3DS. The fetch API does not carry the socket's address: a
    * node:http host calls `stampClientIp(req)` and passes `clientIpFromHeader`; a host behind a
@@ -33,8 +29,6 @@ export interface HostedPageOptions {
   readonly locale?: string;
   /** Test mode: marks the page as such and lists these cards (for a sandbox only). */
   readonly testCards?: readonly TestCardHint[];
-  /** Adds `Secure` to the CSRF cookie; default when the request URL is `https:`. */
-  readonly secureCookies?: boolean;
   /**
    * How long a repeated form post waits for the first one's 3DS and authorization to finish before
    * it sends the browser back to the merchant anyway. Default 15000 ms.

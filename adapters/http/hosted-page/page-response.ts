@@ -3,15 +3,16 @@ import { pageSecurityHeaders } from './security-headers.js';
 /** The security headers of the hosted page: its own style sheet and script, nothing else (CSP). */
 const PAGE_HEADERS = pageSecurityHeaders({ script: ["'self'"], style: ["'self'"] });
 
-/** An HTML page with a card page's security headers, `security` (no body for `HEAD`). */
+/** An HTML page with a card page's security headers, `security`, and `setCookie` if given (no body for `HEAD`). */
 export function htmlResponse(
   request: Request,
   status: number,
   body: string,
-  headers: Readonly<Record<string, string>> = {},
+  setCookie?: string,
   security: Readonly<Record<string, string>> = PAGE_HEADERS,
 ): Response {
-  const all = new Headers({ 'content-type': 'text/html; charset=utf-8', ...security, ...headers });
+  const all = new Headers({ 'content-type': 'text/html; charset=utf-8', ...security });
+  if (setCookie !== undefined) all.set('set-cookie', setCookie);
   all.set('content-length', String(Buffer.byteLength(body, 'utf8')));
   return new Response(request.method === 'HEAD' ? null : body, { status, headers: all });
 }

@@ -9,7 +9,8 @@ export interface PageTarget {
 
 const SEGMENT = /^[^/]+$/;
 
-function decodeSegment(segment: string): string | undefined {
+/** A path segment, percent-decoded; undefined when it does not decode or is empty or longer than 200. */
+export function decodeSegment(segment: string): string | undefined {
   try {
     const decoded = decodeURIComponent(segment);
     return decoded === '' || decoded.length > 200 ? undefined : decoded;

@@ -22,6 +22,8 @@ export interface StatusPageView {
    */
   readonly refresh?: { readonly href: string; readonly seconds: number };
   readonly testMode?: boolean;
+  /** More about the payment, below the message (the sandbox's return page). */
+  readonly details?: SafeHtml;
 }
 
 /**
@@ -43,7 +45,7 @@ export function renderStatusPage(view: StatusPageView): string {
       <div class="badge badge-${view.tone}">${icon(view.icon, 28)}</div>
       <h1 id="page-title">${view.heading}</h1>
       <p>${view.message}</p>
-      ${view.refresh !== undefined && renderRefresh(view.refresh.seconds)}
+      ${view.details}${view.refresh !== undefined && renderRefresh(view.refresh.seconds)}
       ${view.action !== undefined && html`<a class="button" href="${view.action.href}">${view.action.label}</a> `}
       ${view.refresh !== undefined && html`<p class="check-again"><a class="link" id="check-again" href="${view.refresh.href}">Check again</a></p> `}
     </div>

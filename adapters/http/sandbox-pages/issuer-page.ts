@@ -8,6 +8,7 @@ import { createCsrfGuard, CSRF_FIELD } from '../hosted-page/csrf.js';
 import { readFormBody } from '../hosted-page/form-body.js';
 import { html, raw, type SafeHtml } from '../hosted-page/html.js';
 import { answerByMethod, htmlResponse, seeOther } from '../hosted-page/page-response.js';
+import { decodeSegment } from '../hosted-page/page-target.js';
 import { cspHash, pageSecurityHeaders } from '../hosted-page/security-headers.js';
 import type { PagesHandler } from '../page-context.js';
 import { requestIdSource, servePageRequest } from '../request-id.js';
@@ -94,30 +95,29 @@ function page(request: Request, status: number, title: string, content: SafeHtml
         </main>
       </body>
     </html> `.__html;
-  return htmlResponse(request, status, body, setCookie === undefined ? {} : { 'set-cookie': setCookie }, HEADERS);
+  return htmlResponse(request, status, body, setCookie, HEADERS);
 }
 
-function message(request: Request, status: number, heading: string, text: string, link?: string): Response {
+/** A page with one message, and a button to `link` if given (by default back to the shop at `link.href`). */
+function message(
+  request: Request,
+  status: number,
+  heading: string,
+  text: string,
+  link?: { readonly href: string; readonly label?: string },
+): Response {
   return page(
     request,
     status,
     heading,
     html`<h1 id="page-title">${heading}</h1>
       <p class="lead">${text}</p>
-      ${link !== undefined && html`<a class="button" href="${link}">Return to the shop</a>`}`,
+      ${link !== undefined && html`<a class="button" href="${link.href}">${link.label ?? 'Return to the shop'}</a>`}`,
   );
 }
 
 function notFound(request: Request): Response {
   return message(request, 404, 'Request not found', 'This authentication request does not exist.');
-}
-
-function decode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }
 
 export interface IssuerPageOptions {
@@ -144,7 +144,7 @@ interface IssuerCall {
  * "Authorise" or "Refuse" goes back to the engine as a signed `cres`, then to `session.redirect_url`.
  */
 export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPageOptions): PagesHandler {
-  const csrf = createCsrfGuard({ secret: options.csrfSecret });
+  const csrf = createCsrfGuard(options);
   const logger = guardLogger(app.logger);
   const requestIds = requestIdSource(options.requestId, logger);
 
@@ -188,7 +188,7 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
         200,
         'This request has ended',
         'This payment no longer needs your confirmation. The shop will show you its result.',
-        record.redirectUrl,
+        { href: record.redirectUrl },
       );
     }
     const merchant = (await profileNameOf(app.credentials, record.profileId, app.storeTimeoutMs)) ?? record.profileId;
@@ -233,18 +233,15 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
     if (found === undefined) return notFound(request);
     const { record, challenge } = found;
     if (form.isErr())
-      return message(request, 400, 'Not understood', 'The answer could not be read.', record.redirectUrl);
+      return message(request, 400, 'Not understood', 'The answer could not be read.', { href: record.redirectUrl });
     const { fields } = form.value;
     if (!csrf.verify(request, fields.get(CSRF_FIELD), [paymentId, transactionId])) {
       log.info({ paymentId, outcome: 'csrf_rejected' }, 'sandbox issuer');
-      return page(
-        request,
-        403,
-        'Please try again',
-        html`<h1 id="page-title">Please try again</h1>
-          <p class="lead">For your security, answer from the page your bank showed you, in the same browser.</p>
-          <a class="button" href="${encodeURIComponent(transactionId)}">Reload the request</a>`,
-      );
+      const text = 'For your security, answer from the page your bank showed you, in the same browser.';
+      return message(request, 403, 'Please try again', text, {
+        href: encodeURIComponent(transactionId),
+        label: 'Reload the request',
+      });
     }
     const decision = fields.get('decision');
     if (decision !== 'authorise' && decision !== 'refuse') {
@@ -279,8 +276,8 @@ export function createIssuerPageHandler(app: SandboxPageDeps, options: IssuerPag
   return async (request, context) => {
     const match = ISSUER_PAGE.exec(new URL(request.url).pathname);
     if (match === null) return undefined;
-    const paymentId = decode(match[1] ?? '');
-    const transactionId = decode(match[2] ?? '');
+    const paymentId = decodeSegment(match[1] ?? '');
+    const transactionId = decodeSegment(match[2] ?? '');
     return servePageRequest(context, requestIds, logger, async (requestId, log) => {
       if (paymentId === undefined || transactionId === undefined) return notFound(request);
       const call: IssuerCall = { request, paymentId, transactionId, requestId, log };

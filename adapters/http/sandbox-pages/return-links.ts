@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { headerLocation } from '../hosted-page/page-response.js';
+import { decodeSegment } from '../hosted-page/page-target.js';
 import { secretEqual } from '../hosted-page/secret-equal.js';
 
 /** The path of the sandbox's own return page: a `session.redirect_url` of `{base}/sandbox/return`. */
@@ -29,12 +30,7 @@ export interface ReturnLinks {
 function paymentOfPage(pathname: string): string | undefined {
   for (const page of PAYMENT_PAGES) {
     const segment = page.exec(pathname)?.[1];
-    if (segment === undefined) continue;
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return undefined;
-    }
+    if (segment !== undefined) return decodeSegment(segment);
   }
   return undefined;
 }

@@ -4,10 +4,9 @@ import { errorHeadline } from '../../../src/engine/describe-defect.js';
 import { toPublicPayment } from '../../../src/engine/to-public-payment.js';
 import { guardLogger } from '../../../src/ports/logger.js';
 import { formatAmount } from '../hosted-page/amount-format.js';
-import { html, type SafeHtml } from '../hosted-page/html.js';
-import { renderLayout } from '../hosted-page/page-layout.js';
-import { icon, renderSummary, type IconName } from '../hosted-page/page-parts.js';
+import { html } from '../hosted-page/html.js';
 import { answerByMethod, htmlResponse } from '../hosted-page/page-response.js';
+import { renderStatusPage, type StatusPageView } from '../hosted-page/status-page.js';
 import type { PagesHandler } from '../page-context.js';
 import { requestIdSource, servePageRequest } from '../request-id.js';
 import { profileNameOf } from '../store-deadline.js';
@@ -18,33 +17,23 @@ import type { SandboxPageDeps } from './sandbox-page-deps.js';
 const ASSET_PREFIX = '../pay/assets/';
 
 /** How the page opens, by the state the API reads. */
-const OPENINGS: Readonly<
-  Record<PublicState, { heading: string; tone: 'success' | 'failure' | 'neutral'; icon: IconName; text: string }>
-> = {
-  succeeded: { heading: 'Payment succeeded', tone: 'success', icon: 'check', text: 'The card was charged.' },
-  failed: { heading: 'Payment failed', tone: 'failure', icon: 'cross', text: 'The card was not charged.' },
-  expired: { heading: 'Payment expired', tone: 'neutral', icon: 'clock', text: 'It was not completed in time.' },
-  processing: { heading: 'Payment in progress', tone: 'neutral', icon: 'clock', text: 'It is not finished yet.' },
+const OPENINGS: Readonly<Record<PublicState, Pick<StatusPageView, 'heading' | 'tone' | 'icon' | 'message'>>> = {
+  succeeded: { heading: 'Payment succeeded', tone: 'success', icon: 'check', message: 'The card was charged.' },
+  failed: { heading: 'Payment failed', tone: 'failure', icon: 'cross', message: 'The card was not charged.' },
+  expired: { heading: 'Payment expired', tone: 'neutral', icon: 'clock', message: 'It was not completed in time.' },
+  processing: { heading: 'Payment in progress', tone: 'neutral', icon: 'clock', message: 'It is not finished yet.' },
 };
 
+/** A page of the sandbox's return page: its status and what it shows. */
 interface PageView {
   readonly status: number;
-  readonly title: string;
-  readonly main: SafeHtml;
+  readonly view: StatusPageView;
 }
 
+const common = { assetPrefix: ASSET_PREFIX, testMode: true } as const;
+
 function message(status: number, heading: string, text: string): PageView {
-  return {
-    status,
-    title: heading,
-    main: html`<section class="panel" aria-labelledby="page-title">
-      <div class="message">
-        <div class="badge badge-neutral">${icon('info', 28)}</div>
-        <h1 id="page-title">${heading}</h1>
-        <p>${text}</p>
-      </div>
-    </section>`,
-  };
+  return { status, view: { ...common, heading, message: text, tone: 'neutral', icon: 'info' } };
 }
 
 /** What the page shows of a payment: its state as the API reads it, the amount, and nothing of the cardholder. */
@@ -52,33 +41,22 @@ function paymentView(record: PaymentRecord, merchantName: string, href: string):
   const payment = toPublicPayment(record);
   const opening = OPENINGS[payment.state];
   const amount = formatAmount(payment.amount, payment.currency);
-  return {
-    status: 200,
-    title: opening.heading,
-    main: html`<section class="panel" aria-labelledby="page-title">
-      ${renderSummary({ merchantName, amount, description: payment.description ?? null }, 'Amount')}
-      <div class="message">
-        <div class="badge badge-${opening.tone}">${icon(opening.icon, 28)}</div>
-        <h1 id="page-title">${opening.heading}</h1>
-        <p>${opening.text} This is the sandbox's return page, standing in for your shop's.</p>
-        <dl class="facts">
-          <dt>Payment</dt>
-          <dd>${payment.id}</dd>
-          <dt>State</dt>
-          <dd id="payment-state">${payment.state}</dd>
-          ${
-            payment.failure_reason !== undefined &&
-            html`<dt>Failure reason</dt>
-              <dd>${payment.failure_reason}</dd>`
-          }
-        </dl>
-        <p class="note">
-          The API reads it at <code>GET /v1/profiles/${record.profileId}/payments/${payment.id}</code>.
-        </p>
-        ${payment.state === 'processing' && html`<p class="check-again"><a class="link" href="${href}">Check again</a></p>`}
-      </div>
-    </section>`,
-  };
+  const details = html`<dl class="facts">
+      <dt>Payment</dt>
+      <dd>${payment.id}</dd>
+      <dt>State</dt>
+      <dd id="payment-state">${payment.state}</dd>
+      ${
+        payment.failure_reason !== undefined &&
+        html`<dt>Failure reason</dt>
+          <dd>${payment.failure_reason}</dd>`
+      }
+    </dl>
+    <p class="note">The API reads it at <code>GET /v1/profiles/${record.profileId}/payments/${payment.id}</code>.</p>
+    ${payment.state === 'processing' && html`<p class="check-again"><a class="link" href="${href}">Check again</a></p>`}`;
+  const message = `${opening.message} This is the sandbox's return page, standing in for your shop's.`;
+  const summary = { merchantName, amount, description: payment.description ?? null };
+  return { status: 200, view: { ...common, ...opening, message, summary, details } };
 }
 
 /**
@@ -122,8 +100,7 @@ export function createReturnPage(app: SandboxPageDeps, links: ReturnLinks): Page
     return servePageRequest(context, requestIds, logger, async (requestId, log) => {
       const render = (shown: PageView) => {
         log.info({ status: shown.status }, 'sandbox return page');
-        const body = renderLayout({ title: shown.title, main: shown.main, assetPrefix: ASSET_PREFIX, testMode: true });
-        return htmlResponse(request, shown.status, body);
+        return htmlResponse(request, shown.status, renderStatusPage(shown.view));
       };
       return answerByMethod(request, { show: async () => render(await view(request, requestId)) }, (error) => {
         log.error({ error: errorHeadline(error) }, 'sandbox return page: unexpected error');
