@@ -26,10 +26,10 @@ import {
   RETRY_AFTER_SECONDS,
   type Problem,
 } from './problem-details.js';
-import { readQuery, validationProblem } from './query-params.js';
+import { validationProblem } from './query-params.js';
 import { MAX_BODY_BYTES } from './read-body.js';
 import { param, type RouteContext, type RouteHandler } from './route-context.js';
-import { checkPartner, checkProfile } from './tenancy.js';
+import { checkRoute } from './tenancy.js';
 
 /** The payment a route under `…/payments/{payment_id}` acts on, once tenancy is checked. */
 export interface OperationPath {
@@ -40,6 +40,8 @@ export interface OperationPath {
   readonly target: { paymentId: string; profileId: string; partnerId: string; requestId: string };
   /** The payment's path below the mount prefix, in the form the request used (for list links). */
   readonly paymentPath: string;
+  /** The query's values (`allowed` names only). */
+  readonly query: Readonly<Record<string, string>>;
 }
 
 /**
@@ -47,21 +49,15 @@ export interface OperationPath {
  * (`allowed` names only): another partner in the path 404, a profile the client may not act on 403.
  */
 export function operationPath(context: RouteContext, allowed: readonly string[]): Result<OperationPath, Problem> {
+  const scope = checkRoute(context, allowed);
+  if (scope.isErr()) return err(scope.error);
+  const { profileId, query } = scope.value;
   const partnerId = context.params['partner_id'];
-  if (partnerId !== undefined) {
-    const partner = checkPartner(context.client, partnerId);
-    if (partner.isErr()) return err(partner.error);
-  }
-  const profileId = param(context, 'profile_id');
-  const access = checkProfile(context.client, profileId);
-  if (access.isErr()) return err(access.error);
-  const query = readQuery(context.url, allowed);
-  if (query.isErr()) return err(query.error);
   const paymentId = param(context, 'payment_id');
   const under = partnerId === undefined ? '' : `/partners/${encodeURIComponent(partnerId)}`;
   const paymentPath = `/v1${under}/profiles/${encodeURIComponent(profileId)}/payments/${encodeURIComponent(paymentId)}`;
   const { client, requestId } = context;
-  return ok({ target: { paymentId, profileId, partnerId: client.partnerId, requestId }, paymentPath });
+  return ok({ target: { paymentId, profileId, partnerId: client.partnerId, requestId }, paymentPath, query });
 }
 
 /** The request body, at most 64 KiB (`MAX_BODY_BYTES`): 413 when larger, 400 when it could not be read. */

@@ -13,9 +13,8 @@ import { idempotencyDeps, operationKey, readBodyBytes } from '../operation-reque
 import { parseJsonBody } from '../json-body.js';
 import { sealPageLink, unsealPageLink } from '../page-link-seal.js';
 import { problem, problemAnswer, problemFromPaymentError, RETRY_AFTER_SECONDS } from '../problem-details.js';
-import { readQuery } from '../query-params.js';
-import { param, type RouteContext, type RouteDefinition, type RouteHandler } from '../route-context.js';
-import { checkDirectFlow, checkProfile } from '../tenancy.js';
+import { type RouteContext, type RouteDefinition, type RouteHandler } from '../route-context.js';
+import { checkDirectFlow, checkRoute } from '../tenancy.js';
 
 /**
  * `POST /v1/profiles/{profile_id}/payments`: 201 with the payment and `Location`. Every check that
@@ -24,12 +23,9 @@ import { checkDirectFlow, checkProfile } from '../tenancy.js';
  */
 export const createPaymentRoute: RouteHandler = async (context) => {
   const { client, request, deps } = context;
-  const profileId = param(context, 'profile_id');
-  const access = checkProfile(client, profileId);
-  if (access.isErr()) return err(access.error);
-  // Most creates have no query: no URL to parse.
-  const query = context.search === '' ? undefined : readQuery(context.url, []);
-  if (query?.isErr() === true) return err(query.error);
+  const scope = checkRoute(context, []);
+  if (scope.isErr()) return err(scope.error);
+  const { profileId } = scope.value;
   if (!isJsonContentType(request.header('content-type'))) return err(unsupportedMediaType());
   if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
   const key = operationKey(context);
