@@ -1,8 +1,6 @@
 import { err, ok, type Result } from 'neverthrow';
-import { urlContainsCardNumber } from '../../src/domain/card-number.js';
 import type { OperationKind, PublicOperation } from '../../src/domain/money-operation.js';
 import type { PaymentError } from '../../src/errors/payment-error.js';
-import { CARD_NUMBER_IN_TEXT } from '../../src/schemas/text.js';
 import {
   isIdentityEncoding,
   isJsonContentType,
@@ -19,13 +17,7 @@ import {
   type IdempotentOutcome,
 } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';
-import {
-  problem,
-  problemAnswer,
-  problemFromPaymentError,
-  RETRY_AFTER_SECONDS,
-  type Problem,
-} from './problem-details.js';
+import { problem, problemAnswer, problemFromPaymentError, RETRY_LATER, type Problem } from './problem-details.js';
 import { validationProblem } from './query-params.js';
 import { MAX_BODY_BYTES } from './read-body.js';
 import { param, type RouteContext, type RouteHandler } from './route-context.js';
@@ -92,20 +84,6 @@ async function readOptionalBody(context: RouteContext): Promise<Result<unknown, 
 }
 
 /**
- * The `Idempotency-Key` header: null when absent; 400 when malformed or holding a card number, as
- * it is or percent-encoded (`order%204242…`): the key is stored, and a card number never is.
- */
-export function operationKey(context: RouteContext): Result<string | null, Problem> {
-  const key = idempotencyKeyOf(context.request.header('idempotency-key'));
-  if (key.isErr() || key.value === null || !urlContainsCardNumber(key.value)) return key;
-  return err(
-    problem('validation_failed', 'The Idempotency-Key header is invalid', {
-      errors: [{ path: 'Idempotency-Key', message: CARD_NUMBER_IN_TEXT }],
-    }),
-  );
-}
-
-/**
  * The 503 of an operation whose write may have been stored (storage lost its answer): with an
  * `Idempotency-Key` the key stays in progress and a retry with it is safe; without one the
  * client must look at the payment before it retries.
@@ -116,7 +94,7 @@ function mayExistProblem(keyed: boolean): Problem {
         'unavailable',
         'Storage is unavailable and the operation may have been made; retry later with the same Idempotency-Key',
         {
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+          headers: RETRY_LATER,
         },
       )
     : problem(
@@ -176,7 +154,7 @@ export function operationPostRoute<T>(spec: OperationPostSpec<T>): RouteHandler 
   return async (context) => {
     const path = operationPath(context, []);
     if (path.isErr()) return err(path.error);
-    const key = operationKey(context);
+    const key = idempotencyKeyOf(context.request.header('idempotency-key'));
     if (key.isErr()) return err(key.error);
     const body = await readOptionalBody(context);
     if (body.isErr()) return err(body.error);

@@ -133,6 +133,9 @@ export function serverProblemDocument(
 /** Seconds a client should wait before retrying a `503` or an in-progress `409`. */
 export const RETRY_AFTER_SECONDS = 1;
 
+/** The `Retry-After` header of a `503` or an in-progress `409` (`RETRY_AFTER_SECONDS`). */
+export const RETRY_LATER: Readonly<Record<string, string>> = { 'retry-after': String(RETRY_AFTER_SECONDS) };
+
 // A card number, possibly split by a few separators: 12+ digits. Never let one reach a body.
 const CARD_LIKE = /\d(?:[^0-9A-Za-z]{0,3}\d){11,}/g;
 const MAX_DETAIL = 500;
@@ -209,10 +212,10 @@ export function problemFromPaymentError(error: PaymentError): Problem {
       return error.outcome === 'unknown'
         ? paymentMayExistProblem()
         : problem('unavailable', 'A service the payment depends on is unavailable; retry later', {
-            headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+            headers: RETRY_LATER,
           });
     case 'idempotency_in_progress':
-      return problem(error.code, error.message, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
+      return problem(error.code, error.message, { headers: RETRY_LATER });
     case 'internal_error':
       return problem('internal_error', 'An unexpected error occurred');
     default:

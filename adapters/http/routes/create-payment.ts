@@ -8,11 +8,17 @@ import {
   unsupportedMediaType,
 } from '../content-negotiation.js';
 import { jsonAnswer, type HttpAnswer } from '../http-answer.js';
-import { requestFingerprint, runIdempotent, type IdempotentOutcome, type IdempotentStart } from '../idempotency.js';
-import { idempotencyDeps, operationKey, readBodyBytes } from '../operation-request.js';
+import {
+  idempotencyKeyOf,
+  requestFingerprint,
+  runIdempotent,
+  type IdempotentOutcome,
+  type IdempotentStart,
+} from '../idempotency.js';
+import { idempotencyDeps, readBodyBytes } from '../operation-request.js';
 import { parseJsonBody } from '../json-body.js';
 import { sealPageLink, unsealPageLink } from '../page-link-seal.js';
-import { problem, problemAnswer, problemFromPaymentError, RETRY_AFTER_SECONDS } from '../problem-details.js';
+import { problem, problemAnswer, problemFromPaymentError, RETRY_LATER } from '../problem-details.js';
 import { type RouteContext, type RouteDefinition, type RouteHandler } from '../route-context.js';
 import { checkDirectFlow, checkRoute } from '../tenancy.js';
 
@@ -28,7 +34,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
   const { profileId } = scope.value;
   if (!isJsonContentType(request.header('content-type'))) return err(unsupportedMediaType());
   if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
-  const key = operationKey(context);
+  const key = idempotencyKeyOf(request.header('idempotency-key'));
   if (key.isErr()) return err(key.error);
 
   const bytes = await readBodyBytes(context);
@@ -116,7 +122,7 @@ function outcomeUnknownAnswer(context: RouteContext): HttpAnswer {
     'Storage is unavailable and the payment may have been created; retry later with the same Idempotency-Key';
   return problemAnswer(
     problem('unavailable', detail, {
-      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      headers: RETRY_LATER,
       paymentMayExist: true,
     }),
     context.deps.problemTypeBase,
