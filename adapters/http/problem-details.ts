@@ -68,16 +68,10 @@ const CATALOG: Readonly<Record<ProblemCode, readonly [status: number, title: str
   unavailable: [503, 'Service unavailable'],
 };
 
-/** The status column of a catalog (`PROBLEM_STATUS`, `SERVER_PROBLEM_STATUS`), frozen. */
-function statusesOf<C extends string>(
-  catalog: Readonly<Record<C, readonly [number, string]>>,
-): Readonly<Record<C, number>> {
-  const entries = Object.entries<readonly [number, string]>(catalog).map(([code, [status]]) => [code, status]);
-  return Object.freeze(Object.fromEntries(entries) as Record<C, number>);
-}
-
 /** The HTTP status of each problem code. */
-export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = statusesOf(CATALOG);
+export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = Object.freeze(
+  Object.fromEntries(Object.entries(CATALOG).map(([code, [status]]) => [code, status])) as Record<ProblemCode, number>,
+);
 
 /** Default prefix of the `type` URI; the code is appended (`urn:paystate:problem:not_found`). */
 export const DEFAULT_PROBLEM_TYPE_BASE = 'urn:paystate:problem:';
@@ -103,9 +97,6 @@ const SERVER_CATALOG: Readonly<Record<ServerProblemCode, readonly [status: numbe
   headers_too_large: [431, 'Request header fields too large'],
   method_not_implemented: [501, 'Method not implemented'],
 };
-
-/** The HTTP status of each server-layer problem code. */
-export const SERVER_PROBLEM_STATUS: Readonly<Record<ServerProblemCode, number>> = statusesOf(SERVER_CATALOG);
 
 /** The RFC 9457 document of a server-layer problem (same shape as the API's, `type` ending in the code). */
 export interface ServerProblemDocument {
