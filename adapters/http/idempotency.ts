@@ -4,10 +4,12 @@ import type { IdempotencyBegin, IdempotencyStore, IdempotencyStoreError } from '
 import type { PortResult } from '../../src/ports/port-result.js';
 import type { Logger } from '../../src/ports/logger.js';
 import { binOf } from '../../src/domain/card.js';
+import { urlContainsCardNumber } from '../../src/domain/card-number.js';
+import { CARD_NUMBER_IN_TEXT } from '../../src/schemas/text.js';
 import { withoutCardNumber } from '../../src/schemas/browser-data.js';
 import { canonicalJson } from './canonical-json.js';
 import type { HttpAnswer } from './http-answer.js';
-import { problem, problemAnswer, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
+import { problem, problemAnswer, RETRY_LATER, type Problem } from './problem-details.js';
 import { callStoreWithDeadline, type StoreThrew, type StoreTimedOut } from './store-deadline.js';
 
 /** How long a completed answer is replayed: 24 hours (docs/http-api.md, Idempotency). */
@@ -25,20 +27,20 @@ export const REPLAYED_HEADER = 'idempotency-replayed';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
-/** The `Idempotency-Key` header: null when absent; 1 to 255 printable ASCII characters, else 400. */
+/**
+ * The `Idempotency-Key` header: null when absent; 1 to 255 printable ASCII characters holding no
+ * card number, as it is or percent-encoded (`order%204242…`: the key is stored), else 400.
+ */
 export function idempotencyKeyOf(header: string | null): Result<string | null, Problem> {
   if (header === null) return ok(null);
-  if (header.length >= 1 && header.length <= MAX_IDEMPOTENCY_KEY_LENGTH && PRINTABLE_ASCII.test(header)) {
-    return ok(header);
-  }
+  const printable = header.length >= 1 && header.length <= MAX_IDEMPOTENCY_KEY_LENGTH && PRINTABLE_ASCII.test(header);
+  if (printable && !urlContainsCardNumber(header)) return ok(header);
+  const message = printable
+    ? CARD_NUMBER_IN_TEXT
+    : `Must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`;
   return err(
     problem('validation_failed', 'The Idempotency-Key header is invalid', {
-      errors: [
-        {
-          path: 'Idempotency-Key',
-          message: `Must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`,
-        },
-      ],
+      errors: [{ path: 'Idempotency-Key', message }],
     }),
   );
 }
@@ -204,7 +206,7 @@ export async function runIdempotent(
     deps.logger.error({ code: begun.error.code, message: begun.error.message }, 'idempotency store unavailable');
     return answerOf(
       problem('unavailable', 'The idempotency store is unavailable; retry later', {
-        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        headers: RETRY_LATER,
       }),
     );
   }
@@ -217,7 +219,7 @@ export async function runIdempotent(
     case 'in_progress':
       return answerOf(
         problem('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+          headers: RETRY_LATER,
         }),
       );
     case 'completed': {

@@ -37,10 +37,10 @@ export function listOperationsRoute(kind: ReadKind): RouteHandler {
     const { deps } = context;
     const path = operationPath(context, ['limit', 'after']);
     if (path.isErr()) return err(path.error);
-    const query = new URLSearchParams(context.url.search);
-    const limit = parseLimit(query.get('limit') ?? undefined);
+    const { query } = path.value;
+    const limit = parseLimit(query['limit']);
     if (limit.isErr()) return err(limit.error);
-    const after = query.get('after') ?? undefined;
+    const after = query['after'];
     const read = {
       ...path.value.target,
       ...(limit.value !== undefined && { limit: limit.value }),

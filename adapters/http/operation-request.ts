@@ -1,27 +1,27 @@
 import { err, ok, type Result } from 'neverthrow';
-import { urlContainsCardNumber } from '../../src/domain/card-number.js';
+import type { OperationKind, PublicOperation } from '../../src/domain/money-operation.js';
 import type { PaymentError } from '../../src/errors/payment-error.js';
-import { CARD_NUMBER_IN_TEXT } from '../../src/schemas/text.js';
 import {
   isIdentityEncoding,
   isJsonContentType,
   unsupportedContentEncoding,
   unsupportedMediaType,
 } from './content-negotiation.js';
-import type { HttpAnswer } from './http-answer.js';
-import { idempotencyKeyOf, requestFingerprint, runIdempotent, type IdempotentOutcome } from './idempotency.js';
-import { parseJsonBody } from './json-body.js';
+import { operationUnder } from './base-path.js';
+import { jsonAnswer, type HttpAnswer } from './http-answer.js';
 import {
-  problem,
-  problemAnswer,
-  problemFromPaymentError,
-  RETRY_AFTER_SECONDS,
-  type Problem,
-} from './problem-details.js';
-import { readQuery, validationProblem } from './query-params.js';
+  idempotencyKeyOf,
+  requestFingerprint,
+  runIdempotent,
+  type IdempotencyDeps,
+  type IdempotentOutcome,
+} from './idempotency.js';
+import { parseJsonBody } from './json-body.js';
+import { problem, problemAnswer, problemFromPaymentError, RETRY_LATER, type Problem } from './problem-details.js';
+import { validationProblem } from './query-params.js';
 import { MAX_BODY_BYTES } from './read-body.js';
-import { param, type RouteContext } from './route-context.js';
-import { checkPartner, checkProfile } from './tenancy.js';
+import { param, type RouteContext, type RouteHandler } from './route-context.js';
+import { checkRoute } from './tenancy.js';
 
 /** The payment a route under `…/payments/{payment_id}` acts on, once tenancy is checked. */
 export interface OperationPath {
@@ -32,6 +32,8 @@ export interface OperationPath {
   readonly target: { paymentId: string; profileId: string; partnerId: string; requestId: string };
   /** The payment's path below the mount prefix, in the form the request used (for list links). */
   readonly paymentPath: string;
+  /** The query's values (`allowed` names only). */
+  readonly query: Readonly<Record<string, string>>;
 }
 
 /**
@@ -39,21 +41,26 @@ export interface OperationPath {
  * (`allowed` names only): another partner in the path 404, a profile the client may not act on 403.
  */
 export function operationPath(context: RouteContext, allowed: readonly string[]): Result<OperationPath, Problem> {
+  const scope = checkRoute(context, allowed);
+  if (scope.isErr()) return err(scope.error);
+  const { profileId, query } = scope.value;
   const partnerId = context.params['partner_id'];
-  if (partnerId !== undefined) {
-    const partner = checkPartner(context.client, partnerId);
-    if (partner.isErr()) return err(partner.error);
-  }
-  const profileId = param(context, 'profile_id');
-  const access = checkProfile(context.client, profileId);
-  if (access.isErr()) return err(access.error);
-  const query = readQuery(context.url, allowed);
-  if (query.isErr()) return err(query.error);
   const paymentId = param(context, 'payment_id');
   const under = partnerId === undefined ? '' : `/partners/${encodeURIComponent(partnerId)}`;
   const paymentPath = `/v1${under}/profiles/${encodeURIComponent(profileId)}/payments/${encodeURIComponent(paymentId)}`;
   const { client, requestId } = context;
-  return ok({ target: { paymentId, profileId, partnerId: client.partnerId, requestId }, paymentPath });
+  return ok({ target: { paymentId, profileId, partnerId: client.partnerId, requestId }, paymentPath, query });
+}
+
+/** The request body, at most 64 KiB (`MAX_BODY_BYTES`): 413 when larger, 400 when it could not be read. */
+export async function readBodyBytes(context: RouteContext): Promise<Result<Uint8Array, Problem>> {
+  const bytes = await context.request.readBody(MAX_BODY_BYTES);
+  if (bytes.isOk()) return ok(bytes.value);
+  return err(
+    bytes.error === 'too_large'
+      ? problem('payload_too_large', 'The request body is larger than 64 KiB')
+      : problem('invalid_json', 'The request body could not be read'),
+  );
 }
 
 /**
@@ -61,17 +68,11 @@ export function operationPath(context: RouteContext, allowed: readonly string[])
  * defaults; anything else must be `application/json`, identity-encoded, at most 64 KiB, UTF-8 JSON,
  * and not `null`.
  */
-export async function readOptionalBody(context: RouteContext): Promise<Result<unknown, Problem>> {
+async function readOptionalBody(context: RouteContext): Promise<Result<unknown, Problem>> {
   const { request } = context;
   if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
-  const bytes = await request.readBody(MAX_BODY_BYTES);
-  if (bytes.isErr()) {
-    return err(
-      bytes.error === 'too_large'
-        ? problem('payload_too_large', 'The request body is larger than 64 KiB')
-        : problem('invalid_json', 'The request body could not be read'),
-    );
-  }
+  const bytes = await readBodyBytes(context);
+  if (bytes.isErr()) return err(bytes.error);
   if (bytes.value.byteLength === 0) return ok(undefined);
   if (!isJsonContentType(request.header('content-type'))) return err(unsupportedMediaType());
   const parsed = parseJsonBody(bytes.value);
@@ -80,17 +81,6 @@ export async function readOptionalBody(context: RouteContext): Promise<Result<un
     return err(validationProblem([{ path: '', message: 'Must be a JSON object' }]));
   }
   return parsed;
-}
-
-/** The `Idempotency-Key` header: null when absent; 400 when malformed or holding a card number (it is stored). */
-export function operationKey(context: RouteContext): Result<string | null, Problem> {
-  const key = idempotencyKeyOf(context.request.header('idempotency-key'));
-  if (key.isErr() || key.value === null || !urlContainsCardNumber(key.value)) return key;
-  return err(
-    problem('validation_failed', 'The Idempotency-Key header is invalid', {
-      errors: [{ path: 'Idempotency-Key', message: CARD_NUMBER_IN_TEXT }],
-    }),
-  );
 }
 
 /**
@@ -104,7 +94,7 @@ function mayExistProblem(keyed: boolean): Problem {
         'unavailable',
         'Storage is unavailable and the operation may have been made; retry later with the same Idempotency-Key',
         {
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+          headers: RETRY_LATER,
         },
       )
     : problem(
@@ -113,54 +103,87 @@ function mayExistProblem(keyed: boolean): Problem {
       );
 }
 
-/**
- * What an operation `POST` runs: the engine command under `operationId` (null: the engine makes
- * one); `takeover` when a stale attempt under the same key may have run it already.
- */
-export type RunOperation<T> = (operationId: string | null, takeover: boolean) => PromiseLike<Result<T, PaymentError>>;
+/** The payment an operation `POST` acts on (`OperationPath.target`). */
+export type OperationTarget = OperationPath['target'];
+
+/** What an operation `POST` route is: its kind, how it reads its body, runs and answers. */
+export interface OperationPostSpec<T> {
+  readonly kind: OperationKind;
+  /** Refuses a body this operation cannot take, once read. Default: any body `readOptionalBody` accepts. */
+  readonly checkBody?: (body: unknown) => Result<void, Problem>;
+  /**
+   * The engine command under `operationId` (null: the engine makes one); `takeover` when a stale
+   * attempt under the same key may have run it already.
+   */
+  readonly run: (
+    context: RouteContext,
+    target: OperationTarget,
+    body: unknown,
+    operationId: string | null,
+    takeover: boolean,
+  ) => PromiseLike<Result<T, PaymentError>>;
+  readonly answer: (context: RouteContext, value: T) => HttpAnswer;
+}
+
+/** The 201 of a new capture or refund, with its `Location`. */
+export function createdOperation(context: RouteContext, operation: PublicOperation): HttpAnswer {
+  const shown = operationUnder(context.basePath, operation);
+  return jsonAnswer(201, shown, { location: shown._links.self.href });
+}
+
+/** The idempotency store and its settings, as `runIdempotent` takes them, from a route's deps. */
+export function idempotencyDeps(context: RouteContext): IdempotencyDeps {
+  const { deps } = context;
+  return {
+    store: deps.idempotency,
+    clock: deps.clock,
+    logger: context.logger,
+    ttlMs: deps.idempotencyTtlMs,
+    staleAfterMs: deps.idempotencyStaleAfterMs,
+    timeoutMs: deps.storeTimeoutMs,
+    problemTypeBase: deps.problemTypeBase,
+  };
+}
 
 /**
- * Runs a capture, cancel or refund `POST` once per `Idempotency-Key`: the operation id is reserved
- * with the key, so a retry after a crash reaches the same operation (docs/http-api.md, Idempotency).
+ * `POST …/payments/{payment_id}/captures`, `/refunds` or `/cancel`, once per `Idempotency-Key`: the
+ * operation id is reserved with the key, so a retry after a crash reaches the same operation
+ * (docs/http-api.md, Idempotency) and never the acquirer twice.
  */
-export async function runOperationPost<T>(
-  context: RouteContext,
-  spec: {
-    readonly key: string | null;
-    readonly resource: string;
-    readonly body: unknown;
-    /** A new operation id (`engine.newOperationId`), called only when there is a key to reserve it with. */
-    readonly reserve: () => string;
-    readonly run: RunOperation<T>;
-    readonly answer: (value: T) => HttpAnswer;
-  },
-): Promise<HttpAnswer> {
-  const { deps } = context;
-  const once = async (operationId: string | null, takeover: boolean): Promise<IdempotentOutcome> => {
-    const done = await spec.run(operationId, takeover);
-    if (done.isOk()) return { answer: spec.answer(done.value), settle: 'complete' };
-    const error = done.error;
-    const keyed = operationId !== null;
-    if (error.code === 'unavailable' && (error.outcome === 'unknown' || takeover)) {
-      return { answer: problemAnswer(mayExistProblem(keyed), deps.problemTypeBase), settle: 'leave' };
-    }
-    const answer = problemAnswer(problemFromPaymentError(error), deps.problemTypeBase);
-    return { answer, settle: error.code === 'internal_error' ? 'complete' : 'release' };
+export function operationPostRoute<T>(spec: OperationPostSpec<T>): RouteHandler {
+  return async (context) => {
+    const path = operationPath(context, []);
+    if (path.isErr()) return err(path.error);
+    const key = idempotencyKeyOf(context.request.header('idempotency-key'));
+    if (key.isErr()) return err(key.error);
+    const body = await readOptionalBody(context);
+    if (body.isErr()) return err(body.error);
+    const checked = spec.checkBody?.(body.value);
+    if (checked?.isErr() === true) return err(checked.error);
+    const { target } = path.value;
+    const { deps } = context;
+    const once = async (operationId: string | null, takeover: boolean): Promise<IdempotentOutcome> => {
+      const done = await spec.run(context, target, body.value, operationId, takeover);
+      if (done.isOk()) return { answer: spec.answer(context, done.value), settle: 'complete' };
+      const error = done.error;
+      if (error.code === 'unavailable' && (error.outcome === 'unknown' || takeover)) {
+        return { answer: problemAnswer(mayExistProblem(operationId !== null), deps.problemTypeBase), settle: 'leave' };
+      }
+      const answer = problemAnswer(problemFromPaymentError(error), deps.problemTypeBase);
+      return { answer, settle: error.code === 'internal_error' ? 'complete' : 'release' };
+    };
+    if (key.value === null) return ok((await once(null, false)).answer);
+    const { profileId, paymentId } = target;
+    const tail = spec.kind === 'cancel' ? 'cancel' : `${spec.kind}s`;
+    const resource = `/v1/profiles/${encodeURIComponent(profileId)}/payments/${encodeURIComponent(paymentId)}/${tail}`;
+    const fingerprint = await requestFingerprint('POST', resource, body.value ?? {});
+    const reservedId = deps.engine.newOperationId(spec.kind);
+    return ok(
+      await runIdempotent(
+        idempotencyDeps(context),
+        { clientId: context.client.id, key: key.value, fingerprint, reservedId },
+        (start) => once(start.reservedId ?? reservedId, start.takeover),
+      ),
+    );
   };
-  if (spec.key === null) return (await once(null, false)).answer;
-  const fingerprint = await requestFingerprint('POST', spec.resource, spec.body ?? {});
-  const reservedId = spec.reserve();
-  return runIdempotent(
-    {
-      store: deps.idempotency,
-      clock: deps.clock,
-      logger: context.logger,
-      ttlMs: deps.idempotencyTtlMs,
-      staleAfterMs: deps.idempotencyStaleAfterMs,
-      timeoutMs: deps.storeTimeoutMs,
-      problemTypeBase: deps.problemTypeBase,
-    },
-    { clientId: context.client.id, key: spec.key, fingerprint, reservedId },
-    (start) => once(start.reservedId ?? reservedId, start.takeover),
-  );
 }

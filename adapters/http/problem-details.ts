@@ -42,56 +42,36 @@ export interface ProblemDocument {
   readonly payment_may_exist?: true;
 }
 
-/** The HTTP status of each problem code. */
-export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = Object.freeze({
-  invalid_json: 400,
-  validation_failed: 400,
-  unauthorized: 401,
-  forbidden_profile: 403,
-  direct_flow_not_permitted: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  not_acceptable: 406,
-  conflict: 409,
-  invalid_state: 409,
-  payment_not_capturable: 409,
-  payment_not_cancelable: 409,
-  payment_not_refundable: 409,
-  amount_exceeds_capturable: 409,
-  amount_exceeds_refundable: 409,
-  idempotency_in_progress: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  idempotency_key_reused: 422,
-  rate_limited: 429,
-  internal_error: 500,
-  unavailable: 503,
-});
-
-const TITLES: Readonly<Record<ProblemCode, string>> = {
-  invalid_json: 'The request body is not valid JSON',
-  validation_failed: 'The request is invalid',
-  unauthorized: 'Authentication required',
-  forbidden_profile: 'Profile not accessible',
-  direct_flow_not_permitted: 'Direct flow not permitted',
-  not_found: 'Not found',
-  method_not_allowed: 'Method not allowed',
-  not_acceptable: 'Not acceptable',
-  conflict: 'Conflict',
-  invalid_state: 'Invalid state',
-  payment_not_capturable: 'Payment not capturable',
-  payment_not_cancelable: 'Payment not cancelable',
-  payment_not_refundable: 'Payment not refundable',
-  amount_exceeds_capturable: 'Amount exceeds what is capturable',
-  amount_exceeds_refundable: 'Amount exceeds what is refundable',
-  idempotency_in_progress: 'Request in progress',
-  payload_too_large: 'Payload too large',
-  unsupported_media_type: 'Unsupported media type',
-  idempotency_key_reused: 'Idempotency key reused',
-  rate_limited: 'Too many requests',
-  internal_error: 'Internal error',
-  unavailable: 'Service unavailable',
+/** The HTTP status and title of each problem code, in the order `PROBLEM_STATUS` lists them. */
+const CATALOG: Readonly<Record<ProblemCode, readonly [status: number, title: string]>> = {
+  invalid_json: [400, 'The request body is not valid JSON'],
+  validation_failed: [400, 'The request is invalid'],
+  unauthorized: [401, 'Authentication required'],
+  forbidden_profile: [403, 'Profile not accessible'],
+  direct_flow_not_permitted: [403, 'Direct flow not permitted'],
+  not_found: [404, 'Not found'],
+  method_not_allowed: [405, 'Method not allowed'],
+  not_acceptable: [406, 'Not acceptable'],
+  conflict: [409, 'Conflict'],
+  invalid_state: [409, 'Invalid state'],
+  payment_not_capturable: [409, 'Payment not capturable'],
+  payment_not_cancelable: [409, 'Payment not cancelable'],
+  payment_not_refundable: [409, 'Payment not refundable'],
+  amount_exceeds_capturable: [409, 'Amount exceeds what is capturable'],
+  amount_exceeds_refundable: [409, 'Amount exceeds what is refundable'],
+  idempotency_in_progress: [409, 'Request in progress'],
+  payload_too_large: [413, 'Payload too large'],
+  unsupported_media_type: [415, 'Unsupported media type'],
+  idempotency_key_reused: [422, 'Idempotency key reused'],
+  rate_limited: [429, 'Too many requests'],
+  internal_error: [500, 'Internal error'],
+  unavailable: [503, 'Service unavailable'],
 };
+
+/** The HTTP status of each problem code. */
+export const PROBLEM_STATUS: Readonly<Record<ProblemCode, number>> = Object.freeze(
+  Object.fromEntries(Object.entries(CATALOG).map(([code, [status]]) => [code, status])) as Record<ProblemCode, number>,
+);
 
 /** Default prefix of the `type` URI; the code is appended (`urn:paystate:problem:not_found`). */
 export const DEFAULT_PROBLEM_TYPE_BASE = 'urn:paystate:problem:';
@@ -108,23 +88,14 @@ export type ServerProblemCode =
   | 'headers_too_large'
   | 'method_not_implemented';
 
-/** The HTTP status of each server-layer problem code. */
-export const SERVER_PROBLEM_STATUS: Readonly<Record<ServerProblemCode, number>> = Object.freeze({
-  malformed_request: 400,
-  request_timeout: 408,
-  payload_too_large: 413,
-  expectation_failed: 417,
-  headers_too_large: 431,
-  method_not_implemented: 501,
-});
-
-const SERVER_TITLES: Readonly<Record<ServerProblemCode, string>> = {
-  malformed_request: 'Malformed request',
-  request_timeout: 'Request timeout',
-  payload_too_large: TITLES.payload_too_large,
-  expectation_failed: 'Expectation failed',
-  headers_too_large: 'Request header fields too large',
-  method_not_implemented: 'Method not implemented',
+/** The HTTP status and title of each server-layer problem code. */
+const SERVER_CATALOG: Readonly<Record<ServerProblemCode, readonly [status: number, title: string]>> = {
+  malformed_request: [400, 'Malformed request'],
+  request_timeout: [408, 'Request timeout'],
+  payload_too_large: CATALOG.payload_too_large,
+  expectation_failed: [417, 'Expectation failed'],
+  headers_too_large: [431, 'Request header fields too large'],
+  method_not_implemented: [501, 'Method not implemented'],
 };
 
 /** The RFC 9457 document of a server-layer problem (same shape as the API's, `type` ending in the code). */
@@ -143,8 +114,8 @@ export function serverProblemDocument(
 ): ServerProblemDocument {
   return {
     type: `${typeBase}${code}`,
-    title: SERVER_TITLES[code],
-    status: SERVER_PROBLEM_STATUS[code],
+    title: SERVER_CATALOG[code][1],
+    status: SERVER_CATALOG[code][0],
     detail: safeText(detail),
     code,
   };
@@ -152,6 +123,9 @@ export function serverProblemDocument(
 
 /** Seconds a client should wait before retrying a `503` or an in-progress `409`. */
 export const RETRY_AFTER_SECONDS = 1;
+
+/** The `Retry-After` header of a `503` or an in-progress `409` (`RETRY_AFTER_SECONDS`). */
+export const RETRY_LATER: Readonly<Record<string, string>> = { 'retry-after': String(RETRY_AFTER_SECONDS) };
 
 // A card number, possibly split by a few separators: 12+ digits. Never let one reach a body.
 const CARD_LIKE = /\d(?:[^0-9A-Za-z]{0,3}\d){11,}/g;
@@ -229,10 +203,10 @@ export function problemFromPaymentError(error: PaymentError): Problem {
       return error.outcome === 'unknown'
         ? paymentMayExistProblem()
         : problem('unavailable', 'A service the payment depends on is unavailable; retry later', {
-            headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+            headers: RETRY_LATER,
           });
     case 'idempotency_in_progress':
-      return problem(error.code, error.message, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
+      return problem(error.code, error.message, { headers: RETRY_LATER });
     case 'internal_error':
       return problem('internal_error', 'An unexpected error occurred');
     default:
@@ -242,10 +216,10 @@ export function problemFromPaymentError(error: PaymentError): Problem {
 
 /** The RFC 9457 document of a problem. */
 export function problemDocument(value: Problem, typeBase: string = DEFAULT_PROBLEM_TYPE_BASE): ProblemDocument {
-  const status = PROBLEM_STATUS[value.code];
+  const [status, title] = CATALOG[value.code];
   return {
     type: `${typeBase}${value.code}`,
-    title: TITLES[value.code],
+    title,
     status,
     detail: safeText(value.detail),
     code: value.code,
@@ -256,19 +230,26 @@ export function problemDocument(value: Problem, typeBase: string = DEFAULT_PROBL
   };
 }
 
-/** A problem as an `application/problem+json` answer. */
-export function problemAnswer(value: Problem, typeBase: string = DEFAULT_PROBLEM_TYPE_BASE): HttpAnswer {
-  const document = problemDocument(value, typeBase);
+/** A problem document as an `application/problem+json` answer, with the problem's extra headers. */
+function problemJson(
+  document: ProblemDocument | ServerProblemDocument,
+  headers?: Readonly<Record<string, string>>,
+): HttpAnswer {
   return {
     status: document.status,
     headers: {
       'content-type': 'application/problem+json',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
-      ...value.headers,
+      ...headers,
     },
     body: JSON.stringify(document),
   };
+}
+
+/** A problem as an `application/problem+json` answer. */
+export function problemAnswer(value: Problem, typeBase: string = DEFAULT_PROBLEM_TYPE_BASE): HttpAnswer {
+  return problemJson(problemDocument(value, typeBase), value.headers);
 }
 
 /** A problem as a fetch `Response`, for hosts that answer outside the handler (e.g. a body-parser error). */
@@ -283,14 +264,5 @@ export function serverProblemAnswer(
   detail: string,
   typeBase: string = DEFAULT_PROBLEM_TYPE_BASE,
 ): HttpAnswer {
-  const document = serverProblemDocument(code, detail, typeBase);
-  return {
-    status: document.status,
-    headers: {
-      'content-type': 'application/problem+json',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-    body: JSON.stringify(document),
-  };
+  return problemJson(serverProblemDocument(code, detail, typeBase));
 }

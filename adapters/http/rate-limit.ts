@@ -9,15 +9,13 @@ import { withDeadline, type StoreTimedOut } from './store-deadline.js';
 /** The longest `Retry-After` the API sends: a day, whatever a limiter says. */
 export const MAX_RATE_LIMIT_RETRY_AFTER_SECONDS = 86_400;
 
-/** Whole seconds, at least 1, for a wait of `retryAfterMs` (anything but a finite number above 0 is 1). */
-export function retryAfterSeconds(retryAfterMs: unknown): number {
-  if (typeof retryAfterMs !== 'number' || !Number.isFinite(retryAfterMs) || retryAfterMs <= 0) return 1;
-  return Math.min(MAX_RATE_LIMIT_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(retryAfterMs / 1000)));
-}
-
-/** The `429 rate_limited` of a client over its limit, with `Retry-After` in whole seconds. */
-export function rateLimitedProblem(retryAfterMs: unknown): Problem {
-  const seconds = retryAfterSeconds(retryAfterMs);
+/**
+ * The `429 rate_limited` of a client over its limit, with `Retry-After` in whole seconds, at least 1
+ * (anything but a finite `retryAfterMs` above 0 is 1).
+ */
+function rateLimitedProblem(retryAfterMs: unknown): Problem {
+  const valid = typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs > 0;
+  const seconds = valid ? Math.min(MAX_RATE_LIMIT_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(retryAfterMs / 1000))) : 1;
   return problem('rate_limited', `Too many requests from this client; retry after ${seconds} s`, {
     headers: { 'retry-after': String(seconds) },
   });

@@ -2,7 +2,7 @@ import { err, type Result } from 'neverthrow';
 import type { CredentialStore, CredentialStoreError } from '../../src/ports/credential-store.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { PortResult } from '../../src/ports/port-result.js';
-import { problem, RETRY_AFTER_SECONDS, type Problem } from './problem-details.js';
+import { problem, RETRY_LATER, type Problem } from './problem-details.js';
 import type { HttpDeps } from './route-context.js';
 
 /**
@@ -74,7 +74,7 @@ export function withDeadline<T, E>(
 /** The 503 of a credential store that failed or did not answer in time. */
 export function credentialStoreUnavailable(): Problem {
   return problem('unavailable', 'The credential store is unavailable; retry later', {
-    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    headers: RETRY_LATER,
   });
 }
 

@@ -2,11 +2,10 @@ import { err, ok, type Result } from 'neverthrow';
 import { paymentUnder } from '../base-path.js';
 import { jsonAnswer } from '../http-answer.js';
 import { inBothForms } from '../operation-reads.js';
-import { operationKey, operationPath, readOptionalBody, runOperationPost } from '../operation-request.js';
+import { operationPostRoute } from '../operation-request.js';
 import type { Problem } from '../problem-details.js';
 import { validationProblem } from '../query-params.js';
 import { finalizeIssues } from '../../../src/schemas/validation-issues.js';
-import type { RouteHandler } from '../route-context.js';
 
 /** The cancel takes no fields: no body, an empty one or `{}`; anything else is a 400. */
 function checkEmptyBody(body: unknown): Result<void, Problem> {
@@ -24,36 +23,19 @@ function checkEmptyBody(body: unknown): Result<void, Problem> {
  * manual authorization has what is uncaptured voided; a payment still waiting for the cardholder
  * becomes `failed` / `canceled`; anything else is 409 `payment_not_cancelable`.
  */
-const cancelPaymentRoute: RouteHandler = async (context) => {
-  const { deps } = context;
-  const path = operationPath(context, []);
-  if (path.isErr()) return err(path.error);
-  const key = operationKey(context);
-  if (key.isErr()) return err(key.error);
-  const body = await readOptionalBody(context);
-  if (body.isErr()) return err(body.error);
-  const empty = checkEmptyBody(body.value);
-  if (empty.isErr()) return err(empty.error);
-  const { target } = path.value;
-  const { profileId, paymentId } = target;
-  return ok(
-    await runOperationPost(context, {
-      key: key.value,
-      resource: `/v1/profiles/${encodeURIComponent(profileId)}/payments/${encodeURIComponent(paymentId)}/cancel`,
-      body: undefined,
-      reserve: () => deps.engine.newOperationId('cancel'),
-      run: async (cancelId, takeover) => {
-        const done = await deps.engine.cancelPayment({ ...target, ...(cancelId !== null && { cancelId }) });
-        if (done.isOk() || !takeover || done.error.code !== 'payment_not_cancelable') return done;
-        // A payment waiting for the cardholder is canceled without an operation under `cancelId`:
-        // after a takeover, the stale attempt may have canceled it; the answer is the canceled payment.
-        const now = await deps.engine.getPayment(target);
-        return now.isOk() && now.value.state === 'failed' && now.value.failure_reason === 'canceled' ? now : done;
-      },
-      answer: (payment) => jsonAnswer(200, paymentUnder(context.basePath, payment)),
-    }),
-  );
-};
+const cancelPaymentRoute = operationPostRoute({
+  kind: 'cancel',
+  checkBody: checkEmptyBody,
+  run: async ({ deps }, target, _body, cancelId, takeover) => {
+    const done = await deps.engine.cancelPayment({ ...target, ...(cancelId !== null && { cancelId }) });
+    if (done.isOk() || !takeover || done.error.code !== 'payment_not_cancelable') return done;
+    // A payment waiting for the cardholder is canceled without an operation under `cancelId`:
+    // after a takeover, the stale attempt may have canceled it; the answer is the canceled payment.
+    const now = await deps.engine.getPayment(target);
+    return now.isOk() && now.value.state === 'failed' && now.value.failure_reason === 'canceled' ? now : done;
+  },
+  answer: (context, payment) => jsonAnswer(200, paymentUnder(context.basePath, payment)),
+});
 
 /** `POST …/payments/{payment_id}/cancel`, in the profile and the partner form of the path. */
 export const [cancelPayment, cancelPartnerPayment] = inBothForms('POST', ['cancel'], cancelPaymentRoute);

@@ -1,7 +1,5 @@
 import { err, ok } from 'neverthrow';
-import { urlContainsCardNumber } from '../../../src/domain/card-number.js';
 import type { Payment } from '../../../src/domain/payment.js';
-import { CARD_NUMBER_IN_TEXT } from '../../../src/schemas/text.js';
 import { paymentUnder } from '../base-path.js';
 import {
   isIdentityEncoding,
@@ -17,13 +15,12 @@ import {
   type IdempotentOutcome,
   type IdempotentStart,
 } from '../idempotency.js';
+import { idempotencyDeps, readBodyBytes } from '../operation-request.js';
 import { parseJsonBody } from '../json-body.js';
 import { sealPageLink, unsealPageLink } from '../page-link-seal.js';
-import { problem, problemAnswer, problemFromPaymentError, RETRY_AFTER_SECONDS } from '../problem-details.js';
-import { readQuery } from '../query-params.js';
-import { MAX_BODY_BYTES } from '../read-body.js';
-import { param, type RouteContext, type RouteDefinition, type RouteHandler } from '../route-context.js';
-import { checkDirectFlow, checkProfile } from '../tenancy.js';
+import { problem, problemAnswer, problemFromPaymentError, RETRY_LATER } from '../problem-details.js';
+import { type RouteContext, type RouteDefinition, type RouteHandler } from '../route-context.js';
+import { checkDirectFlow, checkRoute } from '../tenancy.js';
 
 /**
  * `POST /v1/profiles/{profile_id}/payments`: 201 with the payment and `Location`. Every check that
@@ -32,27 +29,16 @@ import { checkDirectFlow, checkProfile } from '../tenancy.js';
  */
 export const createPaymentRoute: RouteHandler = async (context) => {
   const { client, request, deps } = context;
-  const profileId = param(context, 'profile_id');
-  const access = checkProfile(client, profileId);
-  if (access.isErr()) return err(access.error);
-  // Most creates have no query: no URL to parse.
-  const query = context.search === '' ? undefined : readQuery(context.url, []);
-  if (query?.isErr() === true) return err(query.error);
+  const scope = checkRoute(context, []);
+  if (scope.isErr()) return err(scope.error);
+  const { profileId } = scope.value;
   if (!isJsonContentType(request.header('content-type'))) return err(unsupportedMediaType());
   if (!isIdentityEncoding(request.header('content-encoding'))) return err(unsupportedContentEncoding());
   const key = idempotencyKeyOf(request.header('idempotency-key'));
   if (key.isErr()) return err(key.error);
-  // Read as a URL is (`order%204242%204242…`): keys are often made of percent-encoded text.
-  if (key.value !== null && urlContainsCardNumber(key.value)) return err(cardNumberInKey());
 
-  const bytes = await request.readBody(MAX_BODY_BYTES);
-  if (bytes.isErr()) {
-    return err(
-      bytes.error === 'too_large'
-        ? problem('payload_too_large', 'The request body is larger than 64 KiB')
-        : problem('invalid_json', 'The request body could not be read'),
-    );
-  }
+  const bytes = await readBodyBytes(context);
+  if (bytes.isErr()) return err(bytes.error);
   const body = parseJsonBody(bytes.value);
   if (body.isErr()) return err(body.error);
   const direct = checkDirectFlow(client, body.value);
@@ -68,13 +54,7 @@ export const createPaymentRoute: RouteHandler = async (context) => {
   return ok(
     await runIdempotent(
       {
-        store: deps.idempotency,
-        clock: deps.clock,
-        logger: context.logger,
-        ttlMs: deps.idempotencyTtlMs,
-        staleAfterMs: deps.idempotencyStaleAfterMs,
-        timeoutMs: deps.storeTimeoutMs,
-        problemTypeBase: deps.problemTypeBase,
+        ...idempotencyDeps(context),
         // The stored answer holds no working hosted page link: the replay puts it back.
         replay: (stored) => unsealPageLink(deps.engine, stored),
       },
@@ -84,17 +64,6 @@ export const createPaymentRoute: RouteHandler = async (context) => {
     ),
   );
 };
-
-/**
- * The 400 of an `Idempotency-Key` that holds a card number, as it is or percent-encoded: the key
- * is stored, for 24 hours, and a card number is never stored (as free text with one is refused,
- * not stored).
- */
-function cardNumberInKey() {
-  return problem('validation_failed', 'The Idempotency-Key header is invalid', {
-    errors: [{ path: 'Idempotency-Key', message: CARD_NUMBER_IN_TEXT }],
-  });
-}
 
 /**
  * Creates the payment, under the key's reserved id if any. After a takeover, or when the id is
@@ -153,7 +122,7 @@ function outcomeUnknownAnswer(context: RouteContext): HttpAnswer {
     'Storage is unavailable and the payment may have been created; retry later with the same Idempotency-Key';
   return problemAnswer(
     problem('unavailable', detail, {
-      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      headers: RETRY_LATER,
       paymentMayExist: true,
     }),
     context.deps.problemTypeBase,

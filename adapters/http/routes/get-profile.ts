@@ -2,10 +2,9 @@ import { err, ok } from 'neverthrow';
 import { profilePath } from '../../../src/domain/payment.js';
 import { jsonAnswer } from '../http-answer.js';
 import { problem } from '../problem-details.js';
-import { readQuery } from '../query-params.js';
 import { param, type RouteDefinition, type RouteHandler } from '../route-context.js';
 import { callCredentialStore, credentialStoreUnavailable } from '../store-deadline.js';
-import { checkPartner, checkProfile } from '../tenancy.js';
+import { checkRoute } from '../tenancy.js';
 
 /** The profile resource as the API returns it (the target of a payment's `_links.profile`). */
 export interface ProfileResource {
@@ -17,15 +16,11 @@ export interface ProfileResource {
 
 /** `GET /v1/partners/{partner_id}/profiles/{profile_id}`. */
 const getProfileRoute: RouteHandler = async (context) => {
-  const { client, deps } = context;
+  const { deps } = context;
+  const scope = checkRoute(context, []);
+  if (scope.isErr()) return err(scope.error);
+  const { profileId } = scope.value;
   const partnerId = param(context, 'partner_id');
-  const partner = checkPartner(client, partnerId);
-  if (partner.isErr()) return err(partner.error);
-  const profileId = param(context, 'profile_id');
-  const access = checkProfile(client, profileId);
-  if (access.isErr()) return err(access.error);
-  const query = readQuery(context.url, []);
-  if (query.isErr()) return err(query.error);
 
   const found = await callCredentialStore(
     deps,

@@ -4,9 +4,9 @@ import { paymentListUnder } from '../base-path.js';
 import { jsonAnswer } from '../http-answer.js';
 import { pageLink, type Link } from '../operation-reads.js';
 import { problemFromPaymentError } from '../problem-details.js';
-import { parseLimit, readQuery } from '../query-params.js';
-import { param, type RouteDefinition, type RouteHandler } from '../route-context.js';
-import { checkProfile } from '../tenancy.js';
+import { parseLimit } from '../query-params.js';
+import { type RouteDefinition, type RouteHandler } from '../route-context.js';
+import { checkRoute } from '../tenancy.js';
 
 /**
  * A page of the list as the API returns it: the engine's page and its `_links`, paths under the
@@ -23,14 +23,12 @@ export interface PaymentListResource extends PaymentList {
  */
 const listPaymentsRoute: RouteHandler = async (context) => {
   const { client, deps } = context;
-  const profileId = param(context, 'profile_id');
-  const access = checkProfile(client, profileId);
-  if (access.isErr()) return err(access.error);
-  const query = readQuery(context.url, ['limit', 'after']);
-  if (query.isErr()) return err(query.error);
-  const limit = parseLimit(query.value['limit']);
+  const scope = checkRoute(context, ['limit', 'after']);
+  if (scope.isErr()) return err(scope.error);
+  const { profileId, query } = scope.value;
+  const limit = parseLimit(query['limit']);
   if (limit.isErr()) return err(limit.error);
-  const after = query.value['after'];
+  const after = query['after'];
 
   const page = await deps.engine.listPayments({
     profileId,
