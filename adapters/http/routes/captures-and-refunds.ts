@@ -5,7 +5,7 @@ import type { RouteDefinition, RouteHandler } from '../route-context.js';
 
 /**
  * `POST …/payments/{payment_id}/captures` `{ amount?, final? }`: 201 with the capture and `Location`
- * (decisions.md section 8). No body means all that is capturable, finally.
+ * (docs/http-api.md, Captures). No body means all that is capturable, finally.
  */
 const capturePaymentRoute = operationPostRoute({
   kind: 'capture',
@@ -16,7 +16,7 @@ const capturePaymentRoute = operationPostRoute({
 
 /**
  * `POST …/payments/{payment_id}/refunds` `{ amount?, reference?, description? }`: 201 with the
- * refund and `Location` (decisions.md section 8). No body means all that is refundable.
+ * refund and `Location` (docs/http-api.md, Captures). No body means all that is refundable.
  */
 const refundPaymentRoute = operationPostRoute({
   kind: 'refund',
