@@ -26,16 +26,6 @@ export function jsonAnswer(status: number, body: unknown, headers: Readonly<Reco
   };
 }
 
-/** An answer with a body of the given media type. */
-export function textAnswer(
-  status: number,
-  contentType: string,
-  body: string,
-  headers: Readonly<Record<string, string>> = {},
-): HttpAnswer {
-  return { status, headers: { 'content-type': contentType, ...COMMON_HEADERS, ...headers }, body };
-}
-
 const encoder = new TextEncoder();
 const NativeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
 
