@@ -4,15 +4,14 @@ import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.j
 import { createApp, type FetchHandlerOptions } from './app.js';
 import type { AppBindings } from './app-env.js';
 import { normalizeBasePath } from './base-path.js';
-import { untouchedAnswerId } from './answer-response.js';
+import { untouchedAnswerId } from './http-answer.js';
 import { bodyTaken } from './read-body.js';
-import { toResponse } from './http-answer.js';
+import { toResponse, unwritableHeader } from './http-answer.js';
 import { stampClientIp } from './hosted-page/client-ip.js';
 import type { FetchHandler } from './page-context.js';
 import { problem, problemAnswer, serverProblemAnswer } from './problem-details.js';
 import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource } from './request-id.js';
 import { dropHeader } from './host-headers.js';
-import { unwritableHeader } from './unwritable-header.js';
 import { sendAnswer } from './node-answer.js';
 import { NOT_FETCH_METHODS } from './app.js';
 

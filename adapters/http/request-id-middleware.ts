@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { withLogFields, type Logger } from '../../src/ports/logger.js';
-import { untouchedAnswerId } from './answer-response.js';
+import { untouchedAnswerId } from './http-answer.js';
 import type { AppEnv } from './app-env.js';
 import { withRequestId } from './request-id.js';
 
