@@ -38,9 +38,6 @@ export interface NodeRequestListenerOptions {
   readonly requestId?: () => string;
 }
 
-const usableId = (value: string | null): string | undefined =>
-  value !== null && isRequestIdToken(value) ? value : undefined;
-
 /**
  * A `node:http` listener serving any fetch handler through `@hono/node-server`: a target or `Host`
  * it cannot read is 400, a rejection or an unwritable header a logged 500, each with a `Request-Id`.
@@ -176,7 +173,8 @@ export function nodeListener(
     // An answer of the app's, untouched since it was made, had its headers checked then.
     const refused = untouchedAnswerId(response) === undefined ? unwritableHeader(response.headers) : undefined;
     if (refused === undefined) return response;
-    const requestId = usableId(response.headers.get(REQUEST_ID_HEADER)) ?? ids();
+    const given = response.headers.get(REQUEST_ID_HEADER);
+    const requestId = given !== null && isRequestIdToken(given) ? given : ids();
     logger.error(
       { method: request.method, status: response.status, header: refused, requestId },
       'could not write the response',
