@@ -1,18 +1,29 @@
 import type { Result } from 'neverthrow';
-import type { Client } from '../../src/ports/credential-store.js';
+import type { PaymentEngine } from '../../src/engine/payment-engine.js';
+import type { Clock } from '../../src/ports/clock.js';
+import type { Client, CredentialStore } from '../../src/ports/credential-store.js';
+import type { IdempotencyStore } from '../../src/ports/idempotency-store.js';
 import type { Logger } from '../../src/ports/logger.js';
-import type { ApiOptions } from './api-options.js';
+import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import type { HttpAnswer } from './http-answer.js';
 import type { HttpRequest } from './http-request.js';
 import type { Problem } from './problem-details.js';
 
-/** What the routes reach the world through: the API's options, checked, with their defaults. */
-export interface HttpDeps
-  extends
-    Pick<ApiOptions, 'engine' | 'credentials' | 'idempotency' | 'clock' | 'rateLimit'>,
-    Required<Pick<ApiOptions, 'problemTypeBase' | 'idempotencyTtlMs' | 'idempotencyStaleAfterMs' | 'storeTimeoutMs'>> {
-  /** The API's logger, guarded; a request logs to its own (`RouteContext.logger`), which adds its id. */
+/** What the routes reach the world through. */
+export interface HttpDeps {
+  readonly engine: PaymentEngine;
+  readonly credentials: CredentialStore;
+  readonly idempotency: IdempotencyStore;
+  readonly clock: Clock;
+  /** The API's logger; a request logs to its own (`RouteContext.logger`), which adds its id. */
   readonly logger: Logger;
+  readonly problemTypeBase: string;
+  readonly idempotencyTtlMs: number;
+  readonly idempotencyStaleAfterMs: number;
+  /** The deadline of each credential store and idempotency store call. */
+  readonly storeTimeoutMs: number;
+  /** Takes one turn per authenticated request; none: no limit. */
+  readonly rateLimit?: RateLimiter;
 }
 
 /** One authenticated request matched to a route. */
