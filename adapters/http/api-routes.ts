@@ -2,9 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app-env.js';
 import { authorizeApiRequest, loggedApi, problemReply } from './api-middleware.js';
 import { toResponse } from './http-answer.js';
-import { fromFetchRequest, type HttpRequest } from './http-request.js';
-import type { Client } from '../../src/ports/credential-store.js';
-import type { Logger } from '../../src/ports/logger.js';
+import { fromFetchRequest } from './http-request.js';
 import { problem, problemAnswer } from './problem-details.js';
 import type { HttpDeps, RouteContext, RouteDefinition } from './route-context.js';
 import { ROUTES } from './routes/route-table.js';
@@ -34,28 +32,6 @@ function splitUrl(href: string, honoPath: string): { readonly path: string; read
   return { path: url.pathname, search: url.search };
 }
 
-/** A request's `RouteContext`, its URL parsed only when a route reads it. */
-class ApiRouteContext implements RouteContext {
-  #url: URL | undefined;
-
-  constructor(
-    readonly href: string,
-    readonly deps: HttpDeps,
-    readonly request: HttpRequest,
-    readonly search: string,
-    readonly path: string,
-    readonly basePath: string,
-    readonly params: Readonly<Record<string, string>>,
-    readonly client: Client,
-    readonly requestId: string,
-    readonly logger: Logger,
-  ) {}
-
-  get url(): URL {
-    return (this.#url ??= new URL(this.href));
-  }
-}
-
 /** Runs one route for a request `authorize` lets through, and answers its result. */
 function serveRoute(
   route: RouteDefinition,
@@ -73,18 +49,22 @@ function serveRoute(
       return problemReply(c, problem('not_found', 'No such resource'), deps.problemTypeBase);
     }
     const requestId = c.get('requestId');
-    const context = new ApiRouteContext(
-      href,
+    let url: URL | undefined;
+    const context: RouteContext = {
       deps,
-      fromFetchRequest(c.req.raw, `${path}${search}`, c.env?.incoming),
+      request: fromFetchRequest(c.req.raw, `${path}${search}`, c.env?.incoming),
       search,
-      path.slice(prefix.length),
-      c.env?.basePath ?? basePath,
-      c.req.param(),
-      c.get('client'),
+      path: path.slice(prefix.length),
+      basePath: c.env?.basePath ?? basePath,
+      params: c.req.param(),
+      client: c.get('client'),
       requestId,
-      c.get('logger'),
-    );
+      logger: c.get('logger'),
+      // Parsed only when a route reads it.
+      get url() {
+        return (url ??= new URL(href));
+      },
+    };
     const result = await route.handler(context);
     const answer = result.isOk() ? result.value : problemAnswer(result.error, deps.problemTypeBase);
     return toResponse(answer, c.req.method, requestId);

@@ -1,5 +1,5 @@
 import type { PublicOperation } from '../../src/domain/money-operation.js';
-import type { Payment } from '../../src/domain/payment.js';
+import type { Link, Payment } from '../../src/domain/payment.js';
 import type { PaymentList } from '../../src/engine/query-payments.js';
 
 /**
@@ -21,32 +21,24 @@ export function stripBasePath(path: string, basePath: string): string {
   return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
 }
 
-/** The payment with its `_links` under the mount prefix, so they resolve where the API is mounted. */
-export function paymentUnder(basePath: string, payment: Payment): Payment {
-  if (basePath === '') return payment;
-  const { self, profile } = payment._links;
-  return {
-    ...payment,
-    _links: {
-      self: { ...self, href: `${basePath}${self.href}` },
-      profile: { ...profile, href: `${basePath}${profile.href}` },
-    },
-  };
+/** `value` with every `_links` href under the mount prefix, so the links resolve where the API is mounted. */
+function linksUnder<T extends { readonly _links: Readonly<Record<string, Link>> }>(basePath: string, value: T): T {
+  if (basePath === '') return value;
+  const links = Object.entries(value._links).map(([name, link]) => [
+    name,
+    { ...link, href: `${basePath}${link.href}` },
+  ]);
+  return { ...value, _links: Object.fromEntries(links) as T['_links'] };
 }
 
+/** The payment with its `_links` under the mount prefix. */
+export const paymentUnder = (basePath: string, payment: Payment): Payment => linksUnder(basePath, payment);
+
+/** A page of payments, each with its `_links` under the mount prefix. */
 export function paymentListUnder(basePath: string, list: PaymentList): PaymentList {
-  return basePath === '' ? list : { ...list, items: list.items.map((payment) => paymentUnder(basePath, payment)) };
+  return basePath === '' ? list : { ...list, items: list.items.map((payment) => linksUnder(basePath, payment)) };
 }
 
-/** A capture or refund with its `_links` under the mount prefix (as `paymentUnder`). */
-export function operationUnder(basePath: string, operation: PublicOperation): PublicOperation {
-  if (basePath === '') return operation;
-  const { self, payment } = operation._links;
-  return {
-    ...operation,
-    _links: {
-      self: { ...self, href: `${basePath}${self.href}` },
-      payment: { ...payment, href: `${basePath}${payment.href}` },
-    },
-  };
-}
+/** A capture or refund with its `_links` under the mount prefix. */
+export const operationUnder = (basePath: string, operation: PublicOperation): PublicOperation =>
+  linksUnder(basePath, operation);

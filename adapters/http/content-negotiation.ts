@@ -22,15 +22,13 @@ function parseMediaType(text: string): MediaType | null {
 }
 
 /** Media ranges under which a JSON (or problem+json) answer is acceptable. */
-function rangeAcceptsJson(range: string): boolean {
-  return (
-    range === '*/*' ||
-    range === 'application/*' ||
-    range === 'application/json' ||
-    range === 'application/problem+json' ||
-    range === 'application/*+json'
-  );
-}
+const JSON_RANGES: ReadonlySet<string> = new Set([
+  '*/*',
+  'application/*',
+  'application/json',
+  'application/problem+json',
+  'application/*+json',
+]);
 
 /**
  * True when the `Accept` header allows a JSON answer: absent or empty, or any range with a
@@ -41,7 +39,7 @@ export function acceptsJson(accept: string | null): boolean {
   if (accept === null || accept.trim() === '') return true;
   for (const part of accept.split(',')) {
     const media = parseMediaType(part);
-    if (media === null || !rangeAcceptsJson(media.type)) continue;
+    if (media === null || !JSON_RANGES.has(media.type)) continue;
     const q = media.parameters.get('q');
     if (q === undefined || Number(q) > 0) return true;
   }

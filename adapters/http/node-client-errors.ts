@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { serverProblemAnswer, serverProblemDocument, type ServerProblemCode } from './problem-details.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { sendAnswer } from './node-answer.js';
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -44,13 +44,7 @@ export function answerClientErrors(server: Server, requestIds: () => string): vo
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const answer = serverProblemAnswer('expectation_failed', 'The only expectation this server meets is 100-continue');
     // The body is never read: the connection closes after the answer.
-    res.writeHead(answer.status, {
-      ...answer.headers,
-      'content-length': Buffer.byteLength(answer.body),
-      [REQUEST_ID_HEADER]: requestIds(),
-      connection: 'close',
-    });
-    res.end(req.method === 'HEAD' ? undefined : answer.body);
+    sendAnswer(req, res, { ...answer, headers: { ...answer.headers, connection: 'close' } }, requestIds());
   });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     if (!socket.writable) {

@@ -4,14 +4,14 @@ import { guardLogger, silentLogger, type Logger } from '../../src/ports/logger.j
 import { createApp, type FetchHandlerOptions } from './app.js';
 import type { AppBindings } from './app-env.js';
 import { normalizeBasePath } from './base-path.js';
-import { untouchedAnswerId } from './answer-response.js';
+import { untouchedAnswerId } from './http-answer.js';
 import { bodyTaken } from './read-body.js';
-import { toResponse } from './http-answer.js';
+import { toResponse, unwritableHeader } from './http-answer.js';
 import { stampClientIp } from './hosted-page/client-ip.js';
 import type { FetchHandler } from './page-context.js';
 import { problem, problemAnswer, serverProblemAnswer } from './problem-details.js';
-import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource, withRequestId } from './request-id.js';
-import { unwritableHeader } from './unwritable-header.js';
+import { isRequestIdToken, REQUEST_ID_HEADER, requestIdSource } from './request-id.js';
+import { dropHeader } from './host-headers.js';
 import { sendAnswer } from './node-answer.js';
 import { NOT_FETCH_METHODS } from './app.js';
 
@@ -37,9 +37,6 @@ export interface NodeRequestListenerOptions {
    */
   readonly requestId?: () => string;
 }
-
-const usableId = (value: string | null): string | undefined =>
-  value !== null && isRequestIdToken(value) ? value : undefined;
 
 /**
  * A `node:http` listener serving any fetch handler through `@hono/node-server`: a target or `Host`
@@ -94,9 +91,8 @@ function toOriginForm(req: IncomingMessage): void {
   }
   const host = req.headers.host;
   if (host !== undefined && isUsableHost(host)) return;
-  const raw = req.rawHeaders;
-  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]?.toLowerCase() === 'host') raw.splice(i, 2);
-  raw.push('host', 'localhost');
+  dropHeader(req, 'host');
+  req.rawHeaders.push('host', 'localhost');
   req.headers.host = 'localhost';
 }
 
@@ -105,17 +101,17 @@ const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_~!$&'()*+,;=:@/-]*(?:\?.*)?$/;
 
 /** Whether a request target's path is `/v1` or below it, under one of `prefixes`. */
 function isApiTarget(target: string, prefixes: readonly string[]): boolean {
+  let path = target;
   // The common case without parsing a URL: a plain path is its own resolved path.
   if (PLAIN_PATH.test(target)) {
     const end = target.indexOf('?');
-    const path = end === -1 ? target : target.slice(0, end);
-    return prefixes.some((prefix) => path === `${prefix}/v1` || path.startsWith(`${prefix}/v1/`));
-  }
-  let path: string;
-  try {
-    path = new URL(target, 'http://localhost').pathname;
-  } catch {
-    return false;
+    if (end !== -1) path = target.slice(0, end);
+  } else {
+    try {
+      path = new URL(target, 'http://localhost').pathname;
+    } catch {
+      return false;
+    }
   }
   return prefixes.some((prefix) => path === `${prefix}/v1` || path.startsWith(`${prefix}/v1/`));
 }
@@ -162,10 +158,7 @@ export function nodeListener(
   const typeBase = options.problemTypeBase;
   const { clientAddress } = options;
   const internalError = (method: string, requestId: string): Response =>
-    withRequestId(
-      toResponse(problemAnswer(problem('internal_error', 'An unexpected error occurred'), typeBase), method),
-      requestId,
-    );
+    toResponse(problemAnswer(problem('internal_error', 'An unexpected error occurred'), typeBase), method, requestId);
   const serve = async (request: Request, env: HttpBindings): Promise<Response> => {
     let response: Response | undefined;
     try {
@@ -180,7 +173,8 @@ export function nodeListener(
     // An answer of the app's, untouched since it was made, had its headers checked then.
     const refused = untouchedAnswerId(response) === undefined ? unwritableHeader(response.headers) : undefined;
     if (refused === undefined) return response;
-    const requestId = usableId(response.headers.get(REQUEST_ID_HEADER)) ?? ids();
+    const given = response.headers.get(REQUEST_ID_HEADER);
+    const requestId = given !== null && isRequestIdToken(given) ? given : ids();
     logger.error(
       { method: request.method, status: response.status, header: refused, requestId },
       'could not write the response',
@@ -193,7 +187,7 @@ export function nodeListener(
       const requestId = ids();
       if (error instanceof RequestError) {
         const answer = serverProblemAnswer('malformed_request', 'The request target or Host is not valid', typeBase);
-        return withRequestId(toResponse(answer, 'GET'), requestId);
+        return toResponse(answer, 'GET', requestId);
       }
       logger.error({ error, requestId }, 'fetch handler failed');
       return internalError('GET', requestId);
@@ -233,13 +227,7 @@ function unreadBody(incoming: IncomingMessage): AppBindings {
 }
 
 /** Options of `createNodeListener`: those of `createApp`, and where the client's address comes from. */
-export interface NodeListenerOptions extends FetchHandlerOptions {
-  /**
-   * The client's address as `pages` get it (the hosted page's `clientIpFromHeader`). Default: the
-   * socket's (`req.socket.remoteAddress`); behind a proxy you trust, return the address it forwards.
-   */
-  readonly clientAddress?: (req: IncomingMessage) => string | undefined;
-}
+export interface NodeListenerOptions extends FetchHandlerOptions, Pick<NodeRequestListenerOptions, 'clientAddress'> {}
 
 /**
  * A `node:http` request listener serving the v1 API and `pages` (`createApp`) through
@@ -248,11 +236,9 @@ export interface NodeListenerOptions extends FetchHandlerOptions {
 export function createNodeListener(options: NodeListenerOptions): NodeRequestListener {
   const app = createApp(options);
   const basePath = normalizeBasePath(options.basePath);
+  const apiPrefixes = basePath === '' ? [''] : [basePath, ''];
   return nodeListener((request, env) => Promise.resolve(app.fetch(request, unreadBody(env.incoming))), {
-    apiPrefixes: basePath === '' ? [''] : [basePath, ''],
-    ...(options.logger !== undefined && { logger: options.logger }),
-    ...(options.problemTypeBase !== undefined && { problemTypeBase: options.problemTypeBase }),
-    ...(options.requestId !== undefined && { requestId: options.requestId }),
-    ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
+    ...options,
+    apiPrefixes,
   });
 }

@@ -107,18 +107,6 @@ export function upstreamRequestId(header: string | null): string | undefined {
 }
 
 /**
- * `response` with `Request-Id: requestId` (none when undefined): itself when already so, else a
- * copy (headers may be immutable). Throws a `RangeError` for status 0 (`Response.error()`).
- */
-export function withRequestId(response: Response, requestId: string | undefined): Response {
-  if (response.headers.get(REQUEST_ID_HEADER) === (requestId ?? null)) return response;
-  const headers = new Headers(response.headers);
-  if (requestId === undefined) headers.delete(REQUEST_ID_HEADER);
-  else headers.set(REQUEST_ID_HEADER, requestId);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-/**
  * Serves one page request under the `PageContext`'s id, else a new one the answer then carries;
  * `serve` gets the id and a logger that puts it on every line.
  */
