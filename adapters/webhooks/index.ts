@@ -20,7 +20,6 @@ export {
   MAX_STANDARD_WEBHOOK_KEY_BYTES,
   MIN_STANDARD_WEBHOOK_KEY_BYTES,
 } from './standard-webhook-secret.js';
-export { createStandardWebhookHeaders, type StandardWebhookHeadersInput } from './standard-webhook-signature.js';
 export {
   verifyStandardWebhookSignature,
   type VerifiedStandardWebhook,
@@ -47,7 +46,13 @@ export {
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
 } from '../../src/domain/webhook-headers.js';
-export { createWebhookSignatureHeader, type WebhookPayload, type WebhookSignatureInput } from './webhook-signature.js';
+export {
+  createStandardWebhookHeaders,
+  createWebhookSignatureHeader,
+  type StandardWebhookHeadersInput,
+  type WebhookPayload,
+  type WebhookSignatureInput,
+} from './webhook-signature.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH,

@@ -1,6 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
 import { checkStandardWebhookSecrets } from './standard-webhook-secret.js';
-import { standardWebhookSignature } from './standard-webhook-signature.js';
 import {
   checkWindow,
   judgeSignatures,
@@ -13,7 +12,7 @@ import {
   STANDARD_WEBHOOK_TIMESTAMP_HEADER,
 } from '../../src/domain/webhook-headers.js';
 import { MAX_WEBHOOK_SECRETS } from './webhook-secrets.js';
-import { payloadData, type WebhookPayload } from './webhook-signature.js';
+import { payloadData, webhookSignature, type WebhookPayload } from './webhook-signature.js';
 
 /** Request headers as a framework gives them: node's `req.headers`, a fetch `Headers`, a plain record. */
 export type WebhookRequestHeaders =
@@ -106,7 +105,7 @@ export function verifyStandardWebhookSignature(
   const payload = payloadData(options.payload);
   const window = checkWindow(options.toleranceSeconds, options.now);
   return parseHeaders(options.headers).andThen(({ id, timestamp, signatures }) => {
-    const expected = keys.value.map((key) => standardWebhookSignature(key, id, timestamp, payload));
+    const expected = keys.value.map((key) => webhookSignature(key, `${id}.${timestamp}.`, payload));
     return judgeSignatures(expected, signatures, 'webhook-signature', timestamp, window).map(() => ({ id, timestamp }));
   });
 }

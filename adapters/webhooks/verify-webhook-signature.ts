@@ -155,7 +155,7 @@ export function verifyWebhookSignature(
   return headerText(options.header)
     .andThen(parseHeader)
     .andThen(({ timestamp, signatures }) => {
-      const expected = secrets.map((secret) => webhookSignature(secret, timestamp, payload));
+      const expected = secrets.map((secret) => webhookSignature(secret, `${timestamp}.`, payload));
       return judgeSignatures(expected, signatures, 'Paystate-Signature', timestamp, window).map(() => ({ timestamp }));
     });
 }

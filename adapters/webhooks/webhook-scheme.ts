@@ -1,9 +1,8 @@
 import { err, ok, type Result } from 'neverthrow';
 import { checkStandardWebhookSecrets } from './standard-webhook-secret.js';
-import { standardSignatureHeaders } from './standard-webhook-signature.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../src/domain/webhook-headers.js';
 import { checkWebhookSecrets } from './webhook-secrets.js';
-import { signatureHeader } from './webhook-signature.js';
+import { signatureHeader, standardSignatureHeaders } from './webhook-signature.js';
 
 /**
  * How webhook requests are signed (docs/webhooks.md#signature-schemes-and-secret-formats): `paystate`
