@@ -25,7 +25,7 @@ export {
   type VerifiedStandardWebhook,
   type VerifyStandardWebhookSignatureOptions,
   type WebhookRequestHeaders,
-} from './verify-standard-webhook.js';
+} from './verify-webhook-signature.js';
 export { toWebhookEvent, type WebhookEvent } from '../../src/domain/webhook-event.js';
 export {
   DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES,
