@@ -14,7 +14,6 @@ export {
   type WebhookLookupAddress,
   type WebhookSignatureScheme,
 } from './webhook-event-sink.js';
-export { WEBHOOK_SIGNATURE_SCHEMES } from './webhook-scheme.js';
 export {
   generateStandardWebhookSecret,
   MAX_STANDARD_WEBHOOK_KEY_BYTES,
@@ -52,6 +51,7 @@ export {
   type StandardWebhookHeadersInput,
   type WebhookPayload,
   type WebhookSignatureInput,
+  WEBHOOK_SIGNATURE_SCHEMES,
 } from './webhook-signature.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

@@ -1,11 +1,13 @@
 import { createHmac } from 'node:crypto';
+import { err, ok, type Result } from 'neverthrow';
 import {
   STANDARD_WEBHOOK_ID_HEADER,
   STANDARD_WEBHOOK_SIGNATURE_HEADER,
   STANDARD_WEBHOOK_TIMESTAMP_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
 } from '../../src/domain/webhook-headers.js';
 import { checkStandardWebhookSecrets } from './standard-webhook-secret.js';
-import { webhookSecrets } from './webhook-secrets.js';
+import { checkWebhookSecrets, webhookSecrets } from './webhook-secrets.js';
 
 /**
  * The raw body of a webhook request, as sent: its text, or its bytes (a `Buffer`, a `Uint8Array`,
@@ -58,13 +60,13 @@ export function createWebhookSignatureHeader(input: WebhookSignatureInput): stri
 }
 
 /** `createWebhookSignatureHeader` for secrets already checked. */
-export function signatureHeader(secrets: readonly string[], timestamp: number, payload: WebhookPayload): string {
+function signatureHeader(secrets: readonly string[], timestamp: number, payload: WebhookPayload): string {
   const entries = secrets.map((secret) => `v1=${webhookSignature(secret, `${timestamp}.`, payload).toString('hex')}`);
   return [`t=${timestamp}`, ...entries].join(',');
 }
 
 /** The three Standard Webhooks headers for keys already checked: one `v1,<base64>` per key, space-separated. */
-export function standardSignatureHeaders(
+function standardSignatureHeaders(
   keys: readonly Uint8Array[],
   id: string,
   timestamp: number,
@@ -109,4 +111,40 @@ export function createStandardWebhookHeaders(input: StandardWebhookHeadersInput)
     throw new RangeError(`standard webhook timestamp needs whole seconds from 0 (got ${String(input.timestamp)})`);
   }
   return standardSignatureHeaders(keys.value, input.id, input.timestamp, input.payload);
+}
+
+/**
+ * How webhook requests are signed (docs/webhooks.md#signature-schemes-and-secret-formats): `paystate`
+ * (the default, any secret of 32+ characters) or `standard-webhooks` (a `whsec_<base64>` secret).
+ */
+export type WebhookSignatureScheme = 'paystate' | 'standard-webhooks';
+
+/** The schemes, the default first. */
+export const WEBHOOK_SIGNATURE_SCHEMES: readonly WebhookSignatureScheme[] = Object.freeze([
+  'paystate',
+  'standard-webhooks',
+]);
+
+/** The signature headers of one request, given the event id, the time (Unix seconds) and the body. */
+export type WebhookSigner = (id: string, timestamp: number, body: string) => Record<string, string>;
+
+/** The scheme, or why it is refused. */
+export function checkWebhookScheme(scheme: unknown): Result<WebhookSignatureScheme, string> {
+  return (WEBHOOK_SIGNATURE_SCHEMES as readonly unknown[]).includes(scheme)
+    ? ok(scheme as WebhookSignatureScheme)
+    : err(`scheme needs one of ${WEBHOOK_SIGNATURE_SCHEMES.join(', ')} (got ${String(scheme)})`);
+}
+
+/** A signer with `secrets` under `scheme`, or why the secrets are refused for it (never repeating one). */
+export function webhookSigner(scheme: WebhookSignatureScheme, secrets: unknown): Result<WebhookSigner, string> {
+  if (scheme === 'standard-webhooks') {
+    return checkStandardWebhookSecrets(secrets).map(
+      (keys): WebhookSigner =>
+        (id, timestamp, body) =>
+          standardSignatureHeaders(keys, id, timestamp, body),
+    );
+  }
+  return checkWebhookSecrets(secrets).map((checked): WebhookSigner => (_id, timestamp, body) => ({
+    [WEBHOOK_SIGNATURE_HEADER]: signatureHeader(checked, timestamp, body),
+  }));
 }
