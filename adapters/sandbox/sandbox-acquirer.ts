@@ -14,8 +14,7 @@ import {
   type SandboxAuthorization,
   type SandboxAuthorizationStore,
 } from './authorization-store.js';
-import { chain, type Eventually } from './chain.js';
-import { afterLatency } from './latency.js';
+import { afterLatency, chain, type Eventually } from './chain.js';
 import { sandboxFees } from './sandbox-fees.js';
 import { createMemorySandboxOperationStore, type SandboxOperationStore } from './operation-store.js';
 import { answerWith, unavailable, type SandboxFault } from './sandbox-fault.js';

@@ -8,8 +8,7 @@ import type {
 } from '../../src/ports/acquirer.js';
 import type { PortResult } from '../../src/ports/port-result.js';
 import type { SandboxAuthorizationStore } from './authorization-store.js';
-import { chain, type Eventually } from './chain.js';
-import { afterLatency } from './latency.js';
+import { afterLatency, chain, type Eventually } from './chain.js';
 import { decideSandboxOperation, type SandboxOperationRequest } from './operation-decision.js';
 import type { SandboxOperation, SandboxOperationKind, SandboxOperationStore } from './operation-store.js';
 import { answerWith, unavailable, type SandboxFault } from './sandbox-fault.js';
