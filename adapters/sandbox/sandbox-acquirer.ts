@@ -15,7 +15,6 @@ import {
   type SandboxAuthorizationStore,
 } from './authorization-store.js';
 import { chain, type Eventually } from './chain.js';
-import { afterLatency } from './latency.js';
 import { sandboxFees } from './sandbox-fees.js';
 import { createMemorySandboxOperationStore, type SandboxOperationStore } from './operation-store.js';
 import { answerWith, unavailable, type SandboxFault } from './sandbox-fault.js';
@@ -156,13 +155,10 @@ export function createSandboxAcquirer(options: SandboxAcquirerOptions = {}): San
     },
 
     inquire(request) {
-      if (inquireFaults > 0) {
-        inquireFaults -= 1;
-        return afterLatency(latencyMs, err(unavailable('The acquirer could not be reached')));
-      }
-      return chain(store.find(request.paymentId), (found) =>
-        afterLatency<Result<InquiryOutcome, AcquirerError>>(
-          latencyMs,
+      const fault = inquireFaults > 0 ? 'unavailable' : undefined;
+      if (fault !== undefined) inquireFaults -= 1;
+      return answerWith(fault, latencyMs, () =>
+        chain(store.find(request.paymentId), (found): Result<InquiryOutcome, AcquirerError> =>
           found.isErr()
             ? err(unavailable(`The acquirer could not look the payment up: ${found.error.message}`))
             : ok(found.value?.outcome ?? { kind: 'not_found' }),

@@ -1,7 +1,6 @@
 import { err, type Result } from 'neverthrow';
 import type { AcquirerError } from '../../src/ports/acquirer.js';
-import { chain, type Eventually } from './chain.js';
-import { afterLatency } from './latency.js';
+import { afterLatency, chain, type Eventually } from './chain.js';
 
 /**
  * A fault for the next call: `unavailable` never reaches the acquirer (nothing recorded, the call

@@ -9,7 +9,6 @@ import type {
 import type { PortResult } from '../../src/ports/port-result.js';
 import type { SandboxAuthorizationStore } from './authorization-store.js';
 import { chain, type Eventually } from './chain.js';
-import { afterLatency } from './latency.js';
 import { decideSandboxOperation, type SandboxOperationRequest } from './operation-decision.js';
 import type { SandboxOperation, SandboxOperationKind, SandboxOperationStore } from './operation-store.js';
 import { answerWith, unavailable, type SandboxFault } from './sandbox-fault.js';
@@ -89,18 +88,16 @@ export function createSandboxOperations(deps: SandboxOperationsDependencies): Sa
     kind: SandboxOperationKind,
     { operationId }: OperationInquiry,
   ): PortResult<OperationInquiryOutcome, AcquirerError> {
-    if (inquiryFaults[kind] > 0) {
-      inquiryFaults[kind] -= 1;
-      return afterLatency(latencyMs, err(unavailable('The acquirer could not be reached')));
-    }
-    return chain(deps.operations.find(operationId), (found) => {
-      let answer: Result<OperationInquiryOutcome, AcquirerError>;
-      if (found.isErr())
-        answer = err(unavailable(`The acquirer could not look the ${kind} up: ${found.error.message}`));
-      // An id kept for another kind of operation is not this kind's.
-      else answer = ok(found.value?.kind === kind ? found.value.outcome : { kind: 'not_found' });
-      return afterLatency(latencyMs, answer);
-    });
+    const fault = inquiryFaults[kind] > 0 ? 'unavailable' : undefined;
+    if (fault !== undefined) inquiryFaults[kind] -= 1;
+    return answerWith(fault, latencyMs, () =>
+      chain(deps.operations.find(operationId), (found): Result<OperationInquiryOutcome, AcquirerError> => {
+        if (found.isErr())
+          return err(unavailable(`The acquirer could not look the ${kind} up: ${found.error.message}`));
+        // An id kept for another kind of operation is not this kind's.
+        return ok(found.value?.kind === kind ? found.value.outcome : { kind: 'not_found' });
+      }),
+    );
   }
 
   return {

@@ -9,7 +9,7 @@ import type {
 } from '../../src/ports/three-ds-provider.js';
 import type { PortFailure, PortResult } from '../../src/ports/port-result.js';
 import type { ThreeDSProtocolVersion } from '../../src/domain/three-ds.js';
-import { chain, type Eventually } from './chain.js';
+import { afterLatency, chain, type Eventually } from './chain.js';
 import { verifyChallengeResponse } from './challenge-response.js';
 import {
   createMemorySandboxChallengeStore,
@@ -17,7 +17,6 @@ import {
   type SandboxChallengeStore,
 } from './challenge-store.js';
 import { eciFor } from './eci.js';
-import { afterLatency } from './latency.js';
 import { sandboxCardBehaviour } from './test-cards.js';
 
 /** A call to the simulated 3DS server, as the `failWith` hook sees it (never with card data). */

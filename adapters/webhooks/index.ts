@@ -14,19 +14,17 @@ export {
   type WebhookLookupAddress,
   type WebhookSignatureScheme,
 } from './webhook-event-sink.js';
-export { WEBHOOK_SIGNATURE_SCHEMES } from './webhook-scheme.js';
 export {
   generateStandardWebhookSecret,
   MAX_STANDARD_WEBHOOK_KEY_BYTES,
   MIN_STANDARD_WEBHOOK_KEY_BYTES,
 } from './standard-webhook-secret.js';
-export { createStandardWebhookHeaders, type StandardWebhookHeadersInput } from './standard-webhook-signature.js';
 export {
   verifyStandardWebhookSignature,
   type VerifiedStandardWebhook,
   type VerifyStandardWebhookSignatureOptions,
   type WebhookRequestHeaders,
-} from './verify-standard-webhook.js';
+} from './verify-webhook-signature.js';
 export { toWebhookEvent, type WebhookEvent } from '../../src/domain/webhook-event.js';
 export {
   DEFAULT_MAX_WEBHOOK_PAYLOAD_BYTES,
@@ -47,7 +45,14 @@ export {
   WEBHOOK_IDEMPOTENCY_KEY_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
 } from '../../src/domain/webhook-headers.js';
-export { createWebhookSignatureHeader, type WebhookPayload, type WebhookSignatureInput } from './webhook-signature.js';
+export {
+  createStandardWebhookHeaders,
+  createWebhookSignatureHeader,
+  type StandardWebhookHeadersInput,
+  type WebhookPayload,
+  type WebhookSignatureInput,
+  WEBHOOK_SIGNATURE_SCHEMES,
+} from './webhook-signature.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   MAX_WEBHOOK_SIGNATURE_HEADER_LENGTH,

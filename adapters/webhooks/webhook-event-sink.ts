@@ -20,7 +20,7 @@ import {
   webhookSigner,
   type WebhookSignatureScheme,
   type WebhookSigner,
-} from './webhook-scheme.js';
+} from './webhook-signature.js';
 import {
   createFetchTransport,
   createNodeTransport,
@@ -31,7 +31,7 @@ import { checkWebhookUrl } from './webhook-url.js';
 
 export type { WebhookFetch } from './webhook-transport.js';
 export type { WebhookLookup, WebhookLookupAddress } from './webhook-lookup.js';
-export type { WebhookSignatureScheme } from './webhook-scheme.js';
+export type { WebhookSignatureScheme } from './webhook-signature.js';
 
 /** An endpoint chosen for an event, with what sets it apart from the sink's defaults. */
 export interface WebhookEndpoint {
