@@ -84,8 +84,6 @@ export const pathParameterSchemas = {
   refund_id: z.string().min(1),
 } as const;
 
-export type PathParameterName = keyof typeof pathParameterSchemas;
-
 /** Query parameters of the list. */
 export const listQuerySchemas = {
   limit: z.int().min(1).max(100).default(20),
