@@ -17,12 +17,12 @@ import type {
 } from './openapi-types.js';
 import {
   OPERATION_MAY_EXIST_WHEN,
-  OPERATIONS,
   PAYMENT_MAY_EXIST_WHEN,
   PROBLEM_WHEN,
   TAGS,
   type OperationDescription,
-} from './operations.js';
+} from './operation-description.js';
+import { OPERATIONS } from './operations.js';
 import { parameterComponent, parameterComponents } from './parameter-components.js';
 import { webhookParameterComponents, webhookPathItems } from './webhook-operations.js';
 
