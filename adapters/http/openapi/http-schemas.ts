@@ -61,19 +61,15 @@ export const refundResourceSchema = operationSchema.extend({ id: z.string().rege
 
 const pageLinksSchema = z.object({ self: linkSchema, next: linkSchema.optional() });
 
+/** A page of a payment's captures or refunds (`OperationListResource`), oldest first. */
+const operationListSchema = <Item extends z.ZodType>(item: Item) =>
+  z.object({ items: z.array(item), next_cursor: z.string().optional(), _links: pageLinksSchema });
+
 /** A page of a payment's captures (`OperationListResource`), oldest first. */
-export const captureListResourceSchema = z.object({
-  items: z.array(captureResourceSchema),
-  next_cursor: z.string().optional(),
-  _links: pageLinksSchema,
-});
+export const captureListResourceSchema = operationListSchema(captureResourceSchema);
 
 /** A page of a payment's refunds (`OperationListResource`), oldest first. */
-export const refundListResourceSchema = z.object({
-  items: z.array(refundResourceSchema),
-  next_cursor: z.string().optional(),
-  _links: pageLinksSchema,
-});
+export const refundListResourceSchema = operationListSchema(refundResourceSchema);
 
 /** Path parameters, by name. */
 export const pathParameterSchemas = {
@@ -83,8 +79,6 @@ export const pathParameterSchemas = {
   capture_id: z.string().min(1),
   refund_id: z.string().min(1),
 } as const;
-
-export type PathParameterName = keyof typeof pathParameterSchemas;
 
 /** Query parameters of the list. */
 export const listQuerySchemas = {

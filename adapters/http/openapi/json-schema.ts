@@ -65,6 +65,14 @@ const override: Override = (ctx) => {
   }
 };
 
+/** The conversion options both conversions share: JSON Schema 2020-12, one side, `override`. */
+const options = (side: SchemaSide, registry?: SchemaRegistry) => ({
+  target: 'draft-2020-12' as const,
+  io: side,
+  ...(registry !== undefined && { metadata: registry }),
+  override,
+});
+
 function withoutDialect(schema: JsonSchema): JsonSchema {
   const { $schema: _schema, $id: _id, ...rest } = schema;
   return rest;
@@ -76,11 +84,8 @@ function withoutDialect(schema: JsonSchema): JsonSchema {
  */
 export function registrySchemas(registry: SchemaRegistry, side: SchemaSide): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    io: side,
-    metadata: registry,
+    ...options(side, registry),
     uri: (id) => `${COMPONENT_SCHEMA_PREFIX}${id}`,
-    override,
   });
   const out: Record<string, JsonSchema> = {};
   for (const [id, schema] of Object.entries(schemas)) {
@@ -92,14 +97,7 @@ export function registrySchemas(registry: SchemaRegistry, side: SchemaSide): Rec
 
 /** One schema (a parameter, a header) converted on its own, with descriptions from `registry`. */
 export function inlineSchema(schema: z.ZodType, side: SchemaSide, registry?: SchemaRegistry): JsonSchema {
-  return withoutDialect(
-    z.toJSONSchema(schema, {
-      target: 'draft-2020-12',
-      io: side,
-      ...(registry !== undefined && { metadata: registry }),
-      override,
-    }) as JsonSchema,
-  );
+  return withoutDialect(z.toJSONSchema(schema, options(side, registry)) as JsonSchema);
 }
 
 /** A reference to a component schema. */

@@ -2,12 +2,7 @@ import { deepFreeze } from '../../../src/domain/immutable.js';
 import { PROBLEM_STATUS, type ProblemCode } from '../problem-details.js';
 import { ROUTES } from '../routes/route-table.js';
 import { componentSchemas, createSchemaRegistry } from './component-schemas.js';
-import {
-  problemNarrowingSchema,
-  responseHeaderSchemas,
-  type PathParameterName,
-  type ResponseHeaderName,
-} from './http-schemas.js';
+import { problemNarrowingSchema, responseHeaderSchemas, type ResponseHeaderName } from './http-schemas.js';
 import { componentRef, inlineSchema, parameterRef } from './json-schema.js';
 import type {
   OpenApiDocument,
@@ -22,13 +17,13 @@ import type {
 } from './openapi-types.js';
 import {
   OPERATION_MAY_EXIST_WHEN,
-  OPERATIONS,
   PAYMENT_MAY_EXIST_WHEN,
   PROBLEM_WHEN,
   TAGS,
   type OperationDescription,
-} from './operations.js';
-import { parameterComponents, PATH_PARAMETER_COMPONENT, QUERY_PARAMETER_COMPONENT } from './parameter-components.js';
+} from './operation-description.js';
+import { OPERATIONS } from './operations.js';
+import { parameterComponent, parameterComponents } from './parameter-components.js';
 import { webhookParameterComponents, webhookPathItems } from './webhook-operations.js';
 
 /** Options of `createOpenApiDocument`. */
@@ -131,13 +126,8 @@ function problemResponses(described: OperationDescription): Record<string, OpenA
 
 function operation(pattern: readonly string[], described: OperationDescription): OpenApiOperation {
   const parameters: OpenApiReference[] = [];
-  for (const segment of pattern) {
-    if (!segment.startsWith(':')) continue;
-    const component = PATH_PARAMETER_COMPONENT[segment.slice(1) as PathParameterName];
-    if (component === undefined) throw new Error(`No description of the path parameter ${segment}`);
-    parameters.push(parameterRef(component));
-  }
-  for (const name of described.query ?? []) parameters.push(parameterRef(QUERY_PARAMETER_COMPONENT[name]));
+  const names = pattern.filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+  for (const name of [...names, ...(described.query ?? [])]) parameters.push(parameterRef(parameterComponent(name)));
   if (described.idempotent === true) parameters.push(parameterRef('IdempotencyKey'));
 
   const { success } = described;

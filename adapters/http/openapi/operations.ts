@@ -1,15 +1,55 @@
-import type { ProblemCode } from '../problem-details.js';
-import { MONEY_OPERATIONS } from './money-operations.js';
 import { POST_PROBLEMS, READ_PROBLEMS, type OperationDescription } from './operation-description.js';
 import { CREATE_PAYMENT_EXAMPLES } from './request-examples.js';
 
-export {
-  READ_PROBLEMS,
-  TAGS,
-  type OperationDescription,
-  type QueryParameterName,
-  type TagName,
-} from './operation-description.js';
+/**
+ * The OpenAPI descriptions of the routes; those of captures, cancels and refunds (decisions.md
+ * section 8) each in the profile form of the path and the partner form its `_links` use.
+ */
+
+const RETRIES =
+  'Retries are safe with an `Idempotency-Key`: the operation id is reserved with the key before anything runs, the same request gets the first answer again (`Idempotency-Replayed: true`), and a retry after a crash reaches the same operation: the acquirer hears of it once.';
+
+const PARTNER = ' (the partner form of the path, where `_links` point; another partner is `404`)';
+
+/** The same description under both paths: `profile` names the operation, `partner` its partner form. */
+function bothForms(
+  method: 'GET' | 'POST',
+  tail: string,
+  operationId: string,
+  partnerOperationId: string,
+  described: Omit<OperationDescription, 'operationId' | 'tag'>,
+): Record<string, OperationDescription> {
+  const below = `profiles/{profile_id}/payments/{payment_id}/${tail}`;
+  return {
+    [`${method} /v1/${below}`]: { ...described, operationId, tag: 'Captures and refunds' },
+    [`${method} /v1/partners/{partner_id}/${below}`]: {
+      ...described,
+      operationId: partnerOperationId,
+      tag: 'Captures and refunds',
+      summary: `${described.summary}${PARTNER}`,
+    },
+  };
+}
+
+/** The list and get descriptions of a payment's captures or refunds, under both paths. */
+function listAndGet(plural: 'captures' | 'refunds', noun: 'Capture' | 'Refund'): Record<string, OperationDescription> {
+  const one = noun === 'Capture' ? 'capture' : 'refund';
+  return {
+    ...bothForms('GET', plural, `list${noun}s`, `listPartner${noun}s`, {
+      summary: `List a payment's ${plural}`,
+      description: `The payment's ${plural}, oldest first, a page at a time.`,
+      query: ['limit', `${one}_after`],
+      success: { status: 200, description: `A page of ${plural}.`, component: `${noun}List` },
+      problems: READ_PROBLEMS,
+    }),
+    ...bothForms('GET', `${plural}/{${one}_id}`, `get${noun}`, `getPartner${noun}`, {
+      summary: `Get a ${one}`,
+      description: `The ${one} as it is now; another payment's ${one} is \`404\`.`,
+      success: { status: 200, description: `The ${one}.`, component: noun },
+      problems: READ_PROBLEMS,
+    }),
+  };
+}
 
 /** The route description table, keyed by the route's name in `ROUTES`. */
 export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
@@ -69,42 +109,47 @@ export const OPERATIONS: Readonly<Record<string, OperationDescription>> = {
     success: { status: 200, description: 'The profile.', component: 'Profile' },
     problems: READ_PROBLEMS,
   },
-  ...MONEY_OPERATIONS,
+  ...bothForms('POST', 'captures', 'capturePayment', 'capturePartnerPayment', {
+    summary: 'Capture a payment',
+    description: `Captures a \`succeeded\` manual payment: all that is capturable by default, or \`amount\` (partial). \`final\` (default \`true\`) releases the rest; with \`final: false\` more captures may follow, their sum never above \`amount\`. A capture whose acquirer answer is lost answers \`processing\` and is settled by inquiry. Captures and refunds never change the payment's \`state\`.\n\n${RETRIES}`,
+    idempotent: true,
+    operationMayExist: true,
+    requestBody: { component: 'CaptureRequest', description: 'Optional: no body is `{}`.', optional: true },
+    success: {
+      status: 201,
+      description: 'The capture was made. `Location` is its `_links.self.href`.',
+      component: 'Capture',
+      headers: ['Location', 'Idempotency-Replayed'],
+    },
+    problems: [...POST_PROBLEMS, 'payment_not_capturable', 'amount_exceeds_capturable'],
+  }),
+  ...listAndGet('captures', 'Capture'),
+  ...bothForms('POST', 'cancel', 'cancelPayment', 'cancelPartnerPayment', {
+    summary: 'Cancel a payment',
+    description: `A manual payment with an amount left to capture has it released (voided); a payment still waiting for the cardholder (hosted page not submitted, challenge not answered) becomes \`failed\` with \`failure_reason\` \`canceled\`. No body (or \`{}\`).\n\n${RETRIES}`,
+    idempotent: true,
+    operationMayExist: true,
+    success: {
+      status: 200,
+      description: 'The payment after the cancel.',
+      component: 'Payment',
+      headers: ['Idempotency-Replayed'],
+    },
+    problems: [...POST_PROBLEMS, 'payment_not_cancelable'],
+  }),
+  ...bothForms('POST', 'refunds', 'refundPayment', 'refundPartnerPayment', {
+    summary: 'Refund a payment',
+    description: `Refunds a \`succeeded\` payment's captured money: all that is refundable by default (\`amount_captured\` less refunds not failed), or \`amount\`; several partial refunds may follow. Two concurrent refunds that together exceed it give one \`201\` and one \`409 amount_exceeds_refundable\`, never two refunds.\n\n${RETRIES}`,
+    idempotent: true,
+    operationMayExist: true,
+    requestBody: { component: 'RefundRequest', description: 'Optional: no body is `{}`.', optional: true },
+    success: {
+      status: 201,
+      description: 'The refund was made. `Location` is its `_links.self.href`.',
+      component: 'Refund',
+      headers: ['Location', 'Idempotency-Replayed'],
+    },
+    problems: [...POST_PROBLEMS, 'payment_not_refundable', 'amount_exceeds_refundable'],
+  }),
+  ...listAndGet('refunds', 'Refund'),
 };
-
-/** When each problem is answered (the response descriptions). */
-export const PROBLEM_WHEN: Readonly<Record<ProblemCode, string>> = {
-  invalid_json: 'the body is not UTF-8 JSON',
-  validation_failed: 'the body, the query or the `Idempotency-Key` header breaks a rule; `errors` lists each field',
-  unauthorized: 'no, a malformed or an unknown bearer token',
-  forbidden_profile: 'a profile the client may not act on, or one that does not exist',
-  direct_flow_not_permitted: 'card data from a client not registered as PCI DSS compliant',
-  not_found: "an unknown payment or profile, or a partner other than the client's",
-  method_not_allowed: 'a method the path does not allow (`Allow` lists those it does)',
-  not_acceptable: '`Accept` excludes JSON',
-  conflict: 'the payment was changed concurrently; retry',
-  invalid_state: 'the payment cannot take this action in its state',
-  payment_not_capturable: 'the payment is not a succeeded manual payment with an amount left to capture',
-  payment_not_cancelable:
-    'the payment is neither a manual payment with an amount left to capture nor waiting for the cardholder',
-  payment_not_refundable: 'the payment has no captured amount left to refund',
-  amount_exceeds_capturable: '`amount` is more than `amount_capturable`',
-  amount_exceeds_refundable: '`amount` is more than what was captured and not yet refunded',
-  idempotency_in_progress:
-    'a request with the same `Idempotency-Key` is still running (`Retry-After`); one that died without an answer is taken over by the first retry once it is stale (5 minutes after it started by default), which answers the payment it reserved',
-  payload_too_large: 'the body is larger than 64 KiB',
-  unsupported_media_type: 'the body is not `application/json`',
-  idempotency_key_reused: 'the `Idempotency-Key` was used with a different request',
-  rate_limited:
-    'the client sent more requests than its rate limit allows (when the host sets one, as the sandbox does; every authenticated request counts): wait `Retry-After` seconds',
-  internal_error: 'a bug; never the answer to anything a client sends',
-  unavailable: 'storage or a provider is unavailable; retry after `Retry-After` seconds',
-};
-
-/** What `unavailable` adds for a capture, cancel or refund that may have been made (`operationMayExist`). */
-export const OPERATION_MAY_EXIST_WHEN =
-  '; the operation may have been made: retry with the same `Idempotency-Key`, or, when none was sent (the answer then has no `Retry-After`), look at the payment before retrying';
-
-/** What `unavailable` adds for an operation that may have created the payment (`paymentMayExist`). */
-export const PAYMENT_MAY_EXIST_WHEN =
-  "; with `payment_may_exist: true` the payment may have been created: retry with the same `Idempotency-Key`, or, when none was sent (the answer then has no `Retry-After`), look the payment up in the profile's list before retrying";

@@ -128,13 +128,8 @@ function schemaParts(schema: JsonSchema): { inline: string; block: string } {
   return { inline, block: type === 'object' && properties !== null ? propertiesTable(schema) : '' };
 }
 
-function renderSchema(schema: JsonSchema): string {
-  const { inline, block } = schemaParts(schema);
-  return `${inline}${block}`;
-}
-
-/** A schema and its description in a table cell: the phrase, then the description, then the fields. */
-function describedSchema(schema: JsonSchema, description: string | undefined): string {
+/** A schema, with its description in a table cell: the phrase, then the description, then the fields. */
+function renderSchema(schema: JsonSchema, description?: string): string {
   const { inline, block } = schemaParts(schema);
   return `${inline}${description === undefined ? '' : markdown(description)}${block}`;
 }
@@ -146,7 +141,7 @@ function propertiesTable(schema: JsonSchema): string {
     const property = asSchema(value) ?? {};
     const description = typeof property['description'] === 'string' ? property['description'] : undefined;
     const optional = required.has(name) ? '' : ' <span class="muted">optional</span>';
-    return `<tr><td>${code(name)}${optional}</td><td>${describedSchema(property, description)}</td></tr>`;
+    return `<tr><td>${code(name)}${optional}</td><td>${renderSchema(property, description)}</td></tr>`;
   });
   return `<table><tr><th>field</th><th>type and meaning</th></tr>${rows.join('')}</table>`;
 }
@@ -163,7 +158,7 @@ function renderParameters(document: OpenApiDocument, operation: OpenApiOperation
   if (operation.parameters.length === 0) return '';
   const rows = operation.parameters.map((reference) => {
     const p = resolveParameter(document, reference);
-    return `<tr><td>${code(p.name)}</td><td>${p.in}</td><td>${p.required ? 'required' : 'optional'}</td><td>${describedSchema(p.schema, p.description)}</td></tr>`;
+    return `<tr><td>${code(p.name)}</td><td>${p.in}</td><td>${p.required ? 'required' : 'optional'}</td><td>${renderSchema(p.schema, p.description)}</td></tr>`;
   });
   return `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th></th><th>type and meaning</th></tr>${rows.join('')}</table>`;
 }
@@ -184,7 +179,7 @@ function renderRequestBody(operation: OpenApiOperation): string {
 function renderResponse(status: string, response: OpenApiResponse): string {
   const headers = Object.entries(response.headers ?? {}).map(
     ([name, header]) =>
-      `<tr><td>${code(name)}${header.required === true ? '' : ' <span class="muted">optional</span>'}</td><td>${describedSchema(header.schema, header.description)}</td></tr>`,
+      `<tr><td>${code(name)}${header.required === true ? '' : ' <span class="muted">optional</span>'}</td><td>${renderSchema(header.schema, header.description)}</td></tr>`,
   );
   const content = Object.entries(response.content ?? {}).map(
     ([type, media]) => `<p>${code(type)}: ${renderSchema(media.schema)}</p>`,

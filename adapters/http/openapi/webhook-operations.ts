@@ -87,14 +87,9 @@ const EVENT_DESCRIPTIONS: Readonly<
 };
 
 /** The webhook header parameters every event type shares, as components. */
-type WebhookParameterComponent = 'WebhookSignature' | 'WebhookEventId' | 'WebhookIdempotencyKey' | 'WebhookUserAgent';
+const WEBHOOK_PARAMETERS = ['WebhookSignature', 'WebhookEventId', 'WebhookIdempotencyKey', 'WebhookUserAgent'] as const;
 
-const WEBHOOK_PARAMETERS: readonly WebhookParameterComponent[] = [
-  'WebhookSignature',
-  'WebhookEventId',
-  'WebhookIdempotencyKey',
-  'WebhookUserAgent',
-];
+type WebhookParameterComponent = (typeof WEBHOOK_PARAMETERS)[number];
 
 /** `components.parameters` of the webhook request headers. */
 export function webhookParameterComponents(
