@@ -2,8 +2,8 @@ import { POST_PROBLEMS, READ_PROBLEMS, type OperationDescription } from './opera
 import { CREATE_PAYMENT_EXAMPLES } from './request-examples.js';
 
 /**
- * The OpenAPI descriptions of the routes; those of captures, cancels and refunds (decisions.md
- * section 8) each in the profile form of the path and the partner form its `_links` use.
+ * The OpenAPI descriptions of the routes; those of captures, cancels and refunds
+ * (docs/http-api.md, Captures) each in the profile form of the path and the partner form its `_links` use.
  */
 
 const RETRIES =
